@@ -1,0 +1,171 @@
+#include "json/json.hpp"
+
+#include <cmath>
+
+namespace opentabs::json {
+namespace {
+
+// Line and column (both 1-based) of a byte offset, for error messages people can act on.
+std::string position_of(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col) + " (byte " + std::to_string(offset) + ")";
+}
+
+void pretty(std::string& out, const value& v, int indent) {
+  auto pad = [&](int n) { out.append(static_cast<std::size_t>(n) * 2, ' '); };
+  switch (v.kind()) {
+    case kind::object: {
+      const auto& o = v.get_object();
+      if (o.empty()) {
+        out += "{}";
+        return;
+      }
+      out += "{\n";
+      bool first = true;
+      for (const auto& kv : o) {
+        if (!first) out += ",\n";
+        first = false;
+        pad(indent + 1);
+        out += boost::json::serialize(value(string(kv.key())));
+        out += ": ";
+        pretty(out, kv.value(), indent + 1);
+      }
+      out += "\n";
+      pad(indent);
+      out += "}";
+      return;
+    }
+    case kind::array: {
+      const auto& a = v.get_array();
+      if (a.empty()) {
+        out += "[]";
+        return;
+      }
+      out += "[\n";
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (i) out += ",\n";
+        pad(indent + 1);
+        pretty(out, a[i], indent + 1);
+      }
+      out += "\n";
+      pad(indent);
+      out += "]";
+      return;
+    }
+    default:
+      out += boost::json::serialize(v);
+  }
+}
+
+}  // namespace
+
+result<value> parse(std::string_view text, const parse_limits& limits) {
+  if (text.size() > limits.max_bytes)
+    return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                                       std::to_string(limits.max_bytes) + " bytes");
+  boost::json::parse_options opts;
+  opts.max_depth = limits.max_depth;
+  boost::json::parser p(boost::json::storage_ptr(), opts);
+  boost::system::error_code ec;
+  std::size_t used = p.write_some(text.data(), text.size(), ec);
+  if (!ec && used < text.size()) {
+    // Trailing garbage after a complete value.
+    return make_error("parse_error", "unexpected data after the JSON value at " + position_of(text, used));
+  }
+  if (ec) {
+    return make_error("parse_error", "invalid JSON at " + position_of(text, used) + ": " + ec.message());
+  }
+  return p.release();
+}
+
+result<object> parse_object(std::string_view text, const parse_limits& limits) {
+  auto v = parse(text, limits);
+  if (!v) return v.err();
+  if (!v->is_object()) return make_error("not_object", "expected a JSON object, got " + std::string(type_name(*v)));
+  return std::move(v->get_object());
+}
+
+std::string dump(const value& v) { return boost::json::serialize(v); }
+std::string dump(const object& o) { return boost::json::serialize(o); }
+
+std::string dump_pretty(const value& v) {
+  std::string out;
+  pretty(out, v, 0);
+  out += "\n";
+  return out;
+}
+
+const value* find(const object& o, std::string_view key) { return o.if_contains(key); }
+
+const string* get_string(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v ? v->if_string() : nullptr;
+}
+
+const object* get_object(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v ? v->if_object() : nullptr;
+}
+
+object* get_object(object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v ? v->if_object() : nullptr;
+}
+
+const array* get_array(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v ? v->if_array() : nullptr;
+}
+
+std::optional<bool> get_bool(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  if (v && v->is_bool()) return v->get_bool();
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> get_int(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  if (!v) return std::nullopt;
+  if (v->is_int64()) return v->get_int64();
+  if (v->is_uint64() && v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+    return static_cast<std::int64_t>(v->get_uint64());
+  if (v->is_double()) {
+    double d = v->get_double();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.007199254740992e15)
+      return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+std::optional<double> get_number(const object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  if (!v) return std::nullopt;
+  if (v->is_double()) return v->get_double();
+  if (v->is_int64()) return static_cast<double>(v->get_int64());
+  if (v->is_uint64()) return static_cast<double>(v->get_uint64());
+  return std::nullopt;
+}
+
+std::string_view type_name(const value& v) {
+  switch (v.kind()) {
+    case kind::null: return "null";
+    case kind::bool_: return "boolean";
+    case kind::int64:
+    case kind::uint64:
+    case kind::double_: return "number";
+    case kind::string: return "string";
+    case kind::array: return "array";
+    case kind::object: return "object";
+  }
+  return "unknown";
+}
+
+}  // namespace opentabs::json

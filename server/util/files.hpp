@@ -1,0 +1,29 @@
+// File-system primitives with the durability rules the project relies on: reads are
+// bounded, writes are atomic (temp file in the same directory, fsync, rename, fsync of the
+// directory) so a SIGKILL mid-write leaves either the old or the new content, never a mix.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "util/result.hpp"
+
+namespace opentabs {
+
+namespace fs = std::filesystem;
+
+// Reads a whole file of at most max_bytes.  Errors: "not_found", "too_large", "io".
+result<std::string> read_file(const fs::path& path, std::size_t max_bytes);
+
+// Replaces `path` atomically with `content`, creating it with `mode`.
+status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode = 0600);
+
+// Appends `content` with O_APPEND (one write call) and fsync-free; creates with `mode`.
+status append_file(const fs::path& path, std::string_view content, unsigned mode = 0600);
+
+// Creates the directory (and parents) and sets its mode.
+status ensure_dir(const fs::path& path, unsigned mode = 0700);
+
+}  // namespace opentabs

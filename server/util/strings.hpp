@@ -1,0 +1,28 @@
+// Small string helpers shared by every module (case-insensitive compare, trimming,
+// splitting, edit distance for did-you-mean suggestions).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opentabs {
+
+bool iequals(std::string_view a, std::string_view b) noexcept;
+std::string to_lower(std::string_view s);
+std::string_view trim(std::string_view s) noexcept;
+std::vector<std::string_view> split(std::string_view s, char sep);
+bool starts_with(std::string_view s, std::string_view prefix) noexcept;
+
+// Levenshtein distance, used for "did you mean" hints.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word` within `max_distance`, or empty.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates,
+                          std::size_t max_distance = 3);
+
+// Constant-time equality for secrets: the time taken depends only on the lengths.
+bool constant_time_equals(std::string_view a, std::string_view b) noexcept;
+
+}  // namespace opentabs

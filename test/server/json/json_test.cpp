@@ -1,0 +1,46 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "json/json.hpp"
+
+using namespace opentabs;
+
+TEST_CASE("parse accepts one object and reads typed fields") {
+  auto v = json::parse_object(R"({"a":1,"b":"x","c":true,"d":2.0,"e":{"f":[1]}})");
+  REQUIRE(v.ok());
+  CHECK(json::get_int(*v, "a") == 1);
+  CHECK(*json::get_string(*v, "b") == "x");
+  CHECK(json::get_bool(*v, "c") == true);
+  CHECK(json::get_int(*v, "d") == 2);
+  CHECK(json::get_object(*v, "e") != nullptr);
+  CHECK(json::get_string(*v, "a") == nullptr);
+  CHECK_FALSE(json::get_int(*v, "missing").has_value());
+}
+
+TEST_CASE("parse errors name the position") {
+  auto v = json::parse("{\n  \"a\": 1,\n  oops\n}");
+  REQUIRE_FALSE(v.ok());
+  CHECK(v.err().code == "parse_error");
+  CHECK(v.err().message.find("line 3") != std::string::npos);
+}
+
+TEST_CASE("trailing data, non-objects, depth and size limits are rejected") {
+  CHECK_FALSE(json::parse("{} {}").ok());
+  CHECK(json::parse_object("[1,2]").err().code == "not_object");
+  std::string deep(100, '[');
+  deep += std::string(100, ']');
+  CHECK_FALSE(json::parse(deep, {.max_bytes = 1000, .max_depth = 64}).ok());
+  CHECK(json::parse("[1,2,3]", {.max_bytes = 3, .max_depth = 8}).err().code == "too_large");
+}
+
+TEST_CASE("invalid UTF-8 inside strings is rejected") {
+  std::string bad = "{\"a\":\"\xff\xfe\"}";
+  CHECK_FALSE(json::parse(bad).ok());
+}
+
+TEST_CASE("dump is compact and dump_pretty indents") {
+  json::object o{{"a", 1}, {"b", json::array{1, 2}}};
+  CHECK(json::dump(o) == R"({"a":1,"b":[1,2]})");
+  CHECK(json::dump_pretty(o) == "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2\n  ]\n}\n");
+}

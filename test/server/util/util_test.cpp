@@ -1,0 +1,50 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "util/clock.hpp"
+#include "util/files.hpp"
+#include "util/random.hpp"
+#include "util/strings.hpp"
+
+using namespace opentabs;
+
+TEST_CASE("uuid_v4 and random_hex have the right shape") {
+  auto u = uuid_v4();
+  CHECK(u.size() == 36);
+  CHECK(u[14] == '4');
+  CHECK(random_hex(32).size() == 64);
+  CHECK(uuid_v4() != uuid_v4());
+}
+
+TEST_CASE("constant_time_equals") {
+  CHECK(constant_time_equals("abc", "abc"));
+  CHECK_FALSE(constant_time_equals("abc", "abd"));
+  CHECK_FALSE(constant_time_equals("abc", "abcd"));
+  CHECK(constant_time_equals("", ""));
+}
+
+TEST_CASE("closest_match suggests within distance") {
+  CHECK(closest_match("localPlugin", {"localPlugins", "permissions"}) == "localPlugins");
+  CHECK(closest_match("zzzzzzzz", {"localPlugins"}).empty());
+}
+
+TEST_CASE("iso8601 round trip") {
+  auto ms = now_epoch_ms();
+  auto s = iso8601_utc(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
+  CHECK(parse_iso8601_ms(s) == ms);
+  CHECK(parse_iso8601_ms("garbage") == -1);
+}
+
+TEST_CASE("atomic write replaces content and read_file bounds size") {
+  auto dir = std::filesystem::temp_directory_path() / ("ot-util-" + random_hex(4));
+  REQUIRE(ensure_dir(dir).ok());
+  auto f = dir / "x.json";
+  REQUIRE(write_file_atomic(f, "one").ok());
+  REQUIRE(write_file_atomic(f, "two").ok());
+  CHECK(*read_file(f, 100) == "two");
+  CHECK(read_file(f, 2).err().code == "too_large");
+  CHECK(read_file(dir / "nope", 10).err().code == "not_found");
+  CHECK((std::filesystem::status(f).permissions() & std::filesystem::perms::group_read) == std::filesystem::perms::none);
+  std::filesystem::remove_all(dir);
+}
