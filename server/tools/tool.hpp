@@ -18,8 +18,21 @@ namespace opentabs::tools {
 
 enum class permission { off, ask, auto_ };
 
-std::string_view to_string(permission p);
-std::optional<permission> parse_permission(std::string_view s);
+inline std::string_view to_string(permission p) {
+  switch (p) {
+    case permission::off: return "off";
+    case permission::ask: return "ask";
+    case permission::auto_: return "auto";
+  }
+  return "off";
+}
+
+inline std::optional<permission> parse_permission(std::string_view s) {
+  if (s == "off") return permission::off;
+  if (s == "ask") return permission::ask;
+  if (s == "auto") return permission::auto_;
+  return std::nullopt;
+}
 
 enum class tool_kind {
   plugin,    // a site plugin's tool, dispatched as tool.dispatch to the plugin's adapter
