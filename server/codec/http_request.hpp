@@ -1,0 +1,74 @@
+// An HTTP/1.1 request as the rest of the server sees it, and the incremental parser that
+// produces it from bytes.  The parser is sans-I/O: the connection coroutine reads from the
+// socket and feeds bytes; the parser says "need more", "done" or "reject with status N".
+// websocketpp's HTTP parser does the work behind this interface (see ws_codec.cpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace opentabs::codec {
+
+struct http_request {
+  std::string method;   // "GET", "POST", ...
+  std::string target;   // as sent: "/tools?plugin=x"
+  std::string path;     // "/tools" (percent-decoding is the router's business)
+  std::string query;    // "plugin=x" (without '?')
+  std::string version;  // "HTTP/1.1"
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  // Case-insensitive header lookup; empty when absent.
+  std::string_view header(std::string_view name) const;
+  bool has_header(std::string_view name) const;
+  // Value of one query parameter, percent-decoded; empty when absent.
+  std::string query_param(std::string_view name) const;
+  bool has_query_param(std::string_view name) const;
+  // HTTP/1.1 keep-alive unless "Connection: close" (HTTP/1.0: only with keep-alive).
+  bool keep_alive() const;
+};
+
+struct parse_limits {
+  std::size_t max_body_bytes = 10 * 1024 * 1024;
+};
+
+class request_parser {
+ public:
+  enum class state { need_more, done, rejected };
+
+  explicit request_parser(parse_limits limits = {});
+  ~request_parser();
+  request_parser(request_parser&&) noexcept;
+  request_parser& operator=(request_parser&&) noexcept;
+
+  // Feeds bytes; returns how many were consumed.  Bytes after a complete request are not
+  // consumed: they belong to the next request (or, after an upgrade, to WebSocket frames).
+  std::size_t feed(const char* data, std::size_t size);
+
+  state current() const { return state_; }
+  // When rejected: the HTTP status to answer with (400, 411, 413, 431, 505) and why.
+  int reject_status() const { return reject_status_; }
+  const std::string& reject_reason() const { return reject_reason_; }
+  // Whether the head has been fully received (the body may still be arriving).
+  bool head_complete() const;
+
+  // Takes the finished request; the parser must be reset() before the next one.
+  http_request take();
+  void reset();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+  parse_limits limits_;
+  state state_ = state::need_more;
+  int reject_status_ = 0;
+  std::string reject_reason_;
+};
+
+std::string percent_decode(std::string_view s);
+
+}  // namespace opentabs::codec

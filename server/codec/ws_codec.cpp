@@ -1,0 +1,329 @@
+// The websocketpp adapter.  This is the only translation unit that includes websocketpp,
+// and it includes only the sans-I/O headers that compile as C++20 (style/anchors.md §8):
+// the HTTP request parser and processor::hybi13.  websocketpp's parser throws on bad
+// input; every throw is caught here and turned into a value.
+#define _WEBSOCKETPP_CPP11_STL_
+#include <websocketpp/extensions/permessage_deflate/disabled.hpp>
+#include <websocketpp/http/request.hpp>
+#include <websocketpp/http/response.hpp>
+#include <websocketpp/message_buffer/alloc.hpp>
+#include <websocketpp/message_buffer/message.hpp>
+#include <websocketpp/processors/hybi13.hpp>
+#include <websocketpp/random/none.hpp>
+
+#include "codec/ws_codec.hpp"
+
+#include <cctype>
+
+#include "util/strings.hpp"
+
+namespace opentabs::codec {
+namespace {
+
+namespace wpp = websocketpp;
+
+struct codec_config {
+  using request_type = wpp::http::parser::request;
+  using response_type = wpp::http::parser::response;
+  using message_type = wpp::message_buffer::message<wpp::message_buffer::alloc::con_msg_manager>;
+  using con_msg_manager_type = wpp::message_buffer::alloc::con_msg_manager<message_type>;
+  using rng_type = wpp::random::none::int_generator<std::uint32_t>;
+  struct permessage_deflate_config {
+    using request_type = codec_config::request_type;
+    static const bool allow_disabling_context_takeover = true;
+    static const std::uint8_t minimum_outgoing_window_bits = 8;
+  };
+  using permessage_deflate_type = wpp::extensions::permessage_deflate::disabled<permessage_deflate_config>;
+  static const std::size_t max_message_size = 32 * 1024 * 1024;
+  static const bool enable_extensions = false;
+};
+
+using processor_type = wpp::processor::hybi13<codec_config>;
+using msg_manager = codec_config::con_msg_manager_type;
+
+// Server-side processors never mask, so the rng is never asked for a value; it only has to
+// outlive the processor.
+codec_config::rng_type& shared_rng() {
+  static codec_config::rng_type rng;
+  return rng;
+}
+
+// A processor used only to encode frames (server frames carry no per-connection state).
+processor_type& encoder() {
+  static auto manager = std::make_shared<msg_manager>();
+  static processor_type p(false, true, manager, shared_rng());
+  return p;
+}
+
+codec_config::request_type to_wpp_request(const http_request& req) {
+  codec_config::request_type r;
+  r.set_method(req.method);
+  r.set_uri(req.target);
+  r.set_version(req.version);
+  for (const auto& [k, v] : req.headers) r.append_header(k, v);
+  return r;
+}
+
+std::string encode_control(wpp::frame::opcode::value op, std::string_view payload) {
+  auto& p = encoder();
+  auto out = std::make_shared<codec_config::message_type>(nullptr, op, payload.size() + 16);
+  std::error_code ec;
+  if (op == wpp::frame::opcode::ping) ec = p.prepare_ping(std::string(payload), out);
+  else ec = p.prepare_pong(std::string(payload), out);
+  if (ec) return {};
+  return out->get_header() + out->get_payload();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- http_request
+
+std::string_view http_request::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (iequals(k, name)) return v;
+  return {};
+}
+
+bool http_request::has_header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (iequals(k, name)) return true;
+  return false;
+}
+
+std::string http_request::query_param(std::string_view name) const {
+  for (auto part : split(query, '&')) {
+    auto eq = part.find('=');
+    auto key = part.substr(0, eq);
+    if (percent_decode(key) == name) return eq == std::string_view::npos ? std::string() : percent_decode(part.substr(eq + 1));
+  }
+  return {};
+}
+
+bool http_request::has_query_param(std::string_view name) const {
+  for (auto part : split(query, '&')) {
+    if (percent_decode(part.substr(0, part.find('='))) == name) return true;
+  }
+  return false;
+}
+
+bool http_request::keep_alive() const {
+  auto conn = to_lower(header("Connection"));
+  if (version == "HTTP/1.0") return conn.find("keep-alive") != std::string::npos;
+  return conn.find("close") == std::string::npos;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '+') {
+      out.push_back(' ');
+    } else if (c == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) && std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- request_parser
+
+struct request_parser::impl {
+  codec_config::request_type req;
+};
+
+request_parser::request_parser(parse_limits limits) : impl_(std::make_unique<impl>()), limits_(limits) { reset(); }
+request_parser::~request_parser() = default;
+request_parser::request_parser(request_parser&&) noexcept = default;
+request_parser& request_parser::operator=(request_parser&&) noexcept = default;
+
+void request_parser::reset() {
+  impl_->req = codec_config::request_type();
+  impl_->req.set_max_body_size(limits_.max_body_bytes);
+  state_ = state::need_more;
+  reject_status_ = 0;
+  reject_reason_.clear();
+}
+
+bool request_parser::head_complete() const { return !impl_->req.get_method().empty() && state_ != state::rejected && impl_->req.get_header("Host").size() > 0; }
+
+std::size_t request_parser::feed(const char* data, std::size_t size) {
+  if (state_ != state::need_more) return 0;
+  std::size_t used = 0;
+  try {
+    used = impl_->req.consume(data, size);
+  } catch (const wpp::http::exception& e) {
+    state_ = state::rejected;
+    reject_status_ = static_cast<int>(e.m_error_code);
+    if (reject_status_ < 400 || reject_status_ > 599) reject_status_ = 400;
+    reject_reason_ = e.m_msg.empty() ? std::string("malformed request") : e.m_msg;
+    if (reject_status_ == 431) reject_reason_ = "request head exceeds 16000 bytes";
+    if (reject_status_ == 413)
+      reject_reason_ = "request body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes";
+    return size;
+  }
+  if (impl_->req.ready()) {
+    const auto& r = impl_->req;
+    // websocketpp ignores Transfer-Encoding (it would misread a chunked body as the next
+    // request), and parses Content-Length leniently: both are checked here.
+    if (!r.get_header("Transfer-Encoding").empty()) {
+      state_ = state::rejected;
+      reject_status_ = 411;
+      reject_reason_ = "Transfer-Encoding request bodies are not supported; send a Content-Length body";
+      return size;
+    }
+    const auto& cl = r.get_header("Content-Length");
+    for (char c : cl) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) {
+        state_ = state::rejected;
+        reject_status_ = 400;
+        reject_reason_ = "invalid Content-Length header";
+        return size;
+      }
+    }
+    auto v = r.get_version();
+    if (v != "HTTP/1.1" && v != "HTTP/1.0") {
+      state_ = state::rejected;
+      reject_status_ = 505;
+      reject_reason_ = "unsupported HTTP version";
+      return size;
+    }
+    state_ = state::done;
+  }
+  return used;
+}
+
+http_request request_parser::take() {
+  http_request out;
+  auto& r = impl_->req;
+  out.method = r.get_method();
+  out.target = r.get_uri();
+  out.version = r.get_version();
+  auto q = out.target.find('?');
+  out.path = out.target.substr(0, q);
+  if (q != std::string::npos) out.query = out.target.substr(q + 1);
+  for (const auto& [k, v] : r.get_headers()) out.headers.emplace_back(k, v);
+  out.body = r.get_body();
+  return out;
+}
+
+// ---------------------------------------------------------------- handshake
+
+bool is_websocket_upgrade(const http_request& req) {
+  return to_lower(req.header("Upgrade")).find("websocket") != std::string::npos;
+}
+
+std::vector<std::string> offered_subprotocols(const http_request& req) {
+  std::vector<std::string> out;
+  auto h = req.header("Sec-WebSocket-Protocol");
+  if (h.empty()) return out;
+  for (auto part : split(h, ',')) {
+    auto t = trim(part);
+    if (!t.empty()) out.emplace_back(t);
+  }
+  return out;
+}
+
+result<std::string> accept_handshake(const http_request& req, std::string_view subprotocol) {
+  auto wreq = to_wpp_request(req);
+  if (trim(req.header("Sec-WebSocket-Version")) != "13")
+    return make_error("426", "unsupported WebSocket version (13 required)");
+  auto& p = encoder();
+  if (auto ec = p.validate_handshake(wreq)) return make_error("400", "invalid WebSocket handshake: " + ec.message());
+  codec_config::response_type res;
+  if (auto ec = p.process_handshake(wreq, std::string(subprotocol), res))
+    return make_error("400", "invalid WebSocket handshake: " + ec.message());
+  res.set_status(wpp::http::status_code::switching_protocols);
+  res.set_version("HTTP/1.1");
+  return res.raw();
+}
+
+// ---------------------------------------------------------------- decoder
+
+struct ws_decoder::impl {
+  std::shared_ptr<msg_manager> manager = std::make_shared<msg_manager>();
+  processor_type proc{false, true, manager, shared_rng()};
+  bool failed = false;
+};
+
+ws_decoder::ws_decoder(std::size_t max_message_bytes) : impl_(std::make_unique<impl>()) {
+  impl_->proc.set_max_message_size(max_message_bytes);
+}
+ws_decoder::~ws_decoder() = default;
+
+std::uint16_t ws_decoder::feed(char* data, std::size_t size, std::vector<ws_message>& out, std::string& reason) {
+  if (impl_->failed) {
+    reason = "connection already failed";
+    return close_code::protocol_error;
+  }
+  auto* buf = reinterpret_cast<std::uint8_t*>(data);
+  std::size_t pos = 0;
+  while (pos < size) {
+    std::error_code ec;
+    pos += impl_->proc.consume(buf + pos, size - pos, ec);
+    if (ec) {
+      // The processor does not latch fatal errors by itself; we do.
+      impl_->failed = true;
+      reason = ec.message();
+      auto code = wpp::processor::error::to_ws(ec);
+      return code == 0 ? close_code::protocol_error : static_cast<std::uint16_t>(code);
+    }
+    if (impl_->proc.ready()) {
+      auto msg = impl_->proc.get_message();
+      ws_message m;
+      switch (msg->get_opcode()) {
+        case wpp::frame::opcode::text: m.type = ws_message::kind::text; break;
+        case wpp::frame::opcode::binary: m.type = ws_message::kind::binary; break;
+        case wpp::frame::opcode::ping: m.type = ws_message::kind::ping; break;
+        case wpp::frame::opcode::pong: m.type = ws_message::kind::pong; break;
+        case wpp::frame::opcode::close: {
+          m.type = ws_message::kind::close;
+          std::error_code cec;
+          m.close_code = wpp::close::extract_code(msg->get_payload(), cec);
+          if (!cec) m.payload = wpp::close::extract_reason(msg->get_payload(), cec);
+          if (cec || (m.close_code != 0 && wpp::close::status::invalid(m.close_code))) {
+            impl_->failed = true;
+            reason = "invalid close frame";
+            return close_code::protocol_error;
+          }
+          break;
+        }
+        default:
+          impl_->failed = true;
+          reason = "unsupported opcode";
+          return close_code::protocol_error;
+      }
+      if (m.type != ws_message::kind::close) m.payload = std::move(msg->get_raw_payload());
+      out.push_back(std::move(m));
+    }
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- encoders
+
+std::string encode_text(std::string_view payload) {
+  auto& p = encoder();
+  auto in = std::make_shared<codec_config::message_type>(nullptr, wpp::frame::opcode::text, payload.size());
+  in->set_payload(payload.data(), payload.size());
+  auto out = std::make_shared<codec_config::message_type>(nullptr, wpp::frame::opcode::text, payload.size() + 16);
+  if (p.prepare_data_frame(in, out)) return {};
+  std::string frame = out->get_header();
+  frame += out->get_payload();
+  return frame;
+}
+
+std::string encode_ping(std::string_view payload) { return encode_control(wpp::frame::opcode::ping, payload); }
+std::string encode_pong(std::string_view payload) { return encode_control(wpp::frame::opcode::pong, payload); }
+
+std::string encode_close(std::uint16_t code, std::string_view reason) {
+  auto& p = encoder();
+  auto out = std::make_shared<codec_config::message_type>(nullptr, wpp::frame::opcode::close, reason.size() + 8);
+  if (p.prepare_close(static_cast<wpp::close::status::value>(code), std::string(reason.substr(0, 120)), out)) return {};
+  return out->get_header() + out->get_payload();
+}
+
+}  // namespace opentabs::codec

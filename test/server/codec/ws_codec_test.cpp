@@ -1,0 +1,189 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "codec/ws_codec.hpp"
+
+using namespace opentabs::codec;
+
+namespace {
+
+const std::string kUpgrade =
+    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:9515\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+    "Sec-WebSocket-Protocol: opentabs, s3cret , conn-1\r\n\r\n";
+
+// RFC 6455 §5.7: a masked client text frame carrying "Hello".
+const std::string kMaskedHello("\x81\x85\x37\xfa\x21\x3d\x7f\x9f\x4d\x51\x58", 11);
+
+http_request parse_all(const std::string& raw) {
+  request_parser p;
+  auto used = p.feed(raw.data(), raw.size());
+  REQUIRE(p.current() == request_parser::state::done);
+  CHECK(used == raw.size());
+  return p.take();
+}
+
+}  // namespace
+
+TEST_CASE("request parser: whole, split at every byte, and one byte at a time") {
+  const std::string raw = "POST /tools/x/call?a=1&b=hello%20world HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello";
+  auto req = parse_all(raw);
+  CHECK(req.method == "POST");
+  CHECK(req.path == "/tools/x/call");
+  CHECK(req.query_param("b") == "hello world");
+  CHECK(req.body == "hello");
+  CHECK(req.keep_alive());
+  for (std::size_t cut = 1; cut < raw.size(); ++cut) {
+    request_parser p;
+    std::size_t used = p.feed(raw.data(), cut);
+    used += p.feed(raw.data() + used, raw.size() - used);
+    REQUIRE(p.current() == request_parser::state::done);
+    CHECK(p.take().body == "hello");
+  }
+  request_parser p;
+  for (char c : raw) {
+    REQUIRE(p.current() == request_parser::state::need_more);
+    CHECK(p.feed(&c, 1) == 1);
+  }
+  CHECK(p.current() == request_parser::state::done);
+}
+
+TEST_CASE("request parser leaves pipelined bytes unconsumed") {
+  const std::string one = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  const std::string two = one + "GET /audit HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  request_parser p;
+  auto used = p.feed(two.data(), two.size());
+  CHECK(used == one.size());
+  CHECK(p.take().path == "/health");
+  p.reset();
+  p.feed(two.data() + used, two.size() - used);
+  CHECK(p.take().path == "/audit");
+}
+
+TEST_CASE("request parser rejects bad input with the right status") {
+  auto reject = [](const std::string& raw, parse_limits l = {}) {
+    request_parser p(l);
+    p.feed(raw.data(), raw.size());
+    REQUIRE(p.current() == request_parser::state::rejected);
+    return p.reject_status();
+  };
+  CHECK(reject("garbage\r\n\r\n") == 400);
+  CHECK(reject("GET / HTTP/1.1\r\n\r\n") == 400);  // no Host
+  CHECK(reject("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n", {.max_body_bytes = 10}) == 413);
+  CHECK(reject("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n") == 411);
+  CHECK(reject("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3x\r\n\r\nabc") == 400);
+  CHECK(reject("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n") == 431);
+  CHECK(reject("GET / HTTP/2.0\r\nHost: x\r\n\r\n") == 505);
+}
+
+TEST_CASE("handshake: RFC accept key and exactly one subprotocol") {
+  auto req = parse_all(kUpgrade);
+  CHECK(is_websocket_upgrade(req));
+  auto offered = offered_subprotocols(req);
+  REQUIRE(offered.size() == 3);
+  CHECK(offered[1] == "s3cret");
+  auto res = accept_handshake(req, "opentabs");
+  if (!res.ok()) MESSAGE(res.err().message);
+  REQUIRE(res.ok());
+  CHECK(res->rfind("HTTP/1.1 101", 0) == 0);
+  CHECK(res->find("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != std::string::npos);
+  CHECK(res->find("Sec-WebSocket-Protocol: opentabs\r\n") != std::string::npos);
+}
+
+TEST_CASE("handshake: wrong version is refused") {
+  auto raw = kUpgrade;
+  raw.replace(raw.find("Version: 13"), 11, "Version: 8");
+  auto res = accept_handshake(parse_all(raw), "opentabs");
+  REQUIRE_FALSE(res.ok());
+  CHECK(res.err().code == "426");
+}
+
+TEST_CASE("handshake leftovers: frame bytes after the head are not consumed") {
+  auto raw = kUpgrade + kMaskedHello;
+  request_parser p;
+  auto used = p.feed(raw.data(), raw.size());
+  CHECK(used == kUpgrade.size());
+}
+
+TEST_CASE("decoder: masked frame whole, split and byte by byte") {
+  for (std::size_t step : {kMaskedHello.size(), std::size_t{3}, std::size_t{1}}) {
+    ws_decoder d(1 << 20);
+    std::vector<ws_message> out;
+    std::string reason;
+    std::string frame = kMaskedHello;
+    for (std::size_t i = 0; i < kMaskedHello.size(); i += step) {
+      auto n = std::min(step, kMaskedHello.size() - i);
+      REQUIRE(d.feed(frame.data() + i, n, out, reason) == 0);
+    }
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].type == ws_message::kind::text);
+    CHECK(out[0].payload == "Hello");
+  }
+}
+
+TEST_CASE("decoder: two frames in one read give two messages") {
+  ws_decoder d(1 << 20);
+  std::vector<ws_message> out;
+  std::string reason;
+  std::string two = kMaskedHello + kMaskedHello;
+  REQUIRE(d.feed(two.data(), two.size(), out, reason) == 0);
+  CHECK(out.size() == 2);
+}
+
+TEST_CASE("decoder: unmasked client frames are a protocol error") {
+  ws_decoder d(1 << 20);
+  std::vector<ws_message> out;
+  std::string reason;
+  std::string unmasked("\x81\x05Hello", 7);
+  CHECK(d.feed(unmasked.data(), unmasked.size(), out, reason) == close_code::protocol_error);
+  CHECK(out.empty());
+  std::string hello = kMaskedHello;
+  CHECK(d.feed(hello.data(), hello.size(), out, reason) != 0);  // stays failed
+}
+
+TEST_CASE("decoder: oversize message gives 1009") {
+  ws_decoder d(4);
+  std::vector<ws_message> out;
+  std::string reason;
+  std::string hello = kMaskedHello;
+  CHECK(d.feed(hello.data(), hello.size(), out, reason) == close_code::message_too_big);
+}
+
+TEST_CASE("decoder: invalid UTF-8 in a text frame gives 1007") {
+  // Masked text frame with payload 0xff 0xfe, mask 0.
+  std::string frame("\x81\x82\x00\x00\x00\x00\xff\xfe", 8);
+  ws_decoder d(1 << 20);
+  std::vector<ws_message> out;
+  std::string reason;
+  CHECK(d.feed(frame.data(), frame.size(), out, reason) == close_code::invalid_payload);
+}
+
+TEST_CASE("decoder: ping and close frames") {
+  ws_decoder d(1 << 20);
+  std::vector<ws_message> out;
+  std::string reason;
+  std::string ping("\x89\x80\x00\x00\x00\x00", 6);
+  std::string close("\x88\x82\x00\x00\x00\x00\x03\xe8", 8);  // code 1000
+  REQUIRE(d.feed(ping.data(), ping.size(), out, reason) == 0);
+  REQUIRE(d.feed(close.data(), close.size(), out, reason) == 0);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].type == ws_message::kind::ping);
+  CHECK(out[1].type == ws_message::kind::close);
+  CHECK(out[1].close_code == 1000);
+}
+
+TEST_CASE("encoders produce unmasked server frames") {
+  auto f = encode_text(R"({"jsonrpc":"2.0"})");
+  CHECK(static_cast<unsigned char>(f[0]) == 0x81);
+  CHECK(static_cast<unsigned char>(f[1]) == 17);
+  CHECK(f.substr(2) == R"({"jsonrpc":"2.0"})");
+  auto big = encode_text(std::string(70000, 'x'));
+  CHECK(static_cast<unsigned char>(big[1]) == 127);
+  auto c = encode_close(1001, "Server shutting down");
+  CHECK(static_cast<unsigned char>(c[0]) == 0x88);
+  CHECK(static_cast<unsigned char>(c[2]) == 0x03);
+  CHECK(static_cast<unsigned char>(c[3]) == 0xe9);
+  CHECK(static_cast<unsigned char>(encode_pong("")[0]) == 0x8a);
+}
