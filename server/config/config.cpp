@@ -1,0 +1,223 @@
+#include "config/config.hpp"
+
+#include "util/strings.hpp"
+
+namespace opentabs::config {
+namespace {
+
+// A short rendering of a bad value for warnings: enough to find it, never a wall of text.
+std::string preview(const json::value& v) {
+  auto s = json::dump(v);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::vector<std::string> string_list(const json::object& root, std::string_view key, const fs::path& path,
+                                     std::vector<std::string>& warnings) {
+  std::vector<std::string> out;
+  const auto* v = json::find(root, key);
+  if (!v) return out;
+  const auto* arr = v->if_array();
+  if (!arr) {
+    warnings.push_back(in_quotes(key) + " in " + path.string() + " must be an array of strings, got " +
+                       std::string(json::type_name(*v)) + "; ignoring it");
+    return out;
+  }
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const auto& item = (*arr)[i];
+    if (item.is_string() && !item.get_string().empty()) {
+      out.emplace_back(item.get_string());
+    } else {
+      warnings.push_back("Dropped " + in_quotes(key) + "[" + std::to_string(i) + "] in " + path.string() +
+                         ": expected a non-empty string, got " + preview(item));
+    }
+  }
+  return out;
+}
+
+std::optional<tools::permission> permission_value(const json::value& v) {
+  if (!v.is_string()) return std::nullopt;
+  return tools::parse_permission(std::string_view(v.get_string()));
+}
+
+std::string bad_permission_text(const json::value& v) {
+  return preview(v) + " (expected \"off\", \"ask\" or \"auto\")";
+}
+
+std::map<std::string, plugin_permissions> parse_permissions(const json::object& root, const fs::path& path,
+                                                            std::vector<std::string>& warnings) {
+  std::map<std::string, plugin_permissions> out;
+  const auto* v = json::find(root, "permissions");
+  if (!v) return out;
+  const auto* perms = v->if_object();
+  if (!perms) {
+    warnings.push_back("\"permissions\" in " + path.string() + " must be an object, got " +
+                       std::string(json::type_name(*v)) + "; ignoring it");
+    return out;
+  }
+  for (const auto& [plugin_key, entry_value] : *perms) {
+    std::string plugin(plugin_key);
+    const auto* entry = entry_value.if_object();
+    if (!entry) {
+      warnings.push_back("Dropped permissions for plugin " + in_quotes(plugin) + " in " + path.string() +
+                         ": expected an object, got " + std::string(json::type_name(entry_value)));
+      continue;
+    }
+    plugin_permissions pp;
+    if (const auto* p = json::find(*entry, "permission")) {
+      if (auto level = permission_value(*p)) {
+        pp.permission = *level;
+      } else {
+        warnings.push_back("Dropped invalid permission " + bad_permission_text(*p) + " for plugin " + in_quotes(plugin) +
+                           " in " + path.string());
+      }
+    }
+    if (const auto* t = json::find(*entry, "tools")) {
+      if (const auto* tool_map = t->if_object()) {
+        for (const auto& [tool_key, level_value] : *tool_map) {
+          if (auto level = permission_value(level_value)) {
+            pp.tools[std::string(tool_key)] = *level;
+          } else {
+            warnings.push_back("Dropped invalid permission " + bad_permission_text(level_value) + " for tool " +
+                               in_quotes(std::string(tool_key)) + " of plugin " + in_quotes(plugin) + " in " +
+                               path.string());
+          }
+        }
+      } else {
+        warnings.push_back("Dropped \"tools\" of plugin " + in_quotes(plugin) + " in " + path.string() +
+                           ": expected an object, got " + std::string(json::type_name(*t)));
+      }
+    }
+    if (const auto* r = json::find(*entry, "reviewedVersion")) {
+      if (r->is_string() && !r->get_string().empty()) {
+        pp.reviewed_version = std::string(r->get_string());
+      } else {
+        warnings.push_back("Dropped invalid reviewedVersion " + preview(*r) + " for plugin " + in_quotes(plugin) +
+                           " in " + path.string());
+      }
+    }
+    out[plugin] = std::move(pp);
+  }
+  return out;
+}
+
+std::map<std::string, json::object> parse_settings(const json::object& root, const fs::path& path,
+                                                   std::vector<std::string>& warnings) {
+  std::map<std::string, json::object> out;
+  const auto* v = json::find(root, "settings");
+  if (!v) return out;
+  const auto* settings = v->if_object();
+  if (!settings) {
+    warnings.push_back("\"settings\" in " + path.string() + " must be an object, got " +
+                       std::string(json::type_name(*v)) + "; ignoring it");
+    return out;
+  }
+  for (const auto& [plugin, values] : *settings) {
+    if (const auto* o = values.if_object()) {
+      out[std::string(plugin)] = *o;
+    } else {
+      warnings.push_back("Dropped settings for plugin " + in_quotes(std::string(plugin)) + " in " + path.string() +
+                         ": expected an object, got " + std::string(json::type_name(values)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& server_known_keys() {
+  static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
+                                                "permissions", "settings",  "additionalAllowedDirectories",
+                                                "updateCheckIntervalMinutes"};
+  return keys;
+}
+
+json::object default_config_object() {
+  json::object o;
+  o["localPlugins"] = json::array();
+  o["localPluginDirs"] = json::array();
+  o["permissions"] = json::object();
+  o["settings"] = json::object();
+  o["additionalAllowedDirectories"] = json::array();
+  o["version"] = kCurrentConfigVersion;
+  o["updateCheckIntervalMinutes"] = kDefaultUpdateCheckIntervalMinutes;
+  return o;
+}
+
+std::string format_config_text(const json::object& root) { return json::dump_pretty(json::value(root)); }
+
+std::string default_config_text() { return format_config_text(default_config_object()); }
+
+result<json::object> parse_config_text(std::string_view text, const fs::path& path) {
+  auto parsed = json::parse(text, json::parse_limits{kMaxConfigBytes, 64});
+  if (!parsed) {
+    const auto& e = parsed.err();
+    return make_error(e.code, "Cannot load " + path.string() + ": " + e.message);
+  }
+  if (!parsed->is_object())
+    return make_error("not_object", "Cannot load " + path.string() + ": expected a JSON object at the top level, got " +
+                                        std::string(json::type_name(*parsed)));
+  return std::move(parsed->get_object());
+}
+
+int declared_version(const json::object& root) {
+  auto v = json::get_int(root, "version");
+  if (!v || *v < 1 || *v > 1'000'000) return 1;
+  return static_cast<int>(*v);
+}
+
+config config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
+  config c;
+  const auto& known = server_known_keys();
+  for (const auto& kv : root) {
+    std::string key(kv.key());
+    bool is_known = false;
+    for (const auto& k : known) is_known = is_known || k == key;
+    if (is_known) continue;
+    std::string w = "Unknown config key " + in_quotes(key) + " in " + path.string();
+    auto suggestion = closest_match(key, known, 3);
+    if (!suggestion.empty()) w += ". Did you mean " + in_quotes(suggestion) + "?";
+    warnings.push_back(std::move(w));
+  }
+
+  c.version = declared_version(root);
+  c.local_plugins = string_list(root, "localPlugins", path, warnings);
+  c.local_plugin_dirs = string_list(root, "localPluginDirs", path, warnings);
+  c.permissions = parse_permissions(root, path, warnings);
+  c.settings = parse_settings(root, path, warnings);
+  c.additional_allowed_directories = string_list(root, "additionalAllowedDirectories", path, warnings);
+
+  if (const auto* v = json::find(root, "updateCheckIntervalMinutes")) {
+    auto n = json::get_int(root, "updateCheckIntervalMinutes");
+    if (n && *n >= 0) {
+      c.update_check_interval_minutes = *n;
+    } else {
+      warnings.push_back("\"updateCheckIntervalMinutes\" in " + path.string() +
+                         " must be a non-negative integer, got " + preview(*v) + "; using " +
+                         std::to_string(kDefaultUpdateCheckIntervalMinutes));
+    }
+  }
+  if (const auto* v = json::find(root, "port")) {
+    auto n = json::get_int(root, "port");
+    if (n && *n >= 1 && *n <= 65535) {
+      c.port = static_cast<int>(*n);
+    } else {
+      warnings.push_back("\"port\" in " + path.string() + " must be an integer from 1 to 65535, got " + preview(*v) +
+                         "; ignoring it");
+    }
+  }
+  if (const auto* v = json::find(root, "telemetry")) {
+    if (v->is_bool()) {
+      c.telemetry = v->get_bool();
+    } else {
+      warnings.push_back("\"telemetry\" in " + path.string() + " must be true or false, got " + preview(*v) +
+                         "; ignoring it");
+    }
+  }
+  if (auto b = json::get_bool(root, "telemetryNoticeShown")) c.telemetry_notice_shown = *b;
+  return c;
+}
+
+}  // namespace opentabs::config

@@ -1,0 +1,66 @@
+#include "config/config_paths.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "util/files.hpp"
+
+namespace opentabs::config {
+namespace {
+
+std::optional<std::string_view> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v) return std::nullopt;
+  return std::string_view(v);
+}
+
+fs::path absolute_or_same(const fs::path& p) {
+  std::error_code ec;
+  auto abs = fs::absolute(p, ec);
+  return ec ? p : abs.lexically_normal();
+}
+
+}  // namespace
+
+result<fs::path> resolve_config_dir(std::optional<std::string_view> config_dir_env,
+                                    std::optional<std::string_view> home_env) {
+  if (config_dir_env && !config_dir_env->empty()) return absolute_or_same(fs::path(*config_dir_env));
+  if (home_env && !home_env->empty()) return absolute_or_same(fs::path(*home_env) / ".opentabs");
+  return make_error("no_home", "cannot find the config directory: OPENTABS_CONFIG_DIR and HOME are both unset");
+}
+
+result<fs::path> home_directory() {
+  if (auto h = env("HOME"); h && !h->empty()) return absolute_or_same(fs::path(*h));
+  // HOME can be missing under service managers; the passwd entry is the fallback.
+  long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+  std::vector<char> buf(size > 0 ? static_cast<std::size_t>(size) : 16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
+      found->pw_dir[0] != '\0')
+    return fs::path(found->pw_dir);
+  return make_error("no_home", "cannot find the home directory: HOME is unset and the user has no passwd entry");
+}
+
+result<config_paths> config_paths_from_environment() {
+  auto dir_env = env("OPENTABS_CONFIG_DIR");
+  if (dir_env && !dir_env->empty()) return config_paths{absolute_or_same(fs::path(*dir_env))};
+  auto home = home_directory();
+  if (!home) return home.err();
+  return config_paths{*home / ".opentabs"};
+}
+
+status ensure_config_dir(const config_paths& paths) { return ensure_dir(paths.dir, 0700); }
+
+status ensure_extension_dirs(const config_paths& paths) {
+  if (auto s = ensure_config_dir(paths); !s) return s;
+  if (auto s = ensure_dir(paths.extension_dir(), 0700); !s) return s;
+  return ensure_dir(paths.adapters_dir(), 0700);
+}
+
+}  // namespace opentabs::config
