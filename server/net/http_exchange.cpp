@@ -1,0 +1,54 @@
+#include "net/http_exchange.hpp"
+
+#include "codec/ws_codec.hpp"
+#include "net/ws_connection.hpp"
+
+namespace opentabs::net {
+
+void http_exchange::respond(http_response res) {
+  if (responded_) return;
+  responded_ = true;
+  conn_.out.push(serialize(res, keep_alive()));
+}
+
+void http_exchange::start_stream(int status, const header_list& headers) {
+  if (responded_) return;
+  responded_ = true;
+  streaming_ = true;
+  conn_.out.push(serialize_stream_head(status, headers, keep_alive()));
+}
+
+bool http_exchange::send_chunk(std::string_view data) {
+  if (!streaming_ || stream_ended_ || data.empty()) return false;
+  return conn_.out.push(encode_chunk(data));
+}
+
+void http_exchange::end_stream() {
+  if (!streaming_ || stream_ended_) return;
+  stream_ended_ = true;
+  conn_.out.push(std::string(last_chunk()));
+}
+
+awaitable<void> http_exchange::wait_peer_closed() {
+  conn_.pending.clear();
+  while (!conn_.out.closed()) {
+    if (!co_await conn_.read_more()) break;
+    conn_.pending.clear();
+  }
+}
+
+result<std::unique_ptr<ws_connection>> http_exchange::upgrade(std::string_view subprotocol) {
+  auto answer = codec::accept_handshake(req_, subprotocol);
+  if (!answer) return answer.err();
+  responded_ = true;
+  conn_.upgraded = true;
+  conn_.out.push(std::move(*answer));
+  return std::make_unique<ws_connection>(conn_);
+}
+
+tcp::endpoint http_exchange::remote_endpoint() const {
+  asio::error_code ec;
+  return conn_.socket.remote_endpoint(ec);
+}
+
+}  // namespace opentabs::net

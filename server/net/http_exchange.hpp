@@ -1,0 +1,59 @@
+// One HTTP request being answered.  A handler gets an http_exchange and either responds
+// once, streams a chunked body (SSE), or upgrades the connection to a WebSocket.  All
+// bytes go through the connection's outbox, so the single writer rule holds.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "codec/http_request.hpp"
+#include "net/connection.hpp"
+#include "net/http_response.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::net {
+
+class ws_connection;
+
+class http_exchange {
+ public:
+  http_exchange(connection& conn, codec::http_request req) : conn_(conn), req_(std::move(req)) {}
+
+  const codec::http_request& request() const { return req_; }
+
+  // A complete response.  Only the first call counts.
+  void respond(http_response res);
+
+  // A streamed response (chunked): head now, then chunks, then end_stream().
+  void start_stream(int status, const header_list& headers);
+  bool send_chunk(std::string_view data);  // false once the peer is gone
+  void end_stream();
+
+  bool responded() const { return responded_; }
+  bool streaming() const { return streaming_ && !stream_ended_; }
+  bool peer_gone() const { return conn_.out.closed(); }
+  // Close the connection after this response even if the client asked for keep-alive.
+  void close_after() { close_after_ = true; }
+  bool keep_alive() const { return !close_after_ && req_.keep_alive(); }
+
+  // Waits until the peer closes the connection or the stream is ended; bytes the peer
+  // sends meanwhile are discarded.  Long-lived streams use it to notice a gone client.
+  awaitable<void> wait_peer_closed();
+
+  // Answers the upgrade with 101 and `subprotocol`; the WebSocket then owns the connection.
+  result<std::unique_ptr<ws_connection>> upgrade(std::string_view subprotocol);
+  bool upgraded() const { return conn_.upgraded; }
+
+  tcp::endpoint remote_endpoint() const;
+
+ private:
+  connection& conn_;
+  codec::http_request req_;
+  bool responded_ = false;
+  bool streaming_ = false;
+  bool stream_ended_ = false;
+  bool close_after_ = false;
+};
+
+}  // namespace opentabs::net

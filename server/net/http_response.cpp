@@ -1,0 +1,112 @@
+#include "net/http_response.hpp"
+
+#include <cstdio>
+
+#include "util/strings.hpp"
+
+namespace opentabs::net {
+
+std::string_view http_response::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (iequals(k, name)) return v;
+  return {};
+}
+
+http_response http_response::json(int status, const json::value& body) {
+  http_response r;
+  r.status = status;
+  r.headers.emplace_back("Content-Type", "application/json");
+  r.body = json::dump(body);
+  return r;
+}
+
+http_response http_response::error(int status, std::string_view code, std::string_view description) {
+  return json(status, json::object{{"error", json::str(code)}, {"error_description", json::str(description)}});
+}
+
+http_response http_response::empty(int status) {
+  http_response r;
+  r.status = status;
+  return r;
+}
+
+std::string_view status_text(int status) {
+  switch (status) {
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 426: return "Upgrade Required";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+  }
+}
+
+namespace {
+
+void append_head(std::string& out, int status, const header_list& headers) {
+  out += "HTTP/1.1 ";
+  out += std::to_string(status);
+  out += ' ';
+  out += status_text(status);
+  out += "\r\n";
+  for (const auto& [k, v] : headers) {
+    out += k;
+    out += ": ";
+    out += v;
+    out += "\r\n";
+  }
+}
+
+}  // namespace
+
+std::string serialize(const http_response& res, bool keep_alive) {
+  std::string out;
+  out.reserve(160 + res.body.size());
+  append_head(out, res.status, res.headers);
+  out += "Content-Length: ";
+  out += std::to_string(res.body.size());
+  out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
+  out += res.body;
+  return out;
+}
+
+std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive) {
+  std::string out;
+  append_head(out, status, headers);
+  out += "Transfer-Encoding: chunked\r\n";
+  out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
+  return out;
+}
+
+std::string encode_chunk(std::string_view data) {
+  char size[32];
+  int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  std::string out;
+  out.reserve(static_cast<std::size_t>(n) + data.size() + 2);
+  out.append(size, static_cast<std::size_t>(n));
+  out.append(data);
+  out += "\r\n";
+  return out;
+}
+
+std::string_view last_chunk() { return "0\r\n\r\n"; }
+
+}  // namespace opentabs::net

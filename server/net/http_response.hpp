@@ -1,0 +1,45 @@
+// An HTTP response to send, and the serialisation of response heads (complete, chunked
+// for streams such as SSE, or raw for the 101 upgrade).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "json/json.hpp"
+
+namespace opentabs::net {
+
+using header_list = std::vector<std::pair<std::string, std::string>>;
+
+struct http_response {
+  int status = 200;
+  header_list headers;
+  std::string body;
+
+  http_response& with_header(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+    return *this;
+  }
+  std::string_view header(std::string_view name) const;
+
+  // application/json body.
+  static http_response json(int status, const json::value& body);
+  // {"error": code, "error_description": description} — the error shape of the REST routes.
+  static http_response error(int status, std::string_view code, std::string_view description);
+  static http_response empty(int status);
+};
+
+std::string_view status_text(int status);
+
+// A complete response: status line, headers, Content-Length, Connection, body.
+std::string serialize(const http_response& res, bool keep_alive);
+// The head of a chunked streamed response (Transfer-Encoding: chunked).
+std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive);
+// One chunk of a chunked body, and the terminating chunk.
+std::string encode_chunk(std::string_view data);
+std::string_view last_chunk();
+
+}  // namespace opentabs::net

@@ -1,0 +1,43 @@
+#include "net/outbox.hpp"
+
+namespace opentabs::net {
+
+outbox::outbox(asio::any_io_executor ex, std::size_t capacity) : channel_(ex, capacity) {}
+
+bool outbox::push(std::string bytes) {
+  if (closed_ || finishing_ || bytes.empty()) return false;
+  if (!channel_.try_send(asio::error_code{}, std::move(bytes))) {
+    close();
+    return false;
+  }
+  return true;
+}
+
+awaitable<bool> outbox::push_wait(std::string bytes) {
+  if (closed_ || finishing_ || bytes.empty()) co_return false;
+  auto [ec] = co_await channel_.async_send(asio::error_code{}, std::move(bytes), as_value);
+  co_return !ec;
+}
+
+void outbox::finish() {
+  if (closed_ || finishing_) return;
+  finishing_ = true;
+  // An empty string is the end marker; if the queue is full the writer is stuck behind a
+  // slow peer and closing is the only way out.
+  if (!channel_.try_send(asio::error_code{}, std::string())) close();
+}
+
+void outbox::close() {
+  if (closed_) return;
+  closed_ = true;
+  channel_.close();
+}
+
+awaitable<std::string> outbox::next() {
+  if (closed_) co_return std::string();
+  auto [ec, bytes] = co_await channel_.async_receive(as_value);
+  if (ec) co_return std::string();
+  co_return std::move(bytes);
+}
+
+}  // namespace opentabs::net

@@ -1,0 +1,39 @@
+// The queue in front of one socket.  Exactly one writer coroutine drains it; everyone else
+// (request handlers, SSE producers, the extension hub) only pushes.  Bounded: a peer that
+// stops reading cannot make the server buffer without limit — pushes then fail and the
+// connection is closed.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "net/asio.hpp"
+
+namespace opentabs::net {
+
+class outbox {
+ public:
+  outbox(asio::any_io_executor ex, std::size_t capacity);
+
+  // Queues bytes without waiting.  False when the queue is full or closed; a full queue
+  // closes the outbox (the peer is too slow) so later pushes fail too.
+  bool push(std::string bytes);
+  // Queues bytes, waiting for room.  False when closed.
+  awaitable<bool> push_wait(std::string bytes);
+  // Asks the writer to finish after everything queued so far has been written.
+  void finish();
+  // Closes at once: the writer stops, queued bytes are dropped.
+  void close();
+  bool closed() const { return closed_; }
+
+  // Writer side: the next bytes, or empty when the writer should stop.
+  awaitable<std::string> next();
+
+ private:
+  asio::experimental::channel<void(asio::error_code, std::string)> channel_;
+  bool closed_ = false;
+  bool finishing_ = false;
+};
+
+}  // namespace opentabs::net
