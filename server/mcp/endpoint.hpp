@@ -1,0 +1,42 @@
+// An MCP Streamable HTTP endpoint (/mcp, or /mcp/gateway with gateway=true): sessions,
+// JSON-RPC handling, SSE responses and the standalone GET stream.  The app's router has
+// already checked Host, Origin and the bearer token before calling handle().
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "net/asio.hpp"
+#include "net/http_exchange.hpp"
+#include "tools/events.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::mcp {
+
+struct endpoint_options {
+  bool gateway = false;                               // only opentabs_list_tools / opentabs_call
+  std::string server_version = OPENTABS_VERSION;
+  std::chrono::milliseconds session_idle_expiry{std::chrono::minutes(30)};
+  int max_new_sessions_per_minute = 5;                // 429 + Retry-After: 60 beyond
+};
+
+class endpoint {
+ public:
+  endpoint(asio::any_io_executor ex, tools::tool_service& service, tools::server_events& events,
+           endpoint_options options);
+  ~endpoint();
+
+  // Serves one HTTP request for the endpoint's path (POST, GET, DELETE; others 405).
+  net::awaitable<void> handle(net::http_exchange& ex);
+  std::size_t session_count() const;
+  // Ends every session and open stream (server shutdown).
+  void shutdown();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,19 @@
+#include "tools/tool_service.hpp"
+
+namespace opentabs::tools {
+
+call_result call_result::text(std::string text, bool is_error, int http_status) {
+  call_result r;
+  r.content.push_back(json::object{{"type", "text"}, {"text", json::str(text)}});
+  r.is_error = is_error;
+  r.http_status = http_status;
+  return r;
+}
+
+json::object call_result::to_json() const {
+  json::object o{{"content", content}};
+  if (is_error) o["isError"] = true;
+  return o;
+}
+
+}  // namespace opentabs::tools
