@@ -1,0 +1,336 @@
+// OpenTabs side panel.  Renders from chrome.storage.session (written by the background, see
+// src/background/store.js) and re-renders on chrome.storage.onChanged; every action goes to the
+// background as an `sp:*` runtime message.  All server-provided text is inserted with
+// textContent / attributes only, and icons are shown through <img> data URLs, so nothing the
+// server or a plugin sends can run script in this page.
+
+const PERMISSIONS = ['off', 'ask', 'auto'];
+const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity'];
+const CONNECTION_LABELS = {
+  connected: 'Connected', disconnected: 'Disconnected', connecting: 'Connecting…', auth_failed: 'Authentication failed',
+};
+
+let state = { connection: null, serverState: null, tabStates: {}, confirmations: [], activity: [] };
+const expanded = new Set();
+
+const $ = (id) => document.getElementById(id);
+
+// Small DOM builder: el('div', {class: 'x', onclick}, child, 'text', …).
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'class') node.className = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function toast(text) {
+  const t = $('toast');
+  t.textContent = text;
+  t.classList.add('show');
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => t.classList.remove('show'), 4000);
+}
+
+async function act(type, payload) {
+  const reply = await chrome.runtime.sendMessage({ target: 'background', type, payload });
+  if (reply?.error) { toast(reply.error); throw new Error(reply.error); }
+  return reply;
+}
+
+function iconImg(svg) {
+  if (typeof svg !== 'string' || !svg.trim().startsWith('<svg')) return null;
+  return el('img', { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, alt: '' });
+}
+
+function isDark() { return document.documentElement.dataset.theme === 'dark'; }
+
+function matchesFilter(...texts) {
+  const q = $('filter').value.trim().toLowerCase();
+  return !q || texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(q));
+}
+
+function permissionControl(testId, current, onChange) {
+  return el('span', { class: 'seg', role: 'group', 'data-testid': testId },
+    PERMISSIONS.map((level) => el('button', {
+      type: 'button', class: level === current ? 'on' : '', 'data-testid': `${testId}-${level}`,
+      'aria-pressed': level === current ? 'true' : 'false',
+      onclick: () => { if (level !== current) onChange(level).catch(() => {}); },
+    }, level)));
+}
+
+function groupBy(items) {
+  const groups = new Map();
+  for (const item of items) {
+    const key = typeof item.group === 'string' && item.group ? item.group : '';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(item);
+  }
+  return [...groups.entries()].sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : a[0].localeCompare(b[0])));
+}
+
+function renderConnection() {
+  const c = state.connection ?? { state: 'connecting' };
+  const pill = $('connection');
+  pill.className = `pill ${c.state}`;
+  pill.dataset.state = c.state;
+  pill.textContent = CONNECTION_LABELS[c.state] ?? c.state;
+  const detail = c.state === 'auth_failed'
+    ? 'The server rejected this extension\'s secret. Restart `opentabs start` and reload the extension.'
+    : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
+  $('connection-detail').textContent = detail;
+  const s = state.serverState;
+  $('server-info').textContent = s ? `Server ${s.serverVersion ?? '?'}${c.port ? ` on port ${c.port}` : ''}` : '';
+}
+
+function renderConfirmations() {
+  const box = $('confirmations');
+  box.replaceChildren(...(state.confirmations ?? []).map((c) => el('div', {
+    class: 'card confirm', 'data-testid': 'confirmation', 'data-tool': c.tool, 'data-plugin': c.plugin, 'data-id': c.id,
+  },
+  el('h3', {}, 'Approve tool call?'),
+  el('p', {}, el('strong', {}, c.tool), c.plugin && c.plugin !== 'browser' ? ` from ${c.plugin}` : ' (browser tool)'),
+  el('pre', {}, c.params),
+  el('div', { class: 'actions' },
+    el('button', { type: 'button', class: 'primary', 'data-testid': 'confirm-allow', onclick: () => act('sp:confirm', { id: c.id, decision: 'allow' }) }, 'Allow once'),
+    el('button', { type: 'button', 'data-testid': 'confirm-always', onclick: () => act('sp:confirm', { id: c.id, decision: 'allow', alwaysAllow: true }) }, 'Always allow'),
+    el('button', { type: 'button', class: 'danger', 'data-testid': 'confirm-deny', onclick: () => act('sp:confirm', { id: c.id, decision: 'deny' }) }, 'Deny')))));
+}
+
+function tabStateOf(plugin) {
+  return state.tabStates?.[plugin.name]?.state ?? plugin.tabState ?? 'closed';
+}
+
+function renderPlugin(plugin) {
+  const tools = (plugin.tools ?? []).filter((t) => matchesFilter(plugin.name, plugin.displayName, t.name, t.displayName, t.description));
+  if (tools.length === 0 && !matchesFilter(plugin.name, plugin.displayName)) return null;
+  const tabState = tabStateOf(plugin);
+  const open = expanded.has(plugin.name) || $('filter').value.trim() !== '';
+  const icon = iconImg(isDark() ? plugin.iconDarkSvg ?? plugin.iconSvg : plugin.iconSvg);
+  const needsSetup = plugin.configSchema && Object.entries(plugin.configSchema)
+    .some(([key, def]) => def?.required && plugin.resolvedSettings?.[key] === undefined);
+  return el('div', { class: 'card plugin', 'data-testid': `plugin-${plugin.name}` },
+    el('div', { class: 'card-head' },
+      icon,
+      el('div', { class: 'grow' },
+        el('h3', {}, plugin.displayName ?? plugin.name),
+        el('span', { class: 'muted small' }, `v${plugin.version}${plugin.source ? ` · ${plugin.source}` : ''}`)),
+      needsSetup ? el('span', { class: 'badge unavailable' }, 'needs setup') : null,
+      el('span', { class: `badge ${tabState}`, 'data-testid': `tab-state-${plugin.name}` }, tabState)),
+    el('div', { class: 'row', style: 'margin-top:6px' },
+      el('span', { class: 'grow muted' }, 'All tools'),
+      permissionControl(`plugin-perm-${plugin.name}`, plugin.permission ?? 'off',
+        (level) => act('sp:setPluginPermission', { plugin: plugin.name, permission: level }))),
+    el('details', { open, ontoggle: (e) => { if (e.target.open) expanded.add(plugin.name); else expanded.delete(plugin.name); } },
+      el('summary', {}, `${(plugin.tools ?? []).length} tools`),
+      groupBy(tools).map(([group, items]) => [
+        group ? el('div', { class: 'group-title' }, group) : null,
+        items.map((t) => el('div', { class: 'tool', 'data-testid': `tool-${plugin.name}-${t.name}` },
+          el('div', { class: 'name' }, t.displayName ?? t.name, el('small', {}, t.summary ?? t.description ?? '')),
+          permissionControl(`perm-${plugin.name}-${t.name}`, t.permission ?? 'off',
+            (level) => act('sp:setToolPermission', { plugin: plugin.name, tool: t.name, permission: level })))),
+      ])),
+    el('div', { class: 'actions' },
+      plugin.configSchema ? el('button', { type: 'button', 'data-testid': `settings-${plugin.name}`, onclick: () => openSettings(plugin) }, 'Settings') : null,
+      plugin.homepage ? el('button', { type: 'button', onclick: () => act('sp:openPluginTab', { plugin: plugin.name }) }, 'Open') : null,
+      removeButton(() => act('sp:remove', { name: plugin.name }), `remove-${plugin.name}`)));
+}
+
+// Two-step remove: the first click arms the button, the second removes.
+function removeButton(onConfirm, testId) {
+  const button = el('button', { type: 'button', class: 'danger', 'data-testid': testId }, 'Remove');
+  button.addEventListener('click', () => {
+    if (button.dataset.armed) { button.disabled = true; onConfirm().catch(() => { button.disabled = false; }); return; }
+    button.dataset.armed = '1';
+    button.textContent = 'Click again to remove';
+    setTimeout(() => { delete button.dataset.armed; button.textContent = 'Remove'; }, 4000);
+  });
+  return button;
+}
+
+function renderPlugins() {
+  const plugins = [...(state.serverState?.plugins ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const cards = plugins.map(renderPlugin).filter(Boolean);
+  $('plugins').replaceChildren(el('h2', {}, 'Plugins'),
+    ...(cards.length ? cards : [el('div', { class: 'card empty' },
+      state.serverState ? 'No plugins installed. Search npm below or add a local plugin with the CLI.' : 'Waiting for the server…')]));
+}
+
+function renderFailed() {
+  const failed = state.serverState?.failedPlugins ?? [];
+  $('failed').replaceChildren(...failed.map((f) => el('div', { class: 'card failed', 'data-testid': 'failed-plugin' },
+    el('h3', {}, 'Plugin failed to load'),
+    el('p', { class: 'small' }, el('code', {}, f.specifier)),
+    el('p', { class: 'error small' }, f.error),
+    el('div', { class: 'actions' }, removeButton(() => act('sp:removeFailed', { specifier: f.specifier }), 'remove-failed')))));
+}
+
+function renderBrowserTools() {
+  const tools = (state.serverState?.browserTools ?? []).filter((t) => matchesFilter('browser', t.name, t.description, t.group));
+  if (!state.serverState) { $('browser-tools').replaceChildren(); return; }
+  const open = expanded.has('browser') || $('filter').value.trim() !== '';
+  $('browser-tools').replaceChildren(el('div', { class: 'card', 'data-testid': 'browser-tools' },
+    el('div', { class: 'card-head' }, el('div', { class: 'grow' }, el('h3', {}, 'Browser tools'),
+      el('span', { class: 'muted small' }, `${(state.serverState.browserTools ?? []).length} built-in tools`))),
+    el('div', { class: 'row', style: 'margin-top:6px' }, el('span', { class: 'grow muted' }, 'All browser tools'),
+      permissionControl('plugin-perm-browser', state.serverState.browserPermission ?? 'off',
+        (level) => act('sp:setPluginPermission', { plugin: 'browser', permission: level }))),
+    el('details', { open, ontoggle: (e) => { if (e.target.open) expanded.add('browser'); else expanded.delete('browser'); } },
+      el('summary', {}, 'Tools by group'),
+      groupBy(tools).map(([group, items]) => [
+        el('div', { class: 'group-title', 'data-testid': 'browser-group' }, group || 'Other'),
+        items.map((t) => el('div', { class: 'tool', 'data-testid': `tool-browser-${t.name}` },
+          el('div', { class: 'name' }, t.name, el('small', {}, t.summary ?? t.description ?? '')),
+          permissionControl(`perm-browser-${t.name}`, t.permission ?? 'off',
+            (level) => act('sp:setToolPermission', { plugin: 'browser', tool: t.name, permission: level })))),
+      ]))));
+}
+
+function renderActivity() {
+  const items = state.activity ?? [];
+  $('activity').replaceChildren(...(items.length ? items.map((a) => el('li', { 'data-status': a.status },
+    el('span', { class: `status-${a.status}` }, a.status === 'running' ? '●' : a.status === 'success' ? '✓' : '✗'),
+    el('span', { class: 'grow' }, `${a.plugin === 'browser' ? '' : `${a.plugin} · `}${a.tool}`),
+    el('span', { class: 'muted' }, a.status === 'running' ? 'running' : `${Math.round(a.durationMs ?? 0)} ms`)))
+    : [el('li', { class: 'muted' }, 'No tool calls yet.')]));
+}
+
+function render() {
+  renderConnection();
+  renderConfirmations();
+  renderPlugins();
+  renderFailed();
+  renderBrowserTools();
+  renderActivity();
+}
+
+// Settings dialog generated from the plugin's configSchema.  url fields hold several named
+// instances ({name: url}).
+function openSettings(plugin) {
+  const form = $('settings-form');
+  const schema = plugin.configSchema ?? {};
+  const values = plugin.resolvedSettings ?? {};
+  const readers = [];
+  const fields = Object.entries(schema).map(([key, def]) => {
+    const label = el('label', { for: `setting-${key}` }, def?.label ?? key, def?.required ? ' *' : '');
+    const help = def?.description ? el('div', { class: 'muted small' }, def.description) : null;
+    if (def?.type === 'url') {
+      const rows = el('div', { 'data-testid': `setting-${key}` });
+      const addRow = (name = '', url = '') => {
+        const row = el('div', { class: 'row', style: 'margin:4px 0' },
+          el('input', { type: 'text', placeholder: 'instance name', value: name, 'data-role': 'name', style: 'width:35%' }),
+          el('input', { type: 'url', placeholder: def.placeholder ?? 'https://…', value: url, 'data-role': 'url' }),
+          el('button', { type: 'button', onclick: () => row.remove() }, '✕'));
+        rows.append(row);
+      };
+      const current = values[key] && typeof values[key] === 'object' ? values[key] : {};
+      for (const [name, url] of Object.entries(current)) addRow(name, url);
+      if (Object.keys(current).length === 0) addRow();
+      readers.push(() => {
+        const map = {};
+        for (const row of rows.children) {
+          const name = row.querySelector('[data-role=name]').value.trim();
+          const url = row.querySelector('[data-role=url]').value.trim();
+          if (name && url) map[name] = url;
+        }
+        return [key, Object.keys(map).length ? map : undefined];
+      });
+      return el('div', { class: 'field' }, label, help, rows,
+        el('button', { type: 'button', onclick: () => addRow() }, 'Add instance'));
+    }
+    let input;
+    if (def?.type === 'boolean') {
+      input = el('input', { id: `setting-${key}`, type: 'checkbox', checked: values[key] === true });
+      readers.push(() => [key, input.checked]);
+    } else if (def?.type === 'select') {
+      input = el('select', { id: `setting-${key}` }, el('option', { value: '' }, '—'),
+        (def.options ?? []).map((o) => el('option', { value: o, selected: values[key] === o }, o)));
+      readers.push(() => [key, input.value || undefined]);
+    } else {
+      input = el('input', { id: `setting-${key}`, type: def?.type === 'number' ? 'number' : 'text',
+        placeholder: def?.placeholder ?? '', value: values[key] ?? '' });
+      readers.push(() => [key, input.value === '' ? undefined : def?.type === 'number' ? Number(input.value) : input.value]);
+    }
+    return el('div', { class: 'field' }, label, help, input);
+  });
+  const error = el('p', { class: 'error small', 'data-testid': 'settings-error' });
+  form.replaceChildren(
+    el('h3', {}, `${plugin.displayName ?? plugin.name} settings`),
+    ...fields, error,
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', class: 'primary', 'data-testid': 'settings-save', onclick: async () => {
+        const settings = {};
+        for (const read of readers) { const [k, v] = read(); if (v !== undefined) settings[k] = v; }
+        try {
+          await act('sp:setPluginSettings', { plugin: plugin.name, settings });
+          $('settings-dialog').close();
+        } catch (err) { error.textContent = err.message; }
+      } }, 'Save'),
+      el('button', { type: 'button', onclick: () => $('settings-dialog').close() }, 'Cancel')));
+  $('settings-dialog').showModal();
+}
+
+async function applyTheme() {
+  const { theme } = await chrome.storage.local.get('theme');
+  const prefersDark = window.matchMedia('(prefers-color-scheme: dark)').matches;
+  document.documentElement.dataset.theme = theme === 'dark' || theme === 'light' ? theme : prefersDark ? 'dark' : 'light';
+}
+
+async function load() {
+  const saved = await chrome.storage.session.get(SESSION_KEYS);
+  state = { ...state, ...saved };
+  const { serverPort } = await chrome.storage.local.get('serverPort');
+  if (serverPort) $('port').value = serverPort;
+  await applyTheme();
+  render();
+}
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'session') {
+    let touched = false;
+    for (const key of SESSION_KEYS) if (changes[key]) { state[key] = changes[key].newValue; touched = true; }
+    if (touched) render();
+  } else if (area === 'local' && changes.theme) {
+    applyTheme().then(render);
+  }
+});
+
+$('filter').addEventListener('input', render);
+$('theme-toggle').addEventListener('click', async () => {
+  await chrome.storage.local.set({ theme: isDark() ? 'light' : 'dark' });
+});
+$('port-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const value = $('port').value.trim();
+  act('sp:setPort', { port: value === '' ? null : value }).then(() => toast('Reconnecting…')).catch(() => {});
+});
+$('search-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const list = $('search-results');
+  list.replaceChildren(el('li', { class: 'muted' }, 'Searching…'));
+  try {
+    const reply = await act('sp:search', { query: $('search-query').value });
+    const results = Array.isArray(reply?.results) ? reply.results : [];
+    const installed = new Set((state.serverState?.plugins ?? []).map((p) => p.npmPackageName));
+    list.replaceChildren(...(results.length ? results.map((r) => el('li', {},
+      el('span', { class: 'grow' }, el('strong', {}, r.displayName ?? r.name), ` ${r.version ?? ''}`, el('br'),
+        el('span', { class: 'muted small' }, r.description ?? '')),
+      installed.has(r.name) ? el('span', { class: 'muted' }, 'installed')
+        : el('button', { type: 'button', onclick: async (ev) => {
+          ev.target.disabled = true; ev.target.textContent = 'Installing…';
+          try { await act('sp:install', { name: r.name }); ev.target.textContent = 'Installed'; } catch { ev.target.disabled = false; ev.target.textContent = 'Install'; }
+        } }, 'Install'))) : [el('li', { class: 'muted' }, 'No plugins found.')]));
+  } catch (err) {
+    list.replaceChildren(el('li', { class: 'error' }, err.message));
+  }
+});
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme().then(render));
+
+load();

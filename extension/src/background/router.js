@@ -1,0 +1,152 @@
+// Routes every message the server sends (relayed by the offscreen document): responses to the
+// extension's own requests, server notifications (`sync.full`, `plugin.update`,
+// `plugins.changed`, `tool.invocationStart/End`, `confirmation.request`, `extension.reload`) and
+// server requests (`tool.dispatch`, `plugin.uninstall`, `browser.*`, `extension.*`), which
+// pass the allow-list and the per-method rate limiter before their handler runs.
+
+import { ProtocolError, ERR_INTERNAL, ERR_METHOD_NOT_FOUND, ERR_INVALID_PARAMS, MAX_ERROR_MESSAGE_CHARS, isSafePluginName } from '../shared/constants.js';
+import { ALLOWED_INBOUND_METHODS } from '../shared/allowed-methods.js';
+import { RateLimiter } from '../shared/rate-limiter.js';
+import { normalisePlugin } from '../shared/plugin-payload.js';
+import {
+  store, savePlugins, saveServerState, saveConfirmations, recordActivityStart, recordActivityEnd,
+} from './store.js';
+import {
+  handleServerResponse, replyResult, replyError, notifyServer, requestServer, resolveServerPort,
+  connectionId, hasOffscreen,
+} from './server-link.js';
+import { injectPluginEverywhere, removePluginFromTabs, tabsForPlugin, webTabs } from './injection.js';
+import { syncPreScripts, unregisterPreScript } from './pre-scripts.js';
+import * as tabState from './tab-state.js';
+import { dispatchTool } from './tool-dispatch.js';
+import { browserCommands } from '../browser-commands/index.js';
+
+const limiter = new RateLimiter();
+let pluginQueue = Promise.resolve(); // sync.full / plugin.update / plugin.uninstall run in order
+const inOrder = (fn) => (pluginQueue = pluginQueue.then(fn, fn));
+
+export function scheduleReload() {
+  chrome.storage.session.remove('connection').finally(() => setTimeout(() => chrome.runtime.reload(), 100));
+}
+
+const commandContext = {
+  store, notifyServer, requestServer, resolveServerPort, connectionId, hasOffscreen, scheduleReload,
+};
+
+// sync.full: replace the plugin store, clean up removed plugins, register pre-scripts, inject
+// adapters where missing, then report every tab state.
+async function onSyncFull(params) {
+  const incoming = (Array.isArray(params?.plugins) ? params.plugins : []).map(normalisePlugin).filter(Boolean);
+  const removed = [...store.plugins.keys()].filter((name) => !incoming.some((p) => p.name === name));
+  store.plugins = new Map(incoming.map((p) => [p.name, p]));
+  await savePlugins();
+  const { plugins: _ignored, ...rest } = params ?? {};
+  await saveServerState({ ...(store.serverState ?? {}), ...rest, plugins: incoming });
+  for (const name of removed) await removePluginFromTabs(name);
+  await syncPreScripts(incoming);
+  const tabs = await webTabs();
+  await Promise.all(incoming.map((p) => injectPluginEverywhere(p, false, tabs)));
+  await tabState.syncAll();
+}
+
+// plugin.update: store one plugin, force re-injection, reload its tabs if the pre-script changed.
+async function onPluginUpdate(params) {
+  const plugin = normalisePlugin(params);
+  if (!plugin) return;
+  const before = store.plugins.get(plugin.name);
+  store.plugins.set(plugin.name, plugin);
+  await savePlugins();
+  if (store.serverState) {
+    const others = (store.serverState.plugins ?? []).filter((p) => p.name !== plugin.name);
+    await saveServerState({ ...store.serverState, plugins: [...others, plugin].sort((a, b) => a.name.localeCompare(b.name)) });
+  }
+  await syncPreScripts([...store.plugins.values()]);
+  if (plugin.preScriptHash && before?.preScriptHash !== plugin.preScriptHash) {
+    for (const tab of await tabsForPlugin(plugin)) await chrome.tabs.reload(tab.id).catch(() => {});
+  } else {
+    await injectPluginEverywhere(plugin, true);
+  }
+  await tabState.refresh([plugin.name]);
+}
+
+async function onPluginUninstall(params) {
+  const name = params?.name;
+  if (typeof name !== 'string' || !isSafePluginName(name)) throw new ProtocolError(ERR_INVALID_PARAMS, 'Missing or invalid plugin name');
+  store.plugins.delete(name);
+  await savePlugins();
+  await unregisterPreScript(name);
+  await removePluginFromTabs(name);
+  await tabState.refresh();
+  return { success: true };
+}
+
+async function onConfirmationRequest(params) {
+  if (typeof params?.id !== 'string' || typeof params.tool !== 'string') return;
+  if (store.confirmations.some((c) => c.id === params.id)) return;
+  let preview;
+  try { preview = JSON.stringify(params.params ?? {}, null, 2); } catch { preview = '{}'; }
+  store.confirmations.push({
+    id: params.id, tool: params.tool, plugin: typeof params.plugin === 'string' ? params.plugin : '',
+    params: preview.length > 4000 ? `${preview.slice(0, 4000)}…` : preview, receivedAt: Date.now(),
+  });
+  await saveConfirmations();
+}
+
+async function handleRequest(method, params) {
+  switch (method) {
+    case 'tool.dispatch': return dispatchTool(params);
+    case 'plugin.uninstall': return inOrder(() => onPluginUninstall(params));
+    case 'sync.full': await inOrder(() => onSyncFull(params)); return { ok: true };
+    case 'plugin.update': await inOrder(() => onPluginUpdate(params)); return { ok: true };
+    default: {
+      const handler = browserCommands.get(method);
+      if (!handler) throw new ProtocolError(ERR_METHOD_NOT_FOUND, `Method not found: ${method}`);
+      return handler(params ?? {}, commandContext);
+    }
+  }
+}
+
+async function handleNotification(method, params) {
+  switch (method) {
+    case 'sync.full': return inOrder(() => onSyncFull(params));
+    case 'plugin.update': return inOrder(() => onPluginUpdate(params));
+    case 'plugins.changed': return saveServerState(params ?? null);
+    case 'tool.invocationStart': return recordActivityStart(params ?? {});
+    case 'tool.invocationEnd': return recordActivityEnd(params ?? {});
+    case 'confirmation.request': return onConfirmationRequest(params);
+    case 'extension.reload': return scheduleReload();
+    default: return undefined; // other notifications carry nothing for the extension
+  }
+}
+
+const errorText = (err) => {
+  const text = String(err?.message ?? err);
+  return text.length > MAX_ERROR_MESSAGE_CHARS ? `${text.slice(0, MAX_ERROR_MESSAGE_CHARS)}…` : text;
+};
+
+// Entry point for one inbound server message.
+export async function routeServerMessage(message) {
+  await store.ready;
+  if (typeof message?.method !== 'string') {
+    if (message?.id !== undefined) handleServerResponse(message);
+    return;
+  }
+  const { method, params, id } = message;
+  if (!ALLOWED_INBOUND_METHODS.has(method)) return;
+  const isRequest = id !== undefined && id !== null;
+  if (!isRequest) {
+    try { await handleNotification(method, params); } catch (err) { console.warn(`[opentabs] ${method} failed: ${errorText(err)}`); }
+    return;
+  }
+  if (!limiter.allow(method, Date.now())) {
+    await replyError(id, ERR_INTERNAL, `Rate limited: ${method}`);
+    return;
+  }
+  try {
+    const result = await handleRequest(method, params);
+    await replyResult(id, result === undefined ? null : result);
+  } catch (err) {
+    const code = Number.isInteger(err?.code) ? err.code : ERR_INTERNAL;
+    await replyError(id, code, errorText(err), err?.data);
+  }
+}

@@ -1,0 +1,69 @@
+// Actions the side panel asks the background to perform (`sp:*` runtime messages).  The panel
+// never talks to the socket itself: permission and settings changes, plugin search / install /
+// remove and confirmation answers all become server requests or notifications here.
+
+import { PERMISSIONS } from '../shared/constants.js';
+import { store, saveConfirmations } from './store.js';
+import { notifyServer, requestServer, forceReconnect } from './server-link.js';
+
+const checkPermission = (p) => {
+  if (!PERMISSIONS.includes(p)) throw new Error(`Invalid permission: ${p}`);
+  return p;
+};
+
+const actions = {
+  'sp:setToolPermission': ({ plugin, tool, permission }) =>
+    requestServer('config.setToolPermission', { plugin, tool, permission: checkPermission(permission) }),
+
+  'sp:setPluginPermission': ({ plugin, permission }) => {
+    const params = { plugin, permission: checkPermission(permission) };
+    const version = store.plugins.get(plugin)?.version;
+    if (plugin !== 'browser' && version) params.reviewedVersion = version;
+    return requestServer('config.setPluginPermission', params);
+  },
+
+  'sp:setPluginSettings': ({ plugin, settings }) => requestServer('config.setPluginSettings', { plugin, settings }),
+  'sp:search': ({ query }) => requestServer('plugin.search', { query: typeof query === 'string' ? query : '' }),
+  'sp:install': ({ name }) => requestServer('plugin.install', { name }),
+  'sp:remove': ({ name }) => requestServer('plugin.remove', { name }),
+  'sp:removeFailed': ({ specifier }) => requestServer('plugin.removeBySpecifier', { specifier }),
+
+  'sp:confirm': async ({ id, decision, alwaysAllow }) => {
+    if (decision !== 'allow' && decision !== 'deny') throw new Error('decision must be allow or deny');
+    const params = { id, decision };
+    if (decision === 'allow' && alwaysAllow === true) params.alwaysAllow = true;
+    const sent = await notifyServer('confirmation.response', params);
+    store.confirmations = store.confirmations.filter((c) => c.id !== id);
+    await saveConfirmations();
+    if (!sent) throw new Error('Not connected to the opentabs server');
+    return { ok: true };
+  },
+
+  'sp:setPort': async ({ port }) => {
+    if (port === null || port === '') {
+      await chrome.storage.local.remove('serverPort');
+    } else {
+      const n = Number(port);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error('Port must be an integer from 1 to 65535');
+      await chrome.storage.local.set({ serverPort: n });
+    }
+    await forceReconnect();
+    return { ok: true };
+  },
+
+  'sp:reconnect': async () => { await forceReconnect(); return { ok: true }; },
+
+  'sp:openPluginTab': async ({ plugin }) => {
+    const p = store.plugins.get(plugin);
+    if (!p?.homepage || !/^https?:/.test(p.homepage)) throw new Error('This plugin has no homepage');
+    await chrome.tabs.create({ url: p.homepage });
+    return { ok: true };
+  },
+};
+
+export async function handleSidePanelAction(msg) {
+  await store.ready;
+  const action = actions[msg.type];
+  if (!action) throw new Error(`Unknown side panel action: ${msg.type}`);
+  return action(msg.payload ?? {});
+}

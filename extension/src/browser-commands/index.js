@@ -1,0 +1,23 @@
+// Registry of the `browser.*` / `extension.*` request handlers.  The background routes every
+// inbound request whose method starts with `browser.` or `extension.` here.  A handler is
+// `async (params, ctx) => result`; it throws an error with a numeric `code` (see
+// shared/constants.js ProtocolError) to answer with a JSON-RPC error.  `ctx` gives access to the
+// background's state (`ctx.store`) and the server link (`ctx.notifyServer`, `ctx.requestServer`).
+//
+// This file holds only the registry and the handlers the protocol core needs
+// (protocol-core.js).  Further command modules register themselves by exporting a
+// `commands` object and being listed in COMMAND_MODULES below.
+
+import { commands as protocolCore } from './protocol-core.js';
+
+const COMMAND_MODULES = [protocolCore];
+
+export const browserCommands = new Map();
+
+export function registerCommands(commands) {
+  for (const [method, handler] of Object.entries(commands)) {
+    if (typeof handler === 'function') browserCommands.set(method, handler);
+  }
+}
+
+for (const module of COMMAND_MODULES) registerCommands(module);

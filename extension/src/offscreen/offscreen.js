@@ -1,0 +1,195 @@
+// The socket owner (protocol §3.1–§3.3).  Runs in the offscreen document, which Chrome keeps
+// alive while the service worker is suspended, so the WebSocket to the server survives the
+// worker's 30 s idle shutdown.  It bootstraps the secret from the extension's own `auth.json`,
+// asks the background for port + connectionId, calls `GET /ws-info`, opens the socket with the
+// subprotocols ['opentabs', secret, connectionId], pings every 15 s (5 s pong deadline), and
+// reconnects with 1–2–3 s back-off.  Inbound messages pass the allow-list and are relayed to the
+// background with chrome.runtime messages; the background sends replies back through `ws:send`.
+// The secret never leaves this document except inside the WebSocket handshake.
+
+import {
+  PING_INTERVAL_MS, PONG_DEADLINE_MS, RECONNECT_BACKOFF_MS, AUTH_FETCH_TIMEOUT_MS, WS_INFO_TIMEOUT_MS,
+} from '../shared/constants.js';
+import { isAllowedInbound } from '../shared/allowed-methods.js';
+
+const MAX_INBOUND_CHARS = 20 * 1024 * 1024;
+
+let socket = null;
+let generation = 0;            // bumps on every (re)connect so stale callbacks are ignored
+let failures = 0;              // consecutive failed attempts, indexes the back-off table
+let reconnectTimer = null;
+let pingTimer = null;
+let pongTimer = null;
+let status = { state: 'connecting', detail: '', port: null };
+
+function setStatus(state, detail = '', port = status.port) {
+  status = { state, detail, port, since: Date.now() };
+  chrome.runtime.sendMessage({ target: 'background', type: 'ws:state', ...status }).catch(() => {});
+}
+
+async function fetchWithTimeout(url, options, timeoutMs) {
+  return fetch(url, { ...options, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
+}
+
+// The shared secret from auth.json in this extension's own folder, re-read on every call.
+async function readSecret() {
+  try {
+    const res = await fetchWithTimeout(chrome.runtime.getURL(`auth.json?_t=${Date.now()}`), {}, AUTH_FETCH_TIMEOUT_MS);
+    if (!res.ok) return null;
+    const body = await res.json();
+    return typeof body?.secret === 'string' && /^[0-9a-f]{16,256}$/i.test(body.secret) ? body.secret : null;
+  } catch {
+    return null;
+  }
+}
+
+async function askBackground(type) {
+  for (let tries = 0; tries < 3; tries += 1) {
+    try {
+      const reply = await chrome.runtime.sendMessage({ target: 'background', type });
+      if (reply) return reply;
+    } catch {
+      // The worker may be restarting; try again shortly.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return null;
+}
+
+// GET /ws-info; returns {status, wsUrl?}.
+async function fetchWsInfo(port, secret) {
+  try {
+    const res = await fetchWithTimeout(`http://127.0.0.1:${port}/ws-info`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    }, WS_INFO_TIMEOUT_MS);
+    if (!res.ok) return { status: res.status };
+    const body = await res.json();
+    return { status: res.status, wsUrl: body?.wsUrl };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+// The socket URL is accepted only if it points back at the same host:port over ws(s) at /ws.
+function acceptedWsUrl(wsUrl, port) {
+  try {
+    const u = new URL(wsUrl);
+    if ((u.protocol !== 'ws:' && u.protocol !== 'wss:') || u.pathname !== '/ws') return null;
+    if (u.host !== `127.0.0.1:${port}`) return null;
+    return u.toString();
+  } catch {
+    return null;
+  }
+}
+
+function clearTimers() {
+  clearTimeout(reconnectTimer); reconnectTimer = null;
+  clearInterval(pingTimer); pingTimer = null;
+  clearTimeout(pongTimer); pongTimer = null;
+}
+
+function scheduleReconnect() {
+  clearTimers();
+  const delay = RECONNECT_BACKOFF_MS[Math.min(failures, RECONNECT_BACKOFF_MS.length - 1)];
+  failures += 1;
+  reconnectTimer = setTimeout(connect, delay);
+}
+
+async function connect() {
+  clearTimers();
+  const myGeneration = ++generation;
+  if (socket) {
+    const old = socket;
+    socket = null;
+    try { old.close(1000, 'reconnecting'); } catch { /* already closed */ }
+  }
+  const params = await askBackground('bg:connectionParams');
+  if (myGeneration !== generation) return;
+  if (!params) { setStatus('disconnected', 'background unavailable'); scheduleReconnect(); return; }
+  const { port, connectionId } = params;
+
+  let secret = await readSecret();
+  if (myGeneration !== generation) return;
+  if (!secret) { setStatus('disconnected', 'auth.json missing or invalid', port); scheduleReconnect(); return; }
+
+  let info = await fetchWsInfo(port, secret);
+  if (info.status === 401) {        // the secret may have been rotated: re-read once and retry
+    secret = await readSecret();
+    info = secret ? await fetchWsInfo(port, secret) : { status: 401 };
+  }
+  if (myGeneration !== generation) return;
+  if (info.status === 401) { setStatus('auth_failed', 'the server rejected the secret in auth.json', port); scheduleReconnect(); return; }
+  if (info.status !== 200) { setStatus('disconnected', info.status ? `ws-info returned HTTP ${info.status}` : 'server unreachable', port); scheduleReconnect(); return; }
+  const url = acceptedWsUrl(info.wsUrl, port);
+  if (!url) { setStatus('disconnected', 'server returned an unacceptable wsUrl', port); scheduleReconnect(); return; }
+
+  let ws;
+  try {
+    ws = new WebSocket(url, ['opentabs', secret, connectionId]);
+  } catch {
+    setStatus('disconnected', 'WebSocket could not be created', port); scheduleReconnect(); return;
+  }
+  socket = ws;
+  ws.onopen = () => {
+    if (socket !== ws) return;
+    failures = 0;
+    setStatus('connected', '', port);
+    pingTimer = setInterval(sendPing, PING_INTERVAL_MS);
+  };
+  ws.onmessage = (event) => { if (socket === ws) onInbound(event.data); };
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    setStatus('disconnected', `socket closed (${event.code})`, port);
+    scheduleReconnect();
+  };
+  ws.onerror = () => { /* onclose follows and handles the reconnect */ };
+}
+
+function sendPing() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'ping' }));
+  clearTimeout(pongTimer);
+  const ws = socket;
+  pongTimer = setTimeout(() => { if (socket === ws) ws.close(4000, 'pong timeout'); }, PONG_DEADLINE_MS);
+}
+
+function onInbound(data) {
+  if (typeof data !== 'string' || data.length > MAX_INBOUND_CHARS) return;
+  let message;
+  try { message = JSON.parse(data); } catch { return; }
+  if (message?.method === 'pong') { clearTimeout(pongTimer); pongTimer = null; return; }
+  if (!isAllowedInbound(message)) return;
+  relay(message, 0);
+}
+
+function relay(message, attempt) {
+  chrome.runtime.sendMessage({ target: 'background', type: 'ws:message', message }).catch(() => {
+    // The worker can be between shutdown and restart; one retry covers that gap.
+    if (attempt < 2) setTimeout(() => relay(message, attempt + 1), 100);
+  });
+}
+
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (msg?.target !== 'offscreen') return false;
+  switch (msg.type) {
+    case 'ws:send': {
+      const open = socket && socket.readyState === WebSocket.OPEN;
+      if (open) socket.send(JSON.stringify(msg.message));
+      sendResponse({ ok: Boolean(open) });
+      return false;
+    }
+    case 'ws:reconnect':
+      failures = 0;
+      connect();
+      sendResponse({ ok: true });
+      return false;
+    case 'ws:getState':
+      sendResponse(status);
+      return false;
+    default:
+      return false;
+  }
+});
+
+connect();

@@ -1,0 +1,34 @@
+// Per-method sliding-window rate limiter for requests arriving from the server (protocol
+// §3.10): at most N calls of one method within any 1 s window.  Pure: time is passed in.
+
+export const RATE_LIMITS = {
+  'browser.screenshotTab': 2,
+  'browser.enableNetworkCapture': 2,
+  'browser.executeScript': 15,
+  'tool.dispatch': 30,
+};
+export const DEFAULT_RATE_LIMIT = 20;
+export const RATE_EXEMPT = new Set(['extension.reload', 'sync.full', 'plugin.update', 'plugin.uninstall']);
+const WINDOW_MS = 1_000;
+
+export class RateLimiter {
+  constructor(limits = RATE_LIMITS, defaultLimit = DEFAULT_RATE_LIMIT) {
+    this.limits = limits;
+    this.defaultLimit = defaultLimit;
+    this.calls = new Map(); // method -> timestamps (ms) inside the window
+  }
+
+  // Records a call at `now` and returns true, or returns false when over the limit.
+  allow(method, now) {
+    if (RATE_EXEMPT.has(method)) return true;
+    const limit = this.limits[method] ?? this.defaultLimit;
+    const recent = (this.calls.get(method) ?? []).filter((t) => now - t < WINDOW_MS);
+    if (recent.length >= limit) {
+      this.calls.set(method, recent);
+      return false;
+    }
+    recent.push(now);
+    this.calls.set(method, recent);
+    return true;
+  }
+}
