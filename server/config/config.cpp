@@ -168,8 +168,8 @@ int declared_version(const json::object& root) {
   return static_cast<int>(*v);
 }
 
-config config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
-  config c;
+config_file config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
+  config_file c;
   const auto& known = server_known_keys();
   for (const auto& kv : root) {
     std::string key(kv.key());

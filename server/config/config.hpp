@@ -39,7 +39,9 @@ struct plugin_permissions {
   std::optional<std::string> reviewed_version;
 };
 
-struct config {
+// The typed content of config.json.  (Named config_file rather than config so that
+// `using namespace opentabs::config` does not make the name ambiguous.)
+struct config_file {
   int version = kCurrentConfigVersion;
   std::vector<std::string> local_plugins;
   std::vector<std::string> local_plugin_dirs;
@@ -68,7 +70,7 @@ result<json::object> parse_config_text(std::string_view text, const fs::path& pa
 // The typed view of an object that parse_config_text() produced (after migrations).
 // Bad values are dropped and reported in `warnings`; unknown keys are reported with a
 // did-you-mean suggestion.  `path` only labels the warnings.
-config config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings);
+config_file config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings);
 
 // The schema version an object declares: a positive integer, else 1 (original rule).
 int declared_version(const json::object& root);

@@ -23,7 +23,7 @@ namespace opentabs::config {
 namespace fs = std::filesystem;
 
 struct loaded_config {
-  config cfg;
+  config_file cfg;
   json::object raw;                   // the object as stored (after migrations)
   std::vector<std::string> warnings;  // unknown keys, dropped values, migration notes
   bool created = false;               // config.json did not exist and was created

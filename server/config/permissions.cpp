@@ -3,14 +3,14 @@
 namespace opentabs::config {
 namespace {
 
-const plugin_permissions* entry_for(const config& cfg, std::string_view plugin) {
+const plugin_permissions* entry_for(const config_file& cfg, std::string_view plugin) {
   auto it = cfg.permissions.find(std::string(plugin));
   return it == cfg.permissions.end() ? nullptr : &it->second;
 }
 
 }  // namespace
 
-tools::permission configured_permission(const config& cfg, std::string_view plugin, std::string_view tool) {
+tools::permission configured_permission(const config_file& cfg, std::string_view plugin, std::string_view tool) {
   const auto* entry = entry_for(cfg, plugin);
   if (!entry) return tools::permission::off;
   if (auto it = entry->tools.find(std::string(tool)); it != entry->tools.end()) return it->second;
@@ -22,17 +22,17 @@ tools::permission effective_permission(tools::permission configured, bool skip_p
   return configured;
 }
 
-tools::permission effective_permission(const config& cfg, std::string_view plugin, std::string_view tool,
+tools::permission effective_permission(const config_file& cfg, std::string_view plugin, std::string_view tool,
                                        bool skip_permissions) {
   return effective_permission(configured_permission(cfg, plugin, tool), skip_permissions);
 }
 
-tools::permission plugin_permission(const config& cfg, std::string_view plugin) {
+tools::permission plugin_permission(const config_file& cfg, std::string_view plugin) {
   const auto* entry = entry_for(cfg, plugin);
   return entry ? entry->permission.value_or(tools::permission::off) : tools::permission::off;
 }
 
-bool is_reviewed(const config& cfg, std::string_view plugin, std::string_view installed_version) {
+bool is_reviewed(const config_file& cfg, std::string_view plugin, std::string_view installed_version) {
   const auto* entry = entry_for(cfg, plugin);
   return entry && entry->reviewed_version && *entry->reviewed_version == installed_version;
 }

@@ -15,18 +15,18 @@
 
 namespace opentabs::config {
 
-tools::permission configured_permission(const config& cfg, std::string_view plugin, std::string_view tool);
+tools::permission configured_permission(const config_file& cfg, std::string_view plugin, std::string_view tool);
 
 // `off` stays `off` even when skipping: skip-permissions only removes the approval prompt.
 tools::permission effective_permission(tools::permission configured, bool skip_permissions) noexcept;
 
-tools::permission effective_permission(const config& cfg, std::string_view plugin, std::string_view tool,
+tools::permission effective_permission(const config_file& cfg, std::string_view plugin, std::string_view tool,
                                        bool skip_permissions);
 
 // The plugin-level setting alone (the side panel shows it per plugin); off when unset.
-tools::permission plugin_permission(const config& cfg, std::string_view plugin);
+tools::permission plugin_permission(const config_file& cfg, std::string_view plugin);
 
 // `reviewed` as sent to the extension: reviewedVersion equals the installed version.
-bool is_reviewed(const config& cfg, std::string_view plugin, std::string_view installed_version);
+bool is_reviewed(const config_file& cfg, std::string_view plugin, std::string_view installed_version);
 
 }  // namespace opentabs::config
