@@ -1,0 +1,53 @@
+// One audited tool invocation (spec §2.4) and its exact JSON / NDJSON form:
+//   {"timestamp":"2026-11-22T09:31:32.859Z","tool":"browser_list_tabs","plugin":"browser",
+//    "success":false,"durationMs":0,"error":{"code":"UNKNOWN","message":"...","category":"..."}}
+// `error` appears only on failures; `category` only when the plugin gave one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "json/json.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::audit {
+
+struct audit_error {
+  std::string code;     // ToolError code, stringified JSON-RPC code ("-32001") or "UNKNOWN"
+  std::string message;
+  std::optional<std::string> category;
+};
+
+struct audit_entry {
+  std::string timestamp;  // ISO-8601 UTC with milliseconds
+  std::string tool;       // full MCP tool name
+  std::string plugin;     // plugin name or "browser"
+  bool success = false;
+  std::int64_t duration_ms = 0;
+  std::optional<audit_error> error;
+};
+
+// Error text is capped so one plugin returning megabytes of error cannot bloat the
+// in-memory ring (500 entries) or the log file; the cut keeps UTF-8 intact.
+inline constexpr std::size_t kMaxAuditMessageBytes = 4096;
+// Names and codes are short in practice; a cap keeps hostile values from doing harm.
+inline constexpr std::size_t kMaxAuditFieldBytes = 512;
+// Longest NDJSON line accepted when reading the log back.
+inline constexpr std::size_t kMaxAuditLineBytes = 64 * 1024;
+
+// Applies the caps above (in place).
+void cap_lengths(audit_entry& e);
+
+json::object to_json(const audit_entry& e);
+// One NDJSON line, newline included.
+std::string to_ndjson_line(const audit_entry& e);
+
+// Parses one entry.  Error "invalid_entry" says which field is missing or wrong.
+result<audit_entry> audit_entry_from_json(const json::value& v);
+// Parses one NDJSON line (without its newline).
+result<audit_entry> parse_ndjson_line(std::string_view line);
+
+}  // namespace opentabs::audit
