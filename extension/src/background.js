@@ -18,11 +18,19 @@ import { urlMatchesPlugin } from './shared/url-match.js';
 const KEEPALIVE_ALARM = 'opentabs-keepalive';
 const LOG_LEVELS = new Set(['debug', 'info', 'warning', 'error']);
 let pollTimer = null;
+let lastActivity = Date.now();
+
+// Readiness is re-polled every 30 s while the worker is busy (a server message, tab event,
+// page relay or side-panel action within the last 30 s).  Extension API calls reset Chrome's
+// idle timer, so polling unconditionally would keep the worker awake for ever; instead an idle
+// worker is allowed to be suspended, and the once-a-minute alarm wakes it to re-poll.
+function markActivity() { lastActivity = Date.now(); }
 
 function startReadinessPolling() {
   clearInterval(pollTimer);
   pollTimer = setInterval(() => {
-    if (store.connection.state === 'connected') tabState.refresh();
+    if (store.connection.state !== 'connected') return;
+    if (Date.now() - lastActivity <= READINESS_POLL_MS) tabState.refresh();
   }, READINESS_POLL_MS);
 }
 
@@ -76,6 +84,7 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     : type.startsWith('sp:') ? fromSidePanel(sender)
       : fromWebTab(sender);
   if (!allowed) return false;
+  if (type !== 'ws:state' && type !== 'bg:connectionParams') markActivity();
   const respond = (promise) => {
     promise.then((value) => sendResponse(value ?? { ok: true }),
       (err) => sendResponse({ error: String(err?.message ?? err) }));
@@ -99,13 +108,14 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 
 chrome.tabs.onUpdated.addListener((tabId, changeInfo, tab) => {
   if (changeInfo.status !== 'complete' && changeInfo.url === undefined) return;
+  markActivity();
   store.ready.then(async () => {
     if (tab.status === 'complete') await injectAllIntoTab(tab);
     tabState.scheduleRefresh();
   });
 });
-chrome.tabs.onRemoved.addListener(() => { store.ready.then(() => tabState.scheduleRefresh()); });
-chrome.tabs.onReplaced.addListener(() => { store.ready.then(() => tabState.scheduleRefresh()); });
+chrome.tabs.onRemoved.addListener(() => { markActivity(); store.ready.then(() => tabState.scheduleRefresh()); });
+chrome.tabs.onReplaced.addListener(() => { markActivity(); store.ready.then(() => tabState.scheduleRefresh()); });
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && changes.serverPort) forceReconnect();

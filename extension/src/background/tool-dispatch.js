@@ -10,6 +10,7 @@ import {
 } from '../shared/constants.js';
 import { urlMatchesPlugin } from '../shared/url-match.js';
 import { pluginConfigForTab } from '../shared/plugin-payload.js';
+import { rankTabs } from '../shared/tab-ranking.js';
 import { store } from './store.js';
 import { notifyServer } from './server-link.js';
 import { injectPluginIntoTab, runInTab, tabsForPlugin } from './injection.js';
@@ -18,13 +19,6 @@ import * as page from './page-functions.js';
 const active = new Map(); // dispatchId -> {tabId, resetTimeout()}
 
 const clip = (s) => (s.length > MAX_ERROR_MESSAGE_CHARS ? `${s.slice(0, MAX_ERROR_MESSAGE_CHARS)}…` : s);
-
-// Ranking of candidate tabs: active in the focused window (3) > active elsewhere (2) >
-// in the focused window (1) > others (0); stable for equal ranks.
-export function rankTabs(tabs, focusedWindowId) {
-  const rank = (t) => (t.active && t.windowId === focusedWindowId ? 3 : t.active ? 2 : t.windowId === focusedWindowId ? 1 : 0);
-  return tabs.map((t, i) => ({ t, i, r: rank(t) })).sort((a, b) => b.r - a.r || a.i - b.i).map((x) => x.t);
-}
 
 function validate(params) {
   if (!params || typeof params !== 'object') throw new ProtocolError(ERR_INVALID_PARAMS, 'Missing params');
