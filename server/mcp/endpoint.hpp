@@ -19,8 +19,17 @@ struct endpoint_options {
   bool gateway = false;                               // only opentabs_list_tools / opentabs_call
   std::string server_version = OPENTABS_VERSION;
   std::chrono::milliseconds session_idle_expiry{std::chrono::minutes(30)};
-  int max_new_sessions_per_minute = 5;                // 429 + Retry-After: 60 beyond
+  int max_new_sessions_per_minute = 5;                // 429 + Retry-After beyond
+  // SSE comment sent on quiet streams (standalone GET, long tools/call) so a gone peer is
+  // noticed by a failing write and idle proxies keep the stream open.
+  std::chrono::milliseconds sse_keepalive_interval{std::chrono::seconds(15)};
+  std::size_t max_batch_messages = 100;               // 2025-03-26 batches; 400 beyond
 };
+
+// Production defaults, overridden by test knobs in the environment:
+// OPENTABS_MCP_SESSION_IDLE_MS, OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE,
+// OPENTABS_MCP_SSE_KEEPALIVE_MS (each a positive integer; others are ignored).
+endpoint_options endpoint_options_from_env(bool gateway);
 
 class endpoint {
  public:

@@ -1,0 +1,139 @@
+#include "mcp/jsonrpc.hpp"
+
+#include <cmath>
+
+namespace opentabs::mcp {
+namespace {
+
+bool valid_id(const json::value& id) {
+  if (id.is_string() || id.is_int64() || id.is_uint64()) return true;
+  if (id.is_double()) {
+    double d = id.get_double();
+    return std::isfinite(d) && d == std::floor(d);
+  }
+  return false;
+}
+
+classified failure(rpc_error e, json::value id = nullptr) {
+  classified c;
+  c.error = std::move(e);
+  c.id = std::move(id);
+  return c;
+}
+
+}  // namespace
+
+json::object rpc_error::to_json() const {
+  json::object o{{"code", code}, {"message", json::str(message)}};
+  if (!data.is_null()) o["data"] = data;
+  return o;
+}
+
+rpc_error rpc_error::parse_error(std::string_view detail) {
+  return {rpc_code::parse_error, "Parse error: " + std::string(detail), nullptr};
+}
+rpc_error rpc_error::invalid_request(std::string_view detail) {
+  return {rpc_code::invalid_request, "Invalid Request: " + std::string(detail), nullptr};
+}
+rpc_error rpc_error::method_not_found(std::string_view method) {
+  return {rpc_code::method_not_found, "Method not found: " + std::string(method), nullptr};
+}
+rpc_error rpc_error::invalid_params(std::string_view field, std::string_view problem) {
+  return {rpc_code::invalid_params, "Invalid params: " + std::string(field) + " " + std::string(problem),
+          json::object{{"field", json::str(field)}}};
+}
+rpc_error rpc_error::invalid_params_text(std::string message) {
+  return {rpc_code::invalid_params, std::move(message), nullptr};
+}
+rpc_error rpc_error::internal(std::string_view detail) {
+  return {rpc_code::internal_error, "Internal error: " + std::string(detail), nullptr};
+}
+rpc_error rpc_error::transport(std::string message) { return {rpc_code::transport_error, std::move(message), nullptr}; }
+
+classified classify(const json::value& v) {
+  if (!v.is_object()) return failure(rpc_error::invalid_request("a JSON-RPC message must be an object, got " + std::string(json::type_name(v))));
+  const auto& o = v.get_object();
+
+  // Read the id first so that every later error can name the request.
+  json::value id = nullptr;
+  const json::value* raw_id = json::find(o, "id");
+  bool id_ok = raw_id && valid_id(*raw_id);
+  if (id_ok) id = raw_id->is_double() ? json::value(static_cast<std::int64_t>(raw_id->get_double())) : *raw_id;
+
+  const auto* version = json::get_string(o, "jsonrpc");
+  if (!version || *version != "2.0") return failure(rpc_error::invalid_request("\"jsonrpc\" must be \"2.0\""), id);
+
+  const json::value* method = json::find(o, "method");
+  if (method) {
+    if (!method->is_string()) return failure(rpc_error::invalid_request("\"method\" must be a string"), id);
+    if (raw_id && !id_ok)
+      return failure(rpc_error::invalid_request("\"id\" must be a string or an integer, got " + std::string(json::type_name(*raw_id))));
+    message m;
+    m.kind = raw_id ? message_kind::request : message_kind::notification;
+    m.id = id;
+    m.method = std::string(method->get_string());
+    if (const json::value* p = json::find(o, "params")) {
+      if (!p->is_object()) {
+        if (m.kind == message_kind::request)
+          return failure(rpc_error::invalid_params("params", "must be an object, got " + std::string(json::type_name(*p))), id);
+        return failure(rpc_error::invalid_request("\"params\" must be an object"), id);
+      }
+      m.params = p->get_object();
+    }
+    classified c;
+    c.msg = std::move(m);
+    c.id = id;
+    return c;
+  }
+
+  bool has_result = o.contains("result"), has_error = o.contains("error");
+  if (raw_id && (has_result != has_error)) {
+    message m;
+    m.kind = message_kind::response;
+    m.id = id;
+    classified c;
+    c.msg = std::move(m);
+    c.id = id;
+    return c;
+  }
+  return failure(rpc_error::invalid_request("a message needs \"method\" (request or notification) or \"id\" with exactly one of \"result\"/\"error\" (response)"), id);
+}
+
+std::string id_key(const json::value& id) {
+  if (id.is_string()) return "s:" + std::string(id.get_string());
+  return "n:" + json::dump(id);
+}
+
+std::string response_json(const json::value& id, std::string_view result_json) {
+  std::string out;
+  out.reserve(result_json.size() + 48);
+  out += R"({"jsonrpc":"2.0","id":)";
+  out += json::dump(id);
+  out += R"(,"result":)";
+  out += result_json;
+  out += '}';
+  return out;
+}
+
+std::string response_json(const json::value& id, const json::object& result) { return response_json(id, json::dump(result)); }
+
+std::string error_json(const json::value& id, const rpc_error& error) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  out += json::dump(id);
+  out += R"(,"error":)";
+  out += json::dump(error.to_json());
+  out += '}';
+  return out;
+}
+
+std::string notification_json(std::string_view method, const json::object& params) {
+  json::object o{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", params}};
+  return json::dump(o);
+}
+
+std::string notification_json(std::string_view method) {
+  json::object o{{"jsonrpc", "2.0"}, {"method", json::str(method)}};
+  return json::dump(o);
+}
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,41 @@
+// The params of each MCP method the server understands, parsed and validated sans-I/O.
+// Errors are -32602 naming the offending field ("params.name must be a string").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "json/json.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "mcp/log_level.hpp"
+
+namespace opentabs::mcp {
+
+struct initialize_request {
+  std::string protocol_version;
+  std::string client_name;
+  std::string client_version;
+};
+parsed<initialize_request> parse_initialize(const json::object& params);
+
+struct tools_list_request {};
+// We never hand out cursors, so any cursor is invalid (-32602).
+parsed<tools_list_request> parse_tools_list(const json::object& params);
+
+struct tools_call_request {
+  std::string name;
+  json::object arguments;          // {} when absent
+  json::value progress_token;      // null: the caller wants no progress
+};
+parsed<tools_call_request> parse_tools_call(const json::object& params);
+
+struct set_level_request {
+  log_level level = log_level::info;
+};
+parsed<set_level_request> parse_set_level(const json::object& params);
+
+// notifications/cancelled: the id of the request to cancel; nullopt when malformed
+// (malformed cancellations are ignored, never answered).
+std::optional<json::value> parse_cancelled(const json::object& params);
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,18 @@
+// What the server says about itself in the initialize result: serverInfo, capabilities
+// and the instructions text a client may hand to its model.  /mcp and /mcp/gateway
+// differ (name, tools, no logging on the gateway).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "json/json.hpp"
+
+namespace opentabs::mcp {
+
+// The initialize result for the negotiated version.
+json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version);
+
+std::string_view instructions(bool gateway);
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,75 @@
+#include "mcp/streamable_http.hpp"
+
+#include "util/strings.hpp"
+
+namespace opentabs::mcp {
+
+namespace {
+
+// q=0 means "not acceptable".
+bool zero_quality(std::string_view params) {
+  for (auto p : split(params, ';')) {
+    p = trim(p);
+    if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+      auto v = trim(p.substr(2));
+      bool all_zero = !v.empty();
+      for (char c : v)
+        if (c != '0' && c != '.') all_zero = false;
+      return all_zero;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool accepts(std::string_view accept_header, std::string_view media_type) {
+  auto slash = media_type.find('/');
+  auto type = media_type.substr(0, slash);
+  for (auto range : split(accept_header, ',')) {
+    range = trim(range);
+    auto semi = range.find(';');
+    auto mr = trim(range.substr(0, semi));
+    bool match = iequals(mr, media_type) || mr == "*/*" ||
+                 (mr.size() == type.size() + 2 && iequals(mr.substr(0, type.size()), type) && mr.substr(type.size()) == "/*");
+    if (match && !(semi != std::string_view::npos && zero_quality(range.substr(semi + 1)))) return true;
+  }
+  return false;
+}
+
+bool is_json_content_type(std::string_view content_type) {
+  auto semi = content_type.find(';');
+  return iequals(trim(content_type.substr(0, semi)), "application/json");
+}
+
+std::string sse_message_event(std::string_view json_message) {
+  std::string out;
+  out.reserve(json_message.size() + 24);
+  out += "event: message\n";
+  // Compact JSON never contains raw newlines; split defensively so a line break can never
+  // end the event early.
+  std::size_t start = 0;
+  while (true) {
+    auto nl = json_message.find('\n', start);
+    out += "data: ";
+    out += json_message.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    out += '\n';
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  out += '\n';
+  return out;
+}
+
+std::string_view sse_keepalive_comment() { return ": keepalive\n\n"; }
+
+net::http_response transport_error(int status, const rpc_error& error) {
+  auto body = json::object{{"jsonrpc", "2.0"}, {"error", error.to_json()}, {"id", nullptr}};
+  return net::http_response::json(status, body);
+}
+
+net::http_response transport_error(int status, std::string message) {
+  return transport_error(status, rpc_error::transport(std::move(message)));
+}
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,33 @@
+// Streamable HTTP rules that need no socket: Accept / Content-Type checks, SSE event
+// framing, and the HTTP error responses of the transport (status + id-less JSON-RPC
+// error body), so every transport-level error is built in one place.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "mcp/jsonrpc.hpp"
+#include "net/http_response.hpp"
+
+namespace opentabs::mcp {
+
+// Whether an Accept header admits `media_type` ("application/json"), honouring
+// wildcards ("*/*", "text/*") and q=0 exclusions.  An absent header admits nothing:
+// the spec requires clients to list both types.
+bool accepts(std::string_view accept_header, std::string_view media_type);
+// Content-Type is application/json (parameters such as charset allowed).
+bool is_json_content_type(std::string_view content_type);
+
+// One SSE event carrying one JSON-RPC message: "event: message\ndata: <json>\n\n".
+std::string sse_message_event(std::string_view json_message);
+// An SSE comment that keeps idle proxies and clients from timing the stream out.
+std::string_view sse_keepalive_comment();
+
+inline constexpr std::string_view session_header = "Mcp-Session-Id";
+inline constexpr std::string_view version_header = "MCP-Protocol-Version";
+
+// HTTP error with body {"jsonrpc":"2.0","error":{code,message},"id":null}.
+net::http_response transport_error(int status, const rpc_error& error);
+net::http_response transport_error(int status, std::string message);  // code -32000
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,78 @@
+#include "mcp/tool_catalog.hpp"
+
+namespace opentabs::mcp {
+
+namespace {
+
+// Conformance (and some clients) need a non-empty description on every tool.
+std::string_view description_of(const tools::listed_tool& t) { return t.description.empty() ? std::string_view(t.name) : std::string_view(t.description); }
+
+void append_tool(std::string& out, const tools::listed_tool& t, bool with_plugin) {
+  json::object o{{"name", json::str(t.name)}, {"description", json::str(description_of(t))}, {"inputSchema", t.input_schema}};
+  if (with_plugin) o["plugin"] = json::str(t.plugin);
+  out += json::dump(o);
+}
+
+}  // namespace
+
+void tool_catalog::build() {
+  tools_ = service_.list_tools();
+  plugin_by_tool_.clear();
+  tools_list_ = R"({"tools":[)";
+  gateway_all_ = "[";
+  bool first = true;
+  for (const auto& t : tools_) {
+    if (!first) {
+      tools_list_ += ',';
+      gateway_all_ += ',';
+    }
+    first = false;
+    append_tool(tools_list_, t, false);
+    append_tool(gateway_all_, t, true);
+    plugin_by_tool_.emplace(t.name, t.plugin);
+  }
+  tools_list_ += "]}";
+  gateway_all_ += "]";
+  built_ = true;
+}
+
+const std::string& tool_catalog::tools_list_result() {
+  if (!built_) build();
+  return tools_list_;
+}
+
+std::string_view tool_catalog::plugin_of(std::string_view tool) {
+  if (!built_) build();
+  auto it = plugin_by_tool_.find(std::string(tool));
+  return it == plugin_by_tool_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+std::optional<std::string> tool_catalog::gateway_listing(std::optional<std::string_view> plugin) {
+  if (!built_) build();
+  if (!plugin) return gateway_all_;
+  std::string out = "[";
+  bool any = false;
+  for (const auto& t : tools_) {
+    if (t.plugin != *plugin) continue;
+    if (any) out += ',';
+    any = true;
+    append_tool(out, t, true);
+  }
+  if (!any) return std::nullopt;
+  out += ']';
+  return out;
+}
+
+std::vector<std::string> tool_catalog::plugin_names() {
+  if (!built_) build();
+  std::vector<std::string> names;
+  for (const auto& t : tools_)
+    if (names.empty() || names.back() != t.plugin) {
+      bool seen = false;
+      for (const auto& n : names) seen = seen || n == t.plugin;
+      if (!seen) names.push_back(t.plugin);
+    }
+  return names;
+}
+
+}  // namespace opentabs::mcp

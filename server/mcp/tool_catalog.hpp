@@ -1,0 +1,46 @@
+// The tool list as MCP clients see it, serialised once per tool-set generation: the
+// tools/list result of /mcp and the opentabs_list_tools listing of the gateway.  A
+// tools_changed event invalidates it; the next request rebuilds it from the tool_service.
+// This keeps tools/list of thousands of tools a string copy instead of a rebuild.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/tool_service.hpp"
+
+namespace opentabs::mcp {
+
+class tool_catalog {
+ public:
+  explicit tool_catalog(const tools::tool_service& service) : service_(service) {}
+
+  // The tool set or a permission changed.
+  void invalidate() { built_ = false; }
+
+  // {"tools":[{"name","description","inputSchema"},...]} in the service's order.
+  const std::string& tools_list_result();
+  // The plugin that owns a listed tool ("" when no tool is listed under that name).
+  std::string_view plugin_of(std::string_view tool);
+  // opentabs_list_tools: a JSON array of {name, description, inputSchema, plugin}, for
+  // every tool or one plugin ("browser" and "platform" included).  nullopt when the
+  // filter names no plugin that has tools.
+  std::optional<std::string> gateway_listing(std::optional<std::string_view> plugin);
+  // Plugin names in list order, for "available plugins" hints.
+  std::vector<std::string> plugin_names();
+
+ private:
+  void build();
+
+  const tools::tool_service& service_;
+  bool built_ = false;
+  std::vector<tools::listed_tool> tools_;
+  std::string tools_list_;
+  std::string gateway_all_;
+  std::unordered_map<std::string, std::string> plugin_by_tool_;
+};
+
+}  // namespace opentabs::mcp
