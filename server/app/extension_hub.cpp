@@ -1,0 +1,292 @@
+#include "app/extension_hub.hpp"
+
+#include "codec/ws_codec.hpp"
+#include "net/ws_connection.hpp"
+#include "util/log.hpp"
+#include "util/random.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+// Frames above this are ignored (logged); the decoder closes with 1009 above 20 MiB.
+constexpr std::size_t kMaxHandledMessage = 10 * 1024 * 1024;
+// Inbound messages one connection may send per second before we drop (a runaway page
+// flooding plugin.log must not starve everyone else).
+constexpr int kMaxInboundPerSecond = 2000;
+
+json::object rpc_error(std::int64_t code, std::string message) {
+  return json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}};
+}
+
+std::string next_label(std::size_t n) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('A' + n % 26));
+    n /= 26;
+  } while (n-- > 0 && s.size() < 4);
+  return s;
+}
+
+}  // namespace
+
+struct extension_hub::waiter {
+  explicit waiter(asio::any_io_executor ex) : timer(ex) {}
+  asio::steady_timer timer;
+  std::function<void(double, std::optional<double>, const std::string&)> on_progress;
+};
+
+extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {}
+
+std::vector<ext_connection*> extension_hub::connections() {
+  std::vector<ext_connection*> out;
+  for (const auto& id : order_) {
+    auto it = connections_.find(id);
+    if (it != connections_.end()) out.push_back(it->second.get());
+  }
+  return out;
+}
+
+ext_connection* extension_hub::find(const std::string& id) {
+  auto it = connections_.find(id);
+  return it == connections_.end() ? nullptr : it->second.get();
+}
+
+net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string connection_id) {
+  auto upgraded = ex.upgrade("opentabs");
+  if (!upgraded) {
+    ex.respond(net::http_response::error(std::stoi(upgraded.err().code), "bad_handshake", upgraded.err().message));
+    co_return;
+  }
+  auto& ws = **upgraded;
+  if (stopping_) {
+    ws.close(codec::close_code::going_away, "Server shutting down");
+    co_return;
+  }
+  bool legacy = connection_id.empty();
+  std::string id = legacy ? uuid_v4() : connection_id;
+  if (auto it = connections_.find(id); it != connections_.end()) {
+    it->second->close(codec::close_code::normal, "Replaced by same-profile reconnect");
+    drop_connection(it->second);
+  } else if (legacy && connections_.size() == 1) {
+    // Legacy single-connection mode: a client without an id replaces the only one.
+    auto only = connections_.begin()->second;
+    only->close(codec::close_code::normal, "Replaced by new connection");
+    drop_connection(only);
+  }
+  auto conn = std::make_shared<ext_connection>();
+  conn->id = id;
+  if (!labels_.count(id)) labels_[id] = next_label(labels_.size());
+  conn->label = labels_[id];
+  conn->send = [&ws](std::string_view text) { return ws.send_text(text); };
+  conn->close = [&ws](std::uint16_t code, std::string_view reason) { ws.close(code, reason); };
+  connections_[id] = conn;
+  order_.push_back(id);
+  log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
+            " connection(s))");
+  if (on_open_) on_open_(*conn);
+
+  auto window_start = clock_type::now();
+  int in_window = 0;
+  bool warned = false;
+  while (auto msg = co_await ws.read()) {
+    if (msg->type != codec::ws_message::kind::text) continue;
+    auto now = clock_type::now();
+    if (now - window_start >= std::chrono::seconds(1)) {
+      window_start = now;
+      in_window = 0;
+      warned = false;
+    }
+    if (++in_window > kMaxInboundPerSecond) {
+      if (!warned) log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
+                             " messages/s; dropping until the next second");
+      warned = true;
+      continue;
+    }
+    if (msg->payload.size() > kMaxHandledMessage) {
+      log::warn("ignoring a " + std::to_string(msg->payload.size()) + "-byte message from the extension (limit 10 MiB)");
+      continue;
+    }
+    handle_text(*conn, msg->payload);
+  }
+  log::info("extension disconnected (profile " + conn->label + ": " + ws.end_reason() + ")");
+  conn->send = [](std::string_view) { return false; };
+  conn->close = [](std::uint16_t, std::string_view) {};
+  drop_connection(conn);
+}
+
+void extension_hub::drop_connection(const std::shared_ptr<ext_connection>& c) {
+  auto it = connections_.find(c->id);
+  if (it == connections_.end() || it->second != c) return;
+  connections_.erase(it);
+  std::erase(order_, c->id);
+  std::erase_if(tab_owner_, [&](const auto& kv) { return kv.second == c->id; });
+  for (const auto& id : table_.fail_connection(c->id, "Extension disconnected")) wake(id);
+  if (on_close_) on_close_(c->id);
+}
+
+void extension_hub::handle_text(ext_connection& c, std::string_view text) {
+  auto parsed = json::parse_object(text, {.max_bytes = kMaxHandledMessage, .max_depth = 64});
+  if (!parsed) {
+    log::debug("dropping an extension message: " + parsed.err().message);
+    return;
+  }
+  auto& msg = *parsed;
+  const auto* id = json::find(msg, "id");
+  bool has_id = id && !id->is_null();
+  if (const auto* method = json::get_string(msg, "method")) {
+    json::object empty;
+    const json::object* params = &empty;
+    if (const auto* p = json::find(msg, "params")) {
+      if (!p->is_object()) {
+        if (has_id) {
+          auto reply = rpc_error(-32602, "params must be an object");
+          reply["jsonrpc"] = "2.0";
+          reply["id"] = *id;
+          c.send(json::dump(reply));
+        }
+        return;
+      }
+      params = &p->get_object();
+    }
+    if (*method == "ping") {
+      c.send(R"({"jsonrpc":"2.0","method":"pong"})");
+      return;
+    }
+    if (*method == "tool.progress") {
+      const auto* did = json::get_string(*params, "dispatchId");
+      auto progress = json::get_number(*params, "progress");
+      const auto* m = json::get_string(*params, "message");
+      if (did && progress)
+        report_progress(std::string(*did), *progress, json::get_number(*params, "total"), m ? std::string(*m) : "");
+      return;
+    }
+    std::optional<json::object> reply;
+    if (inbound_) reply = inbound_(c, std::string(*method), *params, has_id);
+    if (has_id) {
+      if (!reply) reply = rpc_error(-32601, "Method not found: " + std::string(*method));
+      (*reply)["jsonrpc"] = "2.0";
+      (*reply)["id"] = *id;
+      c.send(json::dump(*reply));
+    }
+    return;
+  }
+  // A response to one of our requests.
+  if (!has_id || !id->is_string()) return;
+  std::string rid(id->get_string());
+  ext_reply rep;
+  if (const auto* err = json::get_object(msg, "error")) {
+    rep.outcome = ext_reply::kind::error;
+    rep.code = json::get_int(*err, "code").value_or(-32603);
+    if (const auto* m = json::get_string(*err, "message")) rep.message = std::string(*m);
+    if (const auto* d = json::find(*err, "data")) rep.data = *d;
+  } else if (const auto* r = json::find(msg, "result")) {
+    rep.result = *r;
+  } else {
+    return;
+  }
+  if (table_.settle(rid, std::move(rep))) wake(rid);
+  else log::debug("ignoring a late or duplicate reply " + rid);
+}
+
+void extension_hub::broadcast(const json::object& message) {
+  auto text = json::dump(message);
+  for (auto& [id, c] : connections_) c->send(text);
+}
+
+bool extension_hub::send_to(const std::string& connection_id, const json::object& message) {
+  auto* c = find(connection_id);
+  return c && c->send(json::dump(message));
+}
+
+std::string extension_hub::choose_connection(const std::string& requested, std::optional<std::int64_t> tab_id,
+                                             const std::string& plugin) const {
+  if (!requested.empty()) return connections_.count(requested) ? requested : std::string();
+  if (connections_.empty()) return {};
+  if (connections_.size() == 1) return connections_.begin()->first;
+  if (tab_id) {
+    if (auto it = tab_owner_.find(*tab_id); it != tab_owner_.end() && connections_.count(it->second)) return it->second;
+    for (const auto& id : order_) {
+      const auto& tabs = connections_.at(id)->tabs;
+      for (const auto& [p, entry] : tabs) {
+        const auto* list = entry.is_object() ? json::get_array(entry.get_object(), "tabs") : nullptr;
+        if (!list) continue;
+        for (const auto& t : *list)
+          if (t.is_object() && json::get_int(t.get_object(), "tabId") == *tab_id) return id;
+      }
+    }
+  }
+  if (!plugin.empty()) {
+    for (const char* want : {"ready", "unavailable"}) {
+      for (const auto& id : order_) {
+        const auto* entry = json::get_object(connections_.at(id)->tabs, plugin);
+        const auto* state = entry ? json::get_string(*entry, "state") : nullptr;
+        if (state && *state == want) return id;
+      }
+    }
+  }
+  return order_.empty() ? connections_.begin()->first : order_.front();
+}
+
+net::awaitable<ext_reply> extension_hub::request(std::string method, json::object params, request_options options) {
+  if (stopping_) co_return ext_reply{ext_reply::kind::shutdown, {}, 0, "Server shutting down", {}};
+  std::string conn_id = options.connection_id.empty() ? choose_connection("", std::nullopt, options.plugin)
+                                                      : choose_connection(options.connection_id, std::nullopt, "");
+  if (conn_id.empty())
+    co_return ext_reply{ext_reply::kind::not_sent, {}, 0, "Extension not connected", {}};
+  std::string id = uuid_v4();
+  params["__opentabs_dispatchId"] = json::str(id);
+  table_.add(id, conn_id, options.plugin, options.label.empty() ? method : options.label, clock_type::now());
+  auto w = std::make_shared<waiter>(ex_);
+  w->on_progress = std::move(options.on_progress);
+  waiters_[id] = w;
+  if (options.cancel_hook) {
+    *options.cancel_hook = [this, id] {
+      if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
+    };
+  }
+  json::object message{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}, {"id", json::str(id)}};
+  if (!send_to(conn_id, message) && table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}})) {
+    // settled; the loop below returns at once
+  }
+  try {
+    while (true) {
+      const auto* rec = table_.find(id);
+      if (!rec || rec->outcome) break;
+      if (table_.expire_if_due(id, clock_type::now())) break;
+      w->timer.expires_at(rec->deadline);
+      co_await w->timer.async_wait(net::as_value);
+    }
+  } catch (...) {
+    // The awaiting coroutine was cancelled from outside: forget the request.
+    table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled", {}});
+    table_.take(id);
+    waiters_.erase(id);
+    if (options.cancel_hook) *options.cancel_hook = nullptr;
+    throw;
+  }
+  waiters_.erase(id);
+  if (options.cancel_hook) *options.cancel_hook = nullptr;
+  auto out = table_.take(id);
+  co_return out ? std::move(*out) : ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}};
+}
+
+bool extension_hub::report_progress(const std::string& dispatch_id, double progress, std::optional<double> total,
+                                    const std::string& message) {
+  if (!table_.progress(dispatch_id, clock_type::now())) return false;
+  auto it = waiters_.find(dispatch_id);
+  if (it != waiters_.end() && it->second->on_progress) it->second->on_progress(progress, total, message);
+  return true;
+}
+
+void extension_hub::wake(const std::string& id) {
+  if (auto it = waiters_.find(id); it != waiters_.end()) it->second->timer.cancel();
+}
+
+void extension_hub::shutdown() {
+  stopping_ = true;
+  for (const auto& id : table_.fail_all(ext_reply::kind::shutdown, "Server shutting down")) wake(id);
+  for (auto& [id, c] : connections_) c->close(codec::close_code::going_away, "Server shutting down");
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,102 @@
+// The server's side of the extension channel (/ws, spec §3): every connected extension
+// (one per browser profile, identified by connectionId), their tab maps, sending and
+// broadcasting, and requests that wait for a reply (tool.dispatch, browser.*).  Inbound
+// methods are handed to an inbound_handler (extension_handlers.cpp) so protocol policy
+// stays out of the socket code.  Lives on the io_context thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/dispatch_table.hpp"
+#include "json/json.hpp"
+#include "net/asio.hpp"
+#include "net/http_exchange.hpp"
+
+namespace opentabs::app {
+
+struct ext_connection {
+  std::string id;     // the extension's connectionId (or a random one)
+  std::string label;  // "A", "B", ... stable per id, for logs
+  json::object tabs;  // tab.syncAll map: plugin → {state, tabs:[TabInfo]}
+  std::function<bool(std::string_view)> send;  // queues one text frame
+  std::function<void(std::uint16_t, std::string_view)> close;
+};
+
+struct request_options {
+  std::string connection_id;  // empty: the hub picks (only one connection → it)
+  std::string plugin;         // concurrency accounting
+  std::string label;          // for the timeout message
+  // Called with each tool.progress for this request.
+  std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
+  std::function<void()>* cancel_hook = nullptr;  // set to a function that cancels the wait
+};
+
+class extension_hub {
+ public:
+  // Handles one inbound request or notification; returns the JSON-RPC reply to send for
+  // requests (nullopt: none).  Runs synchronously on the io thread.
+  using inbound_handler = std::function<std::optional<json::object>(ext_connection&, const std::string& method,
+                                                                    const json::object& params, bool is_request)>;
+
+  extension_hub(asio::any_io_executor ex, dispatch_timing timing);
+
+  void set_inbound_handler(inbound_handler h) { inbound_ = std::move(h); }
+  // Called with each new connection right after the handshake (sends sync.full).
+  void set_on_open(std::function<void(ext_connection&)> f) { on_open_ = std::move(f); }
+  void set_on_close(std::function<void(const std::string& id)> f) { on_close_ = std::move(f); }
+
+  // Serves one /ws upgrade for the lifetime of the socket.  `connection_id` comes from the
+  // subprotocol list (empty if the extension sent none).
+  net::awaitable<void> serve(net::http_exchange& ex, std::string connection_id);
+
+  // Sends one message to every connection (the original broadcasts all notifications).
+  void broadcast(const json::object& message);
+  bool send_to(const std::string& connection_id, const json::object& message);
+
+  // Sends a request and waits for its answer (never throws for expected failures).
+  net::awaitable<ext_reply> request(std::string method, json::object params, request_options options);
+
+  // Forwards a tool.progress report to the waiting request; false when unknown.
+  bool report_progress(const std::string& dispatch_id, double progress, std::optional<double> total,
+                       const std::string& message);
+
+  std::size_t connection_count() const { return connections_.size(); }
+  bool connected() const { return !connections_.empty(); }
+  std::vector<ext_connection*> connections();
+  ext_connection* find(const std::string& id);
+  std::size_t open_requests_for_plugin(const std::string& plugin) const { return table_.open_for_plugin(plugin); }
+
+  // Picks the connection for a call per spec §3.7 step 6.
+  std::string choose_connection(const std::string& requested, std::optional<std::int64_t> tab_id,
+                                const std::string& plugin) const;
+  // browser_list_tabs rebuilds the tab → connection ownership index.
+  void set_tab_owner(std::int64_t tab_id, const std::string& connection_id) { tab_owner_[tab_id] = connection_id; }
+
+  // Fails every pending request and closes every socket with 1001.
+  void shutdown();
+
+ private:
+  struct waiter;
+  void handle_text(ext_connection& c, std::string_view text);
+  void drop_connection(const std::shared_ptr<ext_connection>& c);
+  void wake(const std::string& id);
+
+  asio::any_io_executor ex_;
+  dispatch_table table_;
+  inbound_handler inbound_;
+  std::function<void(ext_connection&)> on_open_;
+  std::function<void(const std::string&)> on_close_;
+  std::map<std::string, std::shared_ptr<ext_connection>> connections_;
+  std::vector<std::string> order_;  // connection ids in connect order
+  std::map<std::string, std::string> labels_;
+  std::map<std::string, std::shared_ptr<waiter>> waiters_;
+  std::map<std::int64_t, std::string> tab_owner_;
+  bool stopping_ = false;
+};
+
+}  // namespace opentabs::app
