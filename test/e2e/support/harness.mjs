@@ -201,3 +201,27 @@ export const resultText = (result) => result?.content?.find((c) => c.type === 't
 export function callTool(mcp, name, args, { onprogress, timeout = 60_000 } = {}) {
   return mcp.client.callTool({ name, arguments: args }, undefined, { onprogress, timeout, resetTimeoutOnProgress: true });
 }
+
+// The listed MCP name of a plugin tool: `<plugin>_<tool>` (canonical) or `<plugin>__<tool>`.
+export async function pluginToolName(mcp, plugin, tool) {
+  const { tools } = await mcp.client.listTools();
+  const names = new Set(tools.map((t) => t.name));
+  const name = [`${plugin}_${tool}`, `${plugin}__${tool}`].find((n) => names.has(n));
+  if (!name) throw new Error(`tool ${plugin}/${tool} is not listed; tools/list has ${[...names].slice(0, 20).join(', ')}`);
+  return name;
+}
+
+// Extension storage as the side panel sees it, read through the service worker.
+export async function extensionSession(browser, keys) {
+  return browser.worker().evaluate((k) => chrome.storage.session.get(k), keys);
+}
+
+// Waits until the extension is connected and reports `plugin` ready in at least `minTabs` tabs.
+export async function waitForPluginReady(browser, plugin, minTabs = 1) {
+  return waitFor(async () => {
+    const s = await extensionSession(browser, ['connection', 'tabStates']);
+    const state = s.tabStates?.[plugin];
+    return s.connection?.state === 'connected' && state?.state === 'ready' &&
+      state.tabs.filter((t) => t.ready).length >= minTabs && state;
+  }, `${plugin} ready in ${minTabs} tab(s)`, 20_000);
+}

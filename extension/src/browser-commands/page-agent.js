@@ -1,0 +1,569 @@
+// The page side of the browser tools: one self-contained function injected into a tab's
+// ISOLATED world with chrome.scripting.executeScript.  It finds elements (CSS selectors that
+// may step into same-origin iframes and open shadow roots, or refs from a snapshot), builds
+// the accessibility-style snapshot, and performs the scripted interactions.  The ISOLATED
+// world keeps the ref registry out of the page's reach and survives between calls for the
+// same document, which is what makes refs stable.
+//
+// `pageAgent` must not reference anything outside itself: Chrome serialises its source.
+
+import { ProtocolError, ERR_INVALID_PARAMS, ERR_INTERNAL } from '../shared/constants.js';
+
+export const TRUNCATION_MARKER = '[... truncated';
+
+export function pageAgent(op, args) {
+  const TRUNC = '[... truncated';
+  const registry = (globalThis.__opentabsRefs ??= { next: 1, byRef: new Map(), byEl: new WeakMap() });
+
+  class AgentError extends Error {}
+  const fail = (message) => { throw new AgentError(message); };
+
+  const refOf = (el) => {
+    let ref = registry.byEl.get(el);
+    if (!ref) {
+      ref = `e${registry.next++}`;
+      registry.byEl.set(el, ref);
+      registry.byRef.set(ref, new WeakRef(el));
+    }
+    return ref;
+  };
+
+  const childRootOf = (el) => {
+    if (el.shadowRoot) return el.shadowRoot;
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch { doc = null; }
+      if (!doc) fail(`'${el.tagName.toLowerCase()}' is a cross-origin frame; its content cannot be reached`);
+      return doc;
+    }
+    return null;
+  };
+
+  // Every open shadow root and same-origin frame document below `root`, breadth first.
+  const nestedRoots = (root) => {
+    const out = [];
+    const queue = [root];
+    while (queue.length && out.length < 2000) {
+      const r = queue.shift();
+      const walker = (r.ownerDocument ?? r).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        let child = n.shadowRoot ?? null;
+        if (!child && (n.tagName === 'IFRAME' || n.tagName === 'FRAME')) {
+          try { child = n.contentDocument; } catch { child = null; }
+        }
+        if (child) { out.push(child); queue.push(child); }
+      }
+    }
+    return out;
+  };
+
+  const querySafe = (root, selector, all) => {
+    try {
+      return all ? [...root.querySelectorAll(selector)] : root.querySelector(selector);
+    } catch (err) {
+      return fail(`Invalid selector '${selector}': ${err.message}`);
+    }
+  };
+
+  // A selector may chain hops with ' >>> ' (into an iframe document or shadow root).  A plain
+  // selector that matches nothing in the top document is also tried inside every open shadow
+  // root and same-origin iframe, so agents need not know where a widget lives.
+  const queryAll = (selector, limit = Infinity) => {
+    const hops = selector.split('>>>').map((s) => s.trim());
+    if (hops.some((h) => !h)) fail(`Invalid selector '${selector}': empty step around '>>>'`);
+    let roots = [document];
+    for (let i = 0; i < hops.length - 1; i++) {
+      const next = [];
+      for (const r of roots) {
+        for (const host of querySafe(r, hops[i], true)) {
+          const child = childRootOf(host);
+          if (child) next.push(child);
+        }
+      }
+      if (!next.length) fail(`No iframe or shadow host matches '${hops.slice(0, i + 1).join(' >>> ')}'`);
+      roots = next;
+    }
+    const last = hops[hops.length - 1];
+    let found = [];
+    for (const r of roots) found.push(...querySafe(r, last, true));
+    if (!found.length && hops.length === 1) {
+      for (const r of nestedRoots(document)) {
+        found.push(...querySafe(r, last, true));
+        if (found.length >= limit) break;
+      }
+    }
+    return found.slice(0, limit);
+  };
+
+  const resolve = ({ selector, ref }) => {
+    if (ref) {
+      const el = registry.byRef.get(ref)?.deref();
+      if (!el) fail(`Unknown ref '${ref}': take a new browser_snapshot of this page`);
+      if (!el.isConnected) fail(`Ref '${ref}' is stale (the element left the page): take a new browser_snapshot`);
+      return el;
+    }
+    if (!selector) fail('Either selector or ref is required');
+    const [el] = queryAll(selector, 1);
+    if (!el) fail(`No element matches selector '${selector}'`);
+    return el;
+  };
+
+  const cut = (text, max) => (text.length <= max ? { text, truncated: false }
+    : { text: `${text.slice(0, max)}\n${TRUNC}: ${max} of ${text.length} characters shown]`, truncated: true });
+
+  const styleOf = (el) => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  const isVisible = (el) => {
+    if (!el.isConnected) return false;
+    const s = styleOf(el);
+    if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 || r.height > 0 || el.getClientRects().length > 0;
+  };
+
+  // Viewport coordinates of an element's centre in the top document (adds frame offsets).
+  const centreInTop = (el) => {
+    const r = el.getBoundingClientRect();
+    let x = r.left + r.width / 2;
+    let y = r.top + r.height / 2;
+    let win = el.ownerDocument.defaultView;
+    while (win && win !== window.top && win.frameElement) {
+      const fr = win.frameElement.getBoundingClientRect();
+      const fs = styleOf(win.frameElement);
+      x += fr.left + win.frameElement.clientLeft + parseFloat(fs.paddingLeft || '0');
+      y += fr.top + win.frameElement.clientTop + parseFloat(fs.paddingTop || '0');
+      win = win.parent;
+    }
+    return { x, y, width: r.width, height: r.height };
+  };
+
+  const scrollIntoViewIfNeeded = (el) => {
+    const r = el.getBoundingClientRect();
+    const win = el.ownerDocument.defaultView;
+    if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    }
+    // Frames: make sure the frame itself is in view of its parent.
+    let w = win;
+    while (w && w !== window.top && w.frameElement) {
+      const fr = w.frameElement.getBoundingClientRect();
+      if (fr.top < 0 || fr.bottom > w.parent.innerHeight) w.frameElement.scrollIntoView({ block: 'center', behavior: 'instant' });
+      w = w.parent;
+    }
+  };
+
+  const describe = (el) => {
+    const text = (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return { tag: el.tagName.toLowerCase(), ref: refOf(el), text: text.slice(0, 100) };
+  };
+
+  // ---- accessibility-style snapshot ------------------------------------------------------
+  const INPUT_ROLES = {
+    button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox', radio: 'radio',
+    range: 'slider', number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox', text: 'textbox',
+    url: 'textbox', password: 'textbox', date: 'textbox', 'datetime-local': 'textbox', month: 'textbox',
+    time: 'textbox', week: 'textbox', color: 'button', file: 'button',
+  };
+  const TAG_ROLES = {
+    BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', OPTION: 'option', NAV: 'navigation', MAIN: 'main',
+    HEADER: 'banner', FOOTER: 'contentinfo', ASIDE: 'complementary', FORM: 'form', UL: 'list', OL: 'list',
+    LI: 'listitem', TABLE: 'table', TR: 'row', TD: 'cell', TH: 'columnheader', DIALOG: 'dialog', IMG: 'img',
+    IFRAME: 'iframe', FRAME: 'iframe', H1: 'heading', H2: 'heading', H3: 'heading', H4: 'heading', H5: 'heading',
+    H6: 'heading', SUMMARY: 'button', DETAILS: 'group', FIELDSET: 'group', PROGRESS: 'progressbar', METER: 'meter',
+    LABEL: 'label', ARTICLE: 'article', SECTION: 'region',
+  };
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
+    'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'SVG']);
+
+  const roleOf = (el) => {
+    const explicit = el.getAttribute('role');
+    if (explicit) return explicit.split(/\s+/)[0];
+    if (el.tagName === 'A' || el.tagName === 'AREA') return el.hasAttribute('href') ? 'link' : null;
+    if (el.tagName === 'INPUT') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      return type === 'hidden' ? null : (INPUT_ROLES[type] ?? 'textbox');
+    }
+    if (el.tagName === 'SELECT' && (el.multiple || el.size > 1)) return 'listbox';
+    if (el.tagName === 'SECTION' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return null;
+    if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox';
+    return TAG_ROLES[el.tagName] ?? null;
+  };
+
+  const squash = (s, max = 100) => {
+    const t = String(s ?? '').replace(/\s+/g, ' ').trim();
+    return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  };
+
+  const nameOf = (el, role) => {
+    const aria = el.getAttribute('aria-label');
+    if (aria) return squash(aria);
+    const labelledBy = el.getAttribute('aria-labelledby');
+    if (labelledBy) {
+      const doc = el.getRootNode();
+      const text = labelledBy.split(/\s+/).map((id) => doc.getElementById?.(id)?.textContent ?? '').join(' ');
+      if (text.trim()) return squash(text);
+    }
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) {
+      const labels = el.labels ? [...el.labels] : [];
+      if (labels.length) return squash(labels.map((l) => l.textContent).join(' '));
+      if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type)) return squash(el.value);
+      return squash(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '');
+    }
+    if (el.tagName === 'IMG') return squash(el.getAttribute('alt') || el.getAttribute('title') || '');
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') return squash(el.getAttribute('title') || el.getAttribute('name') || el.getAttribute('src') || '');
+    if (['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'listitem', 'cell', 'columnheader', 'label', 'switch',
+      'checkbox', 'radio', 'treeitem', 'menuitemcheckbox', 'menuitemradio'].includes(role) || el.tagName === 'SUMMARY') {
+      return squash(el.innerText ?? el.textContent);
+    }
+    return squash(el.getAttribute('title') || '');
+  };
+
+  const statesOf = (el, role) => {
+    const s = [];
+    if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) { if (el.checked) s.push('checked'); } else if (el.getAttribute('aria-checked') === 'true') s.push('checked');
+    if (el.disabled || el.getAttribute('aria-disabled') === 'true') s.push('disabled');
+    const expanded = el.getAttribute('aria-expanded');
+    if (expanded) s.push(expanded === 'true' ? 'expanded' : 'collapsed');
+    if (el.tagName === 'DETAILS') s.push(el.open ? 'expanded' : 'collapsed');
+    if (el.selected || el.getAttribute('aria-selected') === 'true') s.push('selected');
+    if (el.required || el.getAttribute('aria-required') === 'true') s.push('required');
+    if (el.readOnly && ['INPUT', 'TEXTAREA'].includes(el.tagName)) s.push('readonly');
+    if (el.getAttribute('aria-pressed') === 'true') s.push('pressed');
+    if (el === el.ownerDocument.activeElement && role) s.push('focused');
+    if (role === 'heading') s.push(`level=${el.tagName.match(/^H(\d)$/)?.[1] ?? el.getAttribute('aria-level') ?? ''}`);
+    return s;
+  };
+
+  const valueOf = (el, role) => {
+    if (el.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(el.type)) {
+      return el.type === 'password' ? (el.value ? '••••' : '') : el.value;
+    }
+    if (el.tagName === 'TEXTAREA') return el.value;
+    if (el.tagName === 'SELECT') return [...el.selectedOptions].map((o) => o.label).join(', ');
+    if (role === 'textbox' && el.isContentEditable) return el.innerText;
+    if (el.getAttribute('aria-valuenow')) return el.getAttribute('aria-valuenow');
+    return null;
+  };
+
+  const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
+    const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
+    const lines = [];
+    let size = 0;
+    let truncated = false;
+    let visited = 0;
+    const MAX_NODES = 200000;
+    const budget = maxChars - 160; // room for the truncation marker
+    const emit = (depth, text) => {
+      const line = `${'  '.repeat(depth)}- ${text}`;
+      if (size + line.length + 1 > budget) { truncated = true; return false; }
+      lines.push(line);
+      size += line.length + 1;
+      return true;
+    };
+    const walkChildren = (nodes, depth) => {
+      for (const child of nodes) {
+        if (truncated) return;
+        walk(child, depth);
+      }
+    };
+    const childrenOf = (el) => {
+      if (el.tagName === 'SLOT') {
+        const assigned = el.assignedNodes({ flatten: true });
+        return assigned.length ? assigned : [...el.childNodes];
+      }
+      if (el.shadowRoot) return [...el.shadowRoot.childNodes];
+      return [...el.childNodes];
+    };
+    const walk = (node, depth) => {
+      if (truncated) return;
+      if (++visited > MAX_NODES) { truncated = true; return; }
+      if (node.nodeType === Node.TEXT_NODE) {
+        if (interactiveOnly) return;
+        const parent = node.parentElement;
+        const text = squash(node.textContent, 200);
+        if (!text || !parent) return;
+        const prole = roleOf(parent);
+        if (prole && ['button', 'link', 'heading', 'option', 'label', 'tab', 'menuitem', 'checkbox', 'radio', 'switch', 'columnheader', 'cell', 'listitem', 'treeitem'].includes(prole) && parent.childNodes.length === 1) return;
+        emit(depth, `text: ${text}`);
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) {
+        if (node.nodeType === Node.DOCUMENT_FRAGMENT_NODE || node.nodeType === Node.DOCUMENT_NODE) walkChildren([...node.childNodes], depth);
+        return;
+      }
+      const el = node;
+      if (SKIP.has(el.tagName)) return;
+      if (el.getAttribute('aria-hidden') === 'true') return;
+      const st = styleOf(el);
+      if (st.display === 'none') return;
+      const hiddenSelf = st.visibility === 'hidden';
+      const role = hiddenSelf ? null : roleOf(el);
+      let childDepth = depth;
+      const show = role && role !== 'none' && role !== 'presentation' && role !== 'generic' &&
+        (!interactiveOnly || INTERACTIVE.has(role) || role === 'heading' || role === 'iframe');
+      if (show) {
+        const name = nameOf(el, role);
+        const value = valueOf(el, role);
+        const states = statesOf(el, role);
+        let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''} [ref=${refOf(el)}]`;
+        if (value !== null && value !== '') line += ` value=${JSON.stringify(squash(value, 200))}`;
+        if (el.tagName === 'A' && el.getAttribute('href') && !interactiveOnly) line += ` href=${JSON.stringify(squash(el.getAttribute('href'), 120))}`;
+        if (states.length) line += ` [${states.join(', ')}]`;
+        if (!emit(depth, line)) return;
+        childDepth = depth + 1;
+        if (['button', 'link', 'heading', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'img', 'slider', 'spinbutton'].includes(role) &&
+          !el.shadowRoot && !el.querySelector('a,button,input,select,textarea,[role],[contenteditable],iframe,img')) return;
+        if (role === 'combobox' || role === 'listbox') {
+          if (el.tagName === 'SELECT') {
+            for (const opt of el.options) {
+              if (!emit(childDepth, `option ${JSON.stringify(squash(opt.label))} [ref=${refOf(opt)}]${opt.selected ? ' [selected]' : ''}`)) return;
+            }
+            return;
+          }
+        }
+      }
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+        let doc = null;
+        try { doc = el.contentDocument; } catch { doc = null; }
+        if (!doc) { emit(childDepth, `(cross-origin frame not inspected: ${squash(el.src, 120)})`); return; }
+        if (doc.body) walk(doc.body, childDepth);
+        return;
+      }
+      walkChildren(childrenOf(el), childDepth);
+    };
+    walk(start, 0);
+    let text = lines.join('\n');
+    if (truncated) text += `\n${TRUNC}: snapshot reached maxChars=${maxChars} after ${lines.length} lines; scope it with selector or ref, or use interactiveOnly]`;
+    return { url: location.href, title: document.title, snapshot: text, truncated, lines: lines.length };
+  };
+
+  // ---- operations --------------------------------------------------------------------------
+  const setNativeValue = (el, value) => {
+    const proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
+  };
+  const fire = (el, type, init = {}) => el.dispatchEvent(new Event(type, { bubbles: true, cancelable: true, composed: true, ...init }));
+
+  const ops = {
+    snapshot,
+
+    locate(a) {
+      const el = resolve(a);
+      if (!isVisible(el)) fail(`Element ${a.ref ?? a.selector} is not visible`);
+      scrollIntoViewIfNeeded(el);
+      const c = centreInTop(el);
+      // Hit test at the centre, through frames and shadow roots, to report what would really
+      // receive the click.
+      let hit = document.elementFromPoint(c.x, c.y);
+      for (let hops = 0; hit && hops < 20; hops++) {
+        if (hit.shadowRoot) {
+          const inner = hit.shadowRoot.elementFromPoint(c.x, c.y);
+          if (!inner || inner === hit) break;
+          hit = inner;
+          continue;
+        }
+        if (hit.tagName === 'IFRAME') {
+          let doc = null;
+          try { doc = hit.contentDocument; } catch { doc = null; }
+          if (!doc) break;
+          const fr = hit.getBoundingClientRect();
+          const inner = doc.elementFromPoint(c.x - fr.left - hit.clientLeft, c.y - fr.top - hit.clientTop);
+          if (!inner) break;
+          hit = inner;
+          continue;
+        }
+        break;
+      }
+      const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && el.shadowRoot?.contains(hit));
+      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit) };
+    },
+
+    syntheticClick(a) {
+      const el = resolve(a);
+      scrollIntoViewIfNeeded(el);
+      el.click();
+      return describe(el);
+    },
+
+    focus(a) {
+      const el = resolve(a);
+      el.focus();
+      return describe(el);
+    },
+
+    type(a) {
+      const el = resolve(a);
+      el.focus();
+      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+        if (el.disabled || el.readOnly) fail(`Element ${a.ref ?? a.selector} is ${el.disabled ? 'disabled' : 'read-only'}`);
+        const next = (a.clear ? '' : el.value) + a.text;
+        setNativeValue(el, next);
+        el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: a.text }));
+        fire(el, 'change');
+        return { ...describe(el), value: el.type === 'password' ? '(hidden)' : el.value };
+      }
+      if (el.isContentEditable) {
+        const doc = el.ownerDocument;
+        if (a.clear) { doc.execCommand('selectAll'); doc.execCommand('delete'); }
+        doc.execCommand('insertText', false, a.text);
+        return { ...describe(el), value: el.innerText };
+      }
+      return fail(`Element ${a.ref ?? a.selector} (${el.tagName.toLowerCase()}) is not a text field or contenteditable`);
+    },
+
+    select(a) {
+      const el = resolve(a);
+      if (el.tagName !== 'SELECT') fail(`Element ${a.ref ?? a.selector} is a <${el.tagName.toLowerCase()}>, not a <select>`);
+      if (a.value === undefined && a.label === undefined) fail('Give value or label');
+      const opt = [...el.options].find((o) => (a.value !== undefined ? o.value === a.value : o.label.trim() === a.label.trim()));
+      if (!opt) {
+        const available = [...el.options].slice(0, 30).map((o) => `${o.value} (${o.label})`).join(', ');
+        fail(`No option with ${a.value !== undefined ? `value '${a.value}'` : `label '${a.label}'`}; options: ${available}`);
+      }
+      el.focus();
+      opt.selected = true;
+      fire(el, 'input');
+      fire(el, 'change');
+      return { ...describe(el), value: el.value, label: opt.label };
+    },
+
+    hover(a) {
+      const el = resolve(a);
+      scrollIntoViewIfNeeded(el);
+      const r = el.getBoundingClientRect();
+      const init = { bubbles: true, cancelable: true, composed: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, view: el.ownerDocument.defaultView };
+      const P = el.ownerDocument.defaultView.PointerEvent ?? PointerEvent;
+      const M = el.ownerDocument.defaultView.MouseEvent ?? MouseEvent;
+      el.dispatchEvent(new P('pointerover', init));
+      el.dispatchEvent(new P('pointerenter', { ...init, bubbles: false }));
+      el.dispatchEvent(new M('mouseover', init));
+      el.dispatchEvent(new M('mouseenter', { ...init, bubbles: false }));
+      el.dispatchEvent(new P('pointermove', init));
+      el.dispatchEvent(new M('mousemove', init));
+      return describe(el);
+    },
+
+    scroll(a) {
+      const target = a.selector || a.ref ? resolve(a) : null;
+      if (target && !a.direction && !a.position) {
+        target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+        return { scrolledIntoView: describe(target), pageX: window.scrollX, pageY: window.scrollY };
+      }
+      const container = a.container ? resolve({ selector: a.container }) : target;
+      const scroller = container ?? document.scrollingElement ?? document.documentElement;
+      const viewport = container ? container.clientHeight : window.innerHeight;
+      if (a.position) {
+        scroller.scrollTop = a.position === 'top' ? 0 : scroller.scrollHeight;
+      } else {
+        const d = a.distance ?? viewport;
+        const dir = a.direction ?? 'down';
+        scroller.scrollBy({ left: dir === 'left' ? -d : dir === 'right' ? d : 0, top: dir === 'up' ? -d : dir === 'down' ? d : 0, behavior: 'instant' });
+      }
+      return { scrollTop: scroller.scrollTop, scrollLeft: scroller.scrollLeft, scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight };
+    },
+
+    async waitFor(a) {
+      const deadline = Date.now() + a.timeout;
+      for (;;) {
+        let el = null;
+        try { el = resolve(a); } catch (err) { if (a.ref && /stale|Unknown ref/.test(err.message)) throw err; el = null; }
+        if (el && (!a.visible || isVisible(el))) return { found: true, ...describe(el), visible: isVisible(el), waitedMs: a.timeout - (deadline - Date.now()) };
+        if (Date.now() >= deadline) {
+          fail(`Timed out after ${a.timeout} ms waiting for ${a.ref ? `ref ${a.ref}` : `'${a.selector}'`}${a.visible ? ' to be visible' : ''}${el ? ' (it exists but is not visible)' : ''}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+
+    content(a) {
+      const el = a.selector ? resolve(a) : document.body ?? document.documentElement;
+      const out = cut(el.innerText ?? el.textContent ?? '', a.maxLength);
+      return { title: document.title, url: location.href, content: out.text, truncated: out.truncated };
+    },
+
+    html(a) {
+      const el = a.selector === 'html' || !a.selector ? document.documentElement : resolve(a);
+      const out = cut(el.outerHTML, a.maxLength);
+      return { title: document.title, url: location.href, html: out.text, truncated: out.truncated };
+    },
+
+    query(a) {
+      const els = queryAll(a.selector, a.limit + 1);
+      const shown = els.slice(0, a.limit);
+      return {
+        count: shown.length,
+        truncated: els.length > a.limit,
+        elements: shown.map((el) => {
+          const r = el.getBoundingClientRect();
+          const item = { ...describe(el), visible: isVisible(el), rect: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) } };
+          if (a.attributes?.length) {
+            item.attributes = {};
+            for (const name of a.attributes) if (el.hasAttribute(name)) item.attributes[name] = el.getAttribute(name).slice(0, 2000);
+          } else if (el.id || el.className) {
+            item.attributes = {};
+            if (el.id) item.attributes.id = el.id;
+            if (typeof el.className === 'string' && el.className) item.attributes.class = el.className.slice(0, 200);
+          }
+          return item;
+        }),
+      };
+    },
+
+    storage(a) {
+      const store = a.storageType === 'session' ? sessionStorage : localStorage;
+      if (a.key !== undefined) return { storageType: a.storageType, key: a.key, value: store.getItem(a.key) };
+      const entries = {};
+      let chars = 0;
+      let truncated = false;
+      for (let i = 0; i < store.length; i++) {
+        const k = store.key(i);
+        const v = store.getItem(k) ?? '';
+        if (chars + k.length + v.length > 200000) { truncated = true; break; }
+        chars += k.length + v.length;
+        entries[k] = v;
+      }
+      return { storageType: a.storageType, origin: location.origin, count: store.length, entries, truncated };
+    },
+
+    nodePath(a) {
+      // For CDP DOM lookups: mark the element so DOM.querySelector can find it from the root.
+      const el = resolve(a);
+      if (el.ownerDocument !== document || el.getRootNode() !== document) fail('CSS inspection works on elements of the top document only (not inside iframes or shadow roots)');
+      const token = `ot${Math.random().toString(36).slice(2)}`;
+      el.setAttribute('data-opentabs-inspect', token);
+      return { token };
+    },
+
+    unmark(a) {
+      for (const el of document.querySelectorAll(`[data-opentabs-inspect="${a.token}"]`)) el.removeAttribute('data-opentabs-inspect');
+      return true;
+    },
+  };
+
+  const fn = ops[op];
+  if (!fn) return { __error: `unknown page operation ${op}` };
+  try {
+    const value = fn(args ?? {});
+    if (value && typeof value.then === 'function') {
+      return value.then((v) => ({ value: v }), (err) => ({ __error: err instanceof AgentError ? err.message : `${err?.name ?? 'Error'}: ${err?.message ?? err}`, __expected: err instanceof AgentError }));
+    }
+    return { value };
+  } catch (err) {
+    return { __error: err instanceof AgentError ? err.message : `${err?.name ?? 'Error'}: ${err?.message ?? err}`, __expected: err instanceof AgentError };
+  }
+}
+
+// Runs one page operation in the tab's top frame (ISOLATED world) and returns its value, or
+// throws a ProtocolError with the page's explanation.
+export async function runPageOp(tabId, op, args) {
+  let results;
+  try {
+    results = await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: pageAgent, args: [op, args ?? {}] });
+  } catch (err) {
+    throw new ProtocolError(ERR_INTERNAL, `Cannot run in tab ${tabId}: ${err?.message ?? err}`);
+  }
+  const out = results?.[0]?.result;
+  if (!out) throw new ProtocolError(ERR_INTERNAL, `No result from tab ${tabId} (the page may have navigated)`);
+  if (out.__error) throw new ProtocolError(out.__expected ? ERR_INVALID_PARAMS : ERR_INTERNAL, out.__error);
+  return out.value;
+}

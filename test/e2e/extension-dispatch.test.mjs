@@ -1,0 +1,184 @@
+// Real-Chromium e2e of the extension's protocol core, driven by the official MCP SDK client:
+// the real server (build/opentabs) prepares <configDir>/extension, Chromium loads it unpacked,
+// the fixture plugins' real adapters run in pages of the fixture site.  Covers results,
+// progress, plugin logs, ToolErrors, `ask` approvals from the side panel, tabId targeting,
+// closed tabs, side-panel permission toggles, nonce privacy, and side-panel screenshots in both
+// themes (kept in test/e2e/artifacts/).
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ARTIFACTS_DIR, EXTENSION_ID, SOURCE_DIR, tempDir, writeConfig, startServer, extensionDir, readSecret,
+  ensureServerPortFile, launchWithPlaywright, connectMcp, callTool, resultText, pluginToolName, waitFor,
+  waitForPluginReady, extensionSession,
+} from './support/harness.mjs';
+
+const { startFixtureSite } = await import(path.join(SOURCE_DIR, 'test/fixtures/site/server.mjs'));
+const PLUGIN = 'fixture-notes';
+const SIDE_PANEL_URL = `chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`;
+
+describe('extension protocol core in real Chromium', () => {
+  let configDir; let site; let server; let browser; let mcp; let appPage; let panel;
+  const name = {};
+
+  before(async () => {
+    configDir = tempDir('ot-e2e-config-');
+    writeConfig(configDir, {
+      permissions: { [PLUGIN]: { permission: 'auto', tools: { list_notes: 'ask', get_note: 'ask' } } },
+    });
+    site = await startFixtureSite({ port: 0, name: 'e2e-site' });
+    server = await startServer(configDir);
+    ensureServerPortFile(configDir, server.port);
+    browser = await launchWithPlaywright(extensionDir(configDir));
+    appPage = await browser.context.newPage();
+    await appPage.goto(`http://localhost:${site.port}/`);
+    await waitForPluginReady(browser, PLUGIN);
+    mcp = await connectMcp(server.port, readSecret(configDir));
+    try { await mcp.client.setLoggingLevel('debug'); } catch { /* logging level is optional */ }
+    for (const tool of ['echo', 'slow_with_progress', 'log_levels', 'rate_limited', 'failing_tool', 'list_notes', 'get_note', 'create_note']) {
+      name[tool] = await pluginToolName(mcp, PLUGIN, tool);
+    }
+  });
+
+  after(async () => {
+    await mcp?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await site?.close();
+    if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  });
+
+  test('a plugin tool runs in the page and returns its result', async () => {
+    const result = await callTool(mcp, name.echo, { message: 'hello from e2e' });
+    assert.equal(result.isError, undefined, resultText(result));
+    assert.deepEqual(JSON.parse(resultText(result)), { ok: true, message: 'hello from e2e' });
+    const hooks = await appPage.evaluate((p) => globalThis.__opentabsFixtureHooks?.[p]?.toolStarts ?? [], PLUGIN);
+    assert.ok(hooks.includes('echo'), 'the adapter in the page ran the tool');
+  });
+
+  test('progress notifications arrive while the tool runs', async () => {
+    const progress = [];
+    const result = await callTool(mcp, name.slow_with_progress, { steps: 3, delayMs: 100 }, {
+      onprogress: (p) => progress.push(p),
+    });
+    assert.deepEqual(JSON.parse(resultText(result)), { completed: 3 });
+    const fromTool = progress.filter((p) => typeof p.message === 'string' && p.message.startsWith('step '));
+    assert.deepEqual(fromTool.map((p) => [p.progress, p.total, p.message]),
+      [[1, 3, 'step 1 of 3'], [2, 3, 'step 2 of 3'], [3, 3, 'step 3 of 3']]);
+  });
+
+  test('plugin logs reach the MCP client; page scripts cannot read the log nonce', async () => {
+    const marker = `e2e-log-${Date.now()}`;
+    const result = await callTool(mcp, name.log_levels, { message: marker });
+    assert.equal(result.isError, undefined, resultText(result));
+    const info = await waitFor(() => mcp.logs.find((l) => String(l.data).includes(`${marker} (info)`)),
+      'the info log as an MCP logging notification');
+    assert.equal(info.level, 'info');
+    assert.equal(info.logger, `plugin:${PLUGIN}`);
+    const levels = new Set(mcp.logs.filter((l) => String(l.data).includes(marker)).map((l) => l.level));
+    assert.ok(levels.has('error') && levels.has('warning'), `levels seen: ${[...levels]}`);
+    const visible = await appPage.evaluate(() => [globalThis.__openTabs?._logNonce, globalThis.__openTabs?._readinessNonce]);
+    assert.deepEqual(visible, [undefined, undefined], 'nonces are only readable by adapter code');
+  });
+
+  test('a ToolError arrives with its code and category', async () => {
+    const limited = await callTool(mcp, name.rate_limited, { retryAfterMs: 2500 });
+    assert.equal(limited.isError, true);
+    const text = resultText(limited);
+    assert.match(text, /code=RATE_LIMITED/);
+    assert.match(text, /category=rate_limit/);
+    assert.match(text, /retryable=true/);
+    assert.match(text, /retryAfterMs=2500/);
+    assert.match(text, /Too many requests to the fixture site/);
+
+    const missing = await callTool(mcp, name.failing_tool, { id: 'nope' });
+    assert.equal(missing.isError, true);
+    assert.match(resultText(missing), /code=NOT_FOUND/);
+    assert.match(resultText(missing), /category=not_found/);
+  });
+
+  test('ask: calls wait for the side panel; allow completes, deny gives the denial message', async () => {
+    panel = await browser.context.newPage();
+    await panel.goto(SIDE_PANEL_URL);
+    await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor();
+
+    // One call: approve it.
+    const approved = callTool(mcp, name.list_notes, { limit: 5 });
+    const card = panel.locator('[data-testid=confirmation]').filter({ hasText: 'list_notes' });
+    await card.waitFor();
+    await card.locator('[data-testid=confirm-allow]').click();
+    const approvedResult = await approved;
+    assert.equal(approvedResult.isError, undefined, resultText(approvedResult));
+    assert.ok(Array.isArray(JSON.parse(resultText(approvedResult)).notes));
+
+    // Two calls waiting at once: allow one, deny the other.
+    const first = callTool(mcp, name.list_notes, { limit: 1 });
+    const second = callTool(mcp, name.get_note, { id: '00000000-0000-4000-8000-000000000000' });
+    const cards = panel.locator('[data-testid=confirmation]');
+    await waitFor(async () => (await cards.count()) === 2, 'two confirmation cards');
+    await cards.filter({ hasText: 'get_note' }).locator('[data-testid=confirm-deny]').click();
+    await cards.filter({ hasText: 'list_notes' }).locator('[data-testid=confirm-allow]').click();
+    const [firstResult, secondResult] = await Promise.all([first, second]);
+    assert.equal(firstResult.isError, undefined, resultText(firstResult));
+    assert.equal(secondResult.isError, true);
+    assert.match(resultText(secondResult), /was denied by the user/);
+    await waitFor(async () => (await cards.count()) === 0, 'no confirmation card left');
+  });
+
+  test('side panel: tool permission toggle reaches the server', async () => {
+    const ask = panel.locator(`[data-testid="perm-${PLUGIN}-create_note-ask"]`);
+    await panel.locator(`[data-testid="plugin-${PLUGIN}"] summary`).click();
+    await ask.click();
+    await waitFor(async () => (await ask.getAttribute('aria-pressed')) === 'true', 'the toggle to show ask after plugins.changed');
+    const { tools } = await mcp.client.listTools();
+    const createNote = tools.find((t) => t.name === name.create_note);
+    assert.match(createNote.description, /^\[Requires approval\] /);
+  });
+
+  test('two tabs of one plugin: tabId targets one; a closed tab gives -32001', async () => {
+    const second = await browser.context.newPage();
+    await second.goto(`http://localhost:${site.port}/form`);
+    const state = await waitForPluginReady(browser, PLUGIN, 2);
+    const tabs = await browser.worker().evaluate(() => chrome.tabs.query({}));
+    const formTab = tabs.find((t) => t.url.endsWith('/form'));
+    assert.ok(state.tabs.some((t) => t.tabId === formTab.id), 'the /form tab is reported for the plugin');
+
+    const before = await appPage.evaluate((p) => globalThis.__opentabsFixtureHooks[p].toolStarts.length, PLUGIN);
+    const targeted = await callTool(mcp, name.echo, { message: 'second tab', tabId: formTab.id });
+    assert.equal(targeted.isError, undefined, resultText(targeted));
+    const inForm = await second.evaluate((p) => globalThis.__opentabsFixtureHooks?.[p]?.toolStarts ?? [], PLUGIN);
+    assert.deepEqual(inForm, ['echo'], 'the tool ran in the targeted tab');
+    const after = await appPage.evaluate((p) => globalThis.__opentabsFixtureHooks[p].toolStarts.length, PLUGIN);
+    assert.equal(after, before, 'and not in the other tab');
+
+    await second.close();
+    const closed = await callTool(mcp, name.echo, { message: 'gone', tabId: formTab.id });
+    assert.equal(closed.isError, true);
+    assert.match(resultText(closed), /Tab closed/);
+    assert.match(resultText(closed), new RegExp(`Tab ${formTab.id} does not exist`));
+  });
+
+  test('side panel screenshots in light and dark themes', async () => {
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await panel.setViewportSize({ width: 420, height: 900 });
+    await panel.evaluate(() => chrome.storage.local.set({ theme: 'light' }));
+    await waitFor(() => panel.evaluate(() => document.documentElement.dataset.theme === 'light'), 'light theme');
+    await panel.locator('[data-testid=browser-tools] summary').click();
+    const groups = await panel.locator('[data-testid=browser-group]').allTextContents();
+    assert.ok(new Set(groups).size > 3, `browser tools are grouped (${groups.length} groups)`);
+    const lightBg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-light.png'), fullPage: true });
+    await panel.locator('[data-testid=theme-toggle]').click();
+    await waitFor(() => panel.evaluate(() => document.documentElement.dataset.theme === 'dark'), 'dark theme');
+    const darkBg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(darkBg, lightBg);
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-dark.png'), fullPage: true });
+    for (const f of ['side-panel-light.png', 'side-panel-dark.png']) {
+      assert.ok(fs.statSync(path.join(ARTIFACTS_DIR, f)).size > 10_000, `${f} has content`);
+    }
+    const session = await extensionSession(browser, ['activity']);
+    assert.ok(session.activity.some((a) => a.tool.includes('echo') && a.status === 'success'), 'activity shows finished calls');
+  });
+});
