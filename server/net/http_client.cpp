@@ -1,0 +1,159 @@
+// The coroutine HTTP/1.1 client (see http_client.hpp).  Each operation races its deadline
+// with the `||` operator; both branches report errors as values so the first to finish
+// wins (a throwing branch would not end the race, see style anchors §0).
+#include "net/http_client.hpp"
+
+#include <algorithm>
+
+#include "util/strings.hpp"
+
+namespace opentabs::net {
+
+using namespace asio::experimental::awaitable_operators;
+
+struct http_client::exchange {
+  explicit exchange(asio::any_io_executor ex) : socket(ex), timer(ex) {}
+  tcp::socket socket;
+  asio::steady_timer timer;
+  steady_clock::time_point overall = steady_clock::time_point::max();
+  http_response_parser parser;
+  bool cancelled = false;
+  bool eof = false;
+  char buf[16 * 1024];
+};
+
+namespace {
+
+error io_error(const char* what, const std::error_code& ec) {
+  return make_error("io", std::string(what) + ": " + ec.message());
+}
+
+}  // namespace
+
+std::string serialize_request(const http_client_request& req, std::string_view host, std::uint16_t port) {
+  std::string out;
+  out.reserve(256 + req.body.size());
+  out.append(req.method).append(" ").append(req.target).append(" HTTP/1.1\r\n");
+  out.append("Host: ").append(host).append(":").append(std::to_string(port)).append("\r\n");
+  for (const auto& [k, v] : req.headers) {
+    if (iequals(k, "Host") || iequals(k, "Content-Length") || iequals(k, "Connection")) continue;
+    out.append(k).append(": ").append(v).append("\r\n");
+  }
+  if (!req.body.empty() || req.method == "POST" || req.method == "PUT" || req.method == "PATCH")
+    out.append("Content-Length: ").append(std::to_string(req.body.size())).append("\r\n");
+  out.append("Connection: close\r\n\r\n");
+  out.append(req.body);
+  return out;
+}
+
+http_client::http_client(asio::any_io_executor ex, std::string host, std::uint16_t port, http_client_options options)
+    : ex_(std::move(ex)), host_(std::move(host)), port_(port), options_(options) {}
+
+http_client::~http_client() { cancel(); }
+
+void http_client::cancel() {
+  for (auto* x : live_) {
+    x->cancelled = true;
+    std::error_code ignored;
+    x->socket.close(ignored);
+    x->timer.cancel();
+  }
+}
+
+awaitable<status> http_client::open(exchange& x, const http_client_request& req) {
+  std::error_code ec;
+  auto address = asio::ip::make_address(host_ == "localhost" ? std::string("127.0.0.1") : host_, ec);
+  if (ec) co_return make_error("connect_failed", "not an IP address: " + host_);
+  if (options_.total_timeout.count() > 0) x.overall = steady_clock::now() + options_.total_timeout;
+
+  x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.connect_timeout));
+  auto connected = co_await (x.socket.async_connect(tcp::endpoint(address, port_), as_value) || x.timer.async_wait(as_value));
+  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
+  if (connected.index() == 1)
+    co_return make_error("timeout", "no connection to " + host_ + ":" + std::to_string(port_) + " within " +
+                                        std::to_string(options_.connect_timeout.count()) + " ms");
+  if (auto [cec] = std::get<0>(connected); cec)
+    co_return make_error("connect_failed", "cannot connect to " + host_ + ":" + std::to_string(port_) + ": " + cec.message());
+
+  std::string bytes = serialize_request(req, host_, port_);
+  x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.idle_timeout));
+  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes), as_value) || x.timer.async_wait(as_value));
+  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
+  if (written.index() == 1) co_return make_error("timeout", "sending the request timed out");
+  if (auto [wec, n] = std::get<0>(written); wec) co_return io_error("sending the request failed", wec);
+  co_return ok();
+}
+
+awaitable<status> http_client::read_some(exchange& x) {
+  auto deadline = std::min(x.overall, steady_clock::now() + options_.idle_timeout);
+  x.timer.expires_at(deadline);
+  auto got = co_await (x.socket.async_read_some(asio::buffer(x.buf), as_value) || x.timer.async_wait(as_value));
+  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
+  if (got.index() == 1) {
+    bool overall = deadline == x.overall;
+    co_return make_error("timeout", overall ? "the response did not complete within " +
+                                                  std::to_string(options_.total_timeout.count()) + " ms"
+                                            : "no response bytes for " + std::to_string(options_.idle_timeout.count()) + " ms");
+  }
+  auto [ec, n] = std::get<0>(got);
+  if (ec == asio::error::eof) {
+    x.eof = true;
+    co_return x.parser.finish();
+  }
+  if (ec) co_return io_error("reading the response failed", ec);
+  co_return x.parser.feed(std::string_view(x.buf, n));
+}
+
+awaitable<result<http_client_response>> http_client::send(http_client_request req) {
+  exchange x(ex_);
+  x.parser = http_response_parser(options_.limits);
+  if (req.method == "HEAD") x.parser.expect_no_body();
+  live_.push_back(&x);
+  struct unlink {
+    std::list<exchange*>& l;
+    exchange* p;
+    ~unlink() { l.remove(p); }
+  } guard{live_, &x};
+
+  if (auto st = co_await open(x, req); !st) co_return st.err();
+  http_client_response res;
+  while (!x.parser.done()) {
+    auto st = co_await read_some(x);
+    if (!st) co_return st.err();
+    res.body += x.parser.take_body();
+    if (x.eof && !x.parser.done()) co_return make_error("truncated", "connection closed early");
+  }
+  res.head = x.parser.head();
+  co_return res;
+}
+
+awaitable<result<response_head>> http_client::stream(http_client_request req, head_handler on_head,
+                                                     body_handler on_body) {
+  exchange x(ex_);
+  x.parser = http_response_parser(options_.limits);
+  live_.push_back(&x);
+  struct unlink {
+    std::list<exchange*>& l;
+    exchange* p;
+    ~unlink() { l.remove(p); }
+  } guard{live_, &x};
+
+  if (auto st = co_await open(x, req); !st) co_return st.err();
+  bool head_seen = false;
+  while (true) {
+    auto st = co_await read_some(x);
+    if (!st) co_return st.err();
+    if (!head_seen && x.parser.head_complete()) {
+      head_seen = true;
+      if (!on_head(x.parser.head())) co_return x.parser.head();
+    }
+    if (head_seen) {
+      std::string piece = x.parser.take_body();
+      if (!piece.empty() && !co_await on_body(std::move(piece))) co_return x.parser.head();
+    }
+    if (x.parser.done()) co_return x.parser.head();
+    if (x.eof) co_return make_error("truncated", "connection closed early");
+  }
+}
+
+}  // namespace opentabs::net

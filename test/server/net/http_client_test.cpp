@@ -1,0 +1,259 @@
+// The coroutine HTTP client against the real http_server over loopback (buffered bodies,
+// chunked SSE streams consumed while open) and against raw sockets that misbehave (never
+// answer, close early, nothing listening).  Each test runs its own io_context with a hard
+// cap (run_for) so a bug cannot hang the suite.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "net/http_client.hpp"
+#include "net/http_server.hpp"
+#include "net/sse_parser.hpp"
+
+using namespace opentabs;
+using namespace opentabs::net;
+using namespace std::chrono_literals;
+
+namespace {
+
+awaitable<void> handler(http_exchange& ex) {
+  const auto& req = ex.request();
+  if (req.path == "/sse") {
+    ex.start_stream(200, {{"Content-Type", "text/event-stream"}});
+    ex.send_chunk("event: message\ndata: {\"n\":1}\n\n");
+    asio::steady_timer t(co_await asio::this_coro::executor);
+    t.expires_after(20ms);
+    co_await t.async_wait(as_value);
+    ex.send_chunk("event: message\ndata: {\"n\":2}\n\n");
+    ex.end_stream();
+    co_return;
+  }
+  json::object o{{"method", json::str(req.method)},
+                 {"path", json::str(req.path)},
+                 {"body", json::str(req.body)},
+                 {"auth", json::str(req.header("Authorization"))}};
+  ex.respond(http_response::json(req.path == "/missing" ? 404 : 200, o).with_header("x-opentabs-version", "9.9.9"));
+}
+
+struct server_fixture {
+  asio::io_context io{1};
+  limits lim;
+  http_server server{io, lim, handler};
+  std::uint16_t port = 0;
+  server_fixture() {
+    auto p = server.listen("127.0.0.1", 0);
+    REQUIRE(p.ok());
+    port = *p;
+    asio::co_spawn(io, server.run(), asio::detached);
+  }
+};
+
+// A port where nothing listens: bind an ephemeral port, then release it.
+std::uint16_t unused_port() {
+  asio::io_context io;
+  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto p = a.local_endpoint().port();
+  a.close();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("send: a JSON request and its Content-Length response") {
+  server_fixture f;
+  std::optional<result<http_client_response>> got;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        http_client c(f.io.get_executor(), "127.0.0.1", f.port);
+        http_client_request req{"POST", "/tools/x/call", {{"Authorization", "Bearer abc"}}, "{\"arguments\":{}}"};
+        got = co_await c.send(req);
+        f.server.stop();
+      },
+      asio::detached);
+  f.io.run_for(5s);
+  REQUIRE(got.has_value());
+  REQUIRE_MESSAGE(got->ok(), got->err().message);
+  CHECK((*got)->status() == 200);
+  CHECK((*got)->header("X-OpenTabs-Version") == "9.9.9");
+  auto body = json::parse_object((*got)->body);
+  REQUIRE(body.ok());
+  CHECK(*json::get_string(*body, "method") == "POST");
+  CHECK(*json::get_string(*body, "body") == "{\"arguments\":{}}");
+  CHECK(*json::get_string(*body, "auth") == "Bearer abc");
+}
+
+TEST_CASE("send: error statuses are responses, not failures") {
+  server_fixture f;
+  std::optional<result<http_client_response>> got;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        http_client c(f.io.get_executor(), "127.0.0.1", f.port);
+        http_client_request req{"GET", "/missing", {}, ""};
+        got = co_await c.send(req);
+        f.server.stop();
+      },
+      asio::detached);
+  f.io.run_for(5s);
+  REQUIRE(got.has_value());
+  REQUIRE(got->ok());
+  CHECK((*got)->status() == 404);
+}
+
+TEST_CASE("stream: SSE events arrive while the response is still open") {
+  server_fixture f;
+  std::vector<std::string> data;
+  std::optional<result<response_head>> head;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        http_client c(f.io.get_executor(), "127.0.0.1", f.port);
+        sse_parser sse;
+        http_client_request req{"GET", "/sse", {{"Accept", "text/event-stream"}}, ""};
+        head = co_await c.stream(
+            req,
+            [](const response_head& h) { return h.status == 200; },
+            [&](std::string piece) -> awaitable<bool> {
+              std::vector<sse_event> events;
+              if (!sse.feed(piece, events)) co_return false;
+              for (auto& e : events) data.push_back(e.data);
+              co_return true;
+            });
+        f.server.stop();
+      },
+      asio::detached);
+  f.io.run_for(5s);
+  REQUIRE(head.has_value());
+  REQUIRE_MESSAGE(head->ok(), head->err().message);
+  CHECK((*head)->header("content-type") == "text/event-stream");
+  CHECK(data == std::vector<std::string>{"{\"n\":1}", "{\"n\":2}"});
+}
+
+TEST_CASE("cancel ends an open stream with \"cancelled\"") {
+  // A raw peer that sends the head of an endless event stream and then holds the socket.
+  asio::io_context io{1};
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto port = acceptor.local_endpoint().port();
+  std::optional<tcp::socket> held;
+  std::optional<result<response_head>> head;
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        held.emplace(co_await acceptor.async_accept(use_awaitable));
+        char buf[1024];
+        co_await held->async_read_some(asio::buffer(buf), as_value);
+        std::string reply = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n: open\n\n\r\n";
+        co_await asio::async_write(*held, asio::buffer(reply), as_value);
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        http_client_options o;
+        o.idle_timeout = 60s;
+        o.total_timeout = 0ms;
+        http_client c(io.get_executor(), "127.0.0.1", port, o);
+        http_client_request req{"GET", "/forever", {}, ""};
+        head = co_await c.stream(
+            req, [](const response_head&) { return true; },
+            [&](std::string) -> awaitable<bool> {
+              c.cancel();  // the first piece arrived: the caller decides to stop
+              co_return true;
+            });
+      },
+      asio::detached);
+  io.run_for(5s);
+  REQUIRE(head.has_value());
+  REQUIRE_FALSE(head->ok());
+  CHECK(head->err().code == "cancelled");
+}
+
+TEST_CASE("nothing listening is connect_failed") {
+  asio::io_context io{1};
+  std::optional<result<http_client_response>> got;
+  auto port = unused_port();
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        http_client c(io.get_executor(), "127.0.0.1", port);
+        http_client_request req{"GET", "/health", {}, ""};
+        got = co_await c.send(req);
+      },
+      asio::detached);
+  io.run_for(5s);
+  REQUIRE(got.has_value());
+  REQUIRE_FALSE(got->ok());
+  CHECK(got->err().code == "connect_failed");
+}
+
+TEST_CASE("a peer that accepts and never answers hits the idle deadline") {
+  asio::io_context io{1};
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto port = acceptor.local_endpoint().port();
+  std::optional<tcp::socket> held;
+  std::optional<result<http_client_response>> got;
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        held.emplace(co_await acceptor.async_accept(use_awaitable));
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        http_client_options o;
+        o.idle_timeout = 100ms;  // shortened knob; the assertion is on the outcome, not the time
+        http_client c(io.get_executor(), "127.0.0.1", port, o);
+        http_client_request req{"GET", "/health", {}, ""};
+        got = co_await c.send(req);
+      },
+      asio::detached);
+  io.run_for(5s);
+  REQUIRE(got.has_value());
+  REQUIRE_FALSE(got->ok());
+  CHECK(got->err().code == "timeout");
+}
+
+TEST_CASE("a peer that closes mid-body is truncated; a huge body is too_large") {
+  for (auto [reply, code] : {std::pair<std::string, std::string>{"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nshort", "truncated"},
+                             {"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n", "too_large"}}) {
+    asio::io_context io{1};
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    auto port = acceptor.local_endpoint().port();
+    std::optional<result<http_client_response>> got;
+    asio::co_spawn(
+        io,
+        [&, reply = reply]() -> awaitable<void> {
+          auto s = co_await acceptor.async_accept(use_awaitable);
+          char buf[1024];
+          co_await s.async_read_some(asio::buffer(buf), as_value);
+          co_await asio::async_write(s, asio::buffer(reply), as_value);
+          s.close();
+        },
+        asio::detached);
+    asio::co_spawn(
+        io,
+        [&]() -> awaitable<void> {
+          http_client_options o;
+          o.limits.max_body_bytes = 1000;
+          http_client c(io.get_executor(), "127.0.0.1", port, o);
+          http_client_request req{"GET", "/x", {}, ""};
+        got = co_await c.send(req);
+        },
+        asio::detached);
+    io.run_for(5s);
+    REQUIRE(got.has_value());
+    REQUIRE_FALSE(got->ok());
+    CHECK(got->err().code == code);
+  }
+}
+
+TEST_CASE("serialize_request adds Host, Content-Length and Connection once") {
+  auto s = serialize_request({"POST", "/mcp", {{"Host", "evil"}, {"Accept", "text/event-stream"}}, "{}"}, "127.0.0.1", 9515);
+  CHECK(s ==
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:9515\r\nAccept: text/event-stream\r\nContent-Length: 2\r\n"
+        "Connection: close\r\n\r\n{}");
+}
