@@ -38,6 +38,13 @@ struct audit_log_options {
   std::size_t rotation_check_every = kAuditRotationCheckEvery;
 };
 
+// Options for a log persisted to `file` (audit.log) with the spec's defaults.
+inline audit_log_options persisted_to(fs::path file) {
+  audit_log_options o;
+  o.file = std::move(file);
+  return o;
+}
+
 struct audit_load_report {
   std::size_t loaded = 0;             // entries restored into memory
   std::size_t skipped_lines = 0;      // corrupt / torn lines left out
