@@ -1,0 +1,81 @@
+// Translation of a Zod-4 / draft 2020-12 JSON Schema into the draft-04 dialect RapidJSON 1.1
+// validates, done once per schema at compile time:
+//   numeric exclusiveMinimum/Maximum → draft-04 boolean form; const → one-value enum;
+//   prefixItems/items → items[]/additionalItems; boolean subschemas → {} / {"not":{}};
+//   $ref with sibling keywords → allOf; "#" (root) refs → a named $defs entry;
+//   dependentRequired/dependentSchemas → dependencies; nullable:true → "null" type;
+//   contains, if/then/else → equivalent allOf/anyOf/not forms;
+//   pattern, format and propertyNames → "string checks" (JavaScript-compatible regexes,
+//   hand-written format checks, a sub-validator for key names) that RapidJSON reaches
+//   through pattern markers "(?opentabs:N)" its regex hook resolves (see validator.cpp).
+// Annotations (title, description, default, examples, ...) are dropped.  Validation
+// keywords that cannot be expressed (unevaluated*, $dynamicRef, min/maxContains, remote
+// refs) make the translation fail with a message naming the keyword and its location.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/json.hpp"
+#include "schema/js_regex.hpp"
+#include "schema/validator.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::schema {
+
+// A check on one string (a value, or an object key for propertyNames) that the translated
+// schema refers to by index.
+struct string_check {
+  enum class kind {
+    value,           // a string value: `pattern` and/or `format` must hold
+    key_pattern,     // patternProperties: keys outside `named` that `pattern` matches
+    key_additional,  // additionalProperties next to patternProperties: keys outside
+                     // `named` that none of `other_patterns` matches
+    key_name,        // propertyNames: keys outside `named` that `key_schema` rejects
+  };
+  kind what = kind::value;
+  std::optional<js_regex> pattern;
+  std::string format;                             // empty, or a name is_checked_format() knows
+  std::shared_ptr<const validator> key_schema;
+  std::vector<std::string> named;                 // sorted names from "properties"
+  std::vector<js_regex> other_patterns;
+
+  // What RapidJSON's regex evaluation sees: for value checks, "the string passes"; for key
+  // checks, "this patternProperties entry applies to the key".
+  bool matches(std::string_view s) const;
+
+  // Why `s` fails this check, Ajv style ("must match format \"email\"").
+  std::string explain(std::string_view s) const;
+};
+
+struct translation {
+  json::object document;              // draft-04 schema for RapidJSON
+  std::vector<string_check> checks;   // referenced by markers in `document`
+};
+
+// "(?opentabs:N)" — not valid JavaScript regex syntax, so no real pattern collides.
+std::string check_marker(std::size_t index);
+std::optional<std::size_t> parse_check_marker(std::string_view pattern);
+
+// Comment markers on synthetic nodes, so error messages can name the original keyword.
+inline constexpr std::string_view synthetic_tag = "$comment";
+
+result<translation> translate(const json::object& schema, const limits& lim);
+
+// JSON pointer ("/a/0", RFC 6901 escapes) lookup; nullptr when absent.
+const json::value* resolve_pointer(const json::value& root, std::string_view pointer);
+
+// "#/a%20b" → "/a b" (URI fragment → JSON pointer); nullopt when not a local reference.
+std::optional<std::string> ref_to_pointer(std::string_view ref);
+
+// "/a b" → "#/a%20b", the form RapidJSON accepts in "$ref".
+std::string pointer_to_ref(std::string_view pointer);
+
+// One JSON pointer token escaped (~ → ~0, / → ~1).
+std::string escape_pointer_token(std::string_view token);
+
+}  // namespace opentabs::schema
