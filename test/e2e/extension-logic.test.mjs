@@ -115,3 +115,10 @@ test('manifest: MV3, fixed key, the permissions the protocol core uses', () => {
     assert.ok(fs.existsSync(path.join(SOURCE_DIR, 'extension', file)), file);
   }
 });
+
+test('pre-script match patterns drop the port Chrome rejects for content scripts', async () => {
+  const { contentScriptPattern } = await import(pathToFileURL(path.join(SOURCE_DIR, 'extension/src/background/pre-scripts.js')).href);
+  assert.equal(contentScriptPattern('*://localhost:4001/*'), '*://localhost/*');
+  assert.equal(contentScriptPattern('https://app.example.com/*'), 'https://app.example.com/*');
+  assert.equal(contentScriptPattern('http://[::1]:8080/a/*'), 'http://[::1]/a/*');
+});

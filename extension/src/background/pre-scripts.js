@@ -3,12 +3,22 @@
 
 const PREFIX = 'opentabs-pre-';
 
+// Content-script match patterns may not carry a port ("Invalid port"), while plugin patterns
+// derived from url settings do (`*://localhost:4001/*`).  The port is dropped for registration,
+// so a pre-script also runs on other ports of the same host; it only records values inside that
+// page, and the adapter (matched with ports) is still injected only where it belongs.
+export function contentScriptPattern(pattern) {
+  return pattern.replace(/^([^:]+:\/\/(?:\[[^\]]+\]|[^/:]+)):(\d+|\*)(\/)/, '$1$3');
+}
+
+const withoutPorts = (patterns) => [...new Set(patterns.map(contentScriptPattern))];
+
 function desiredScript(plugin) {
   if (!plugin.preScriptFile || plugin.urlPatterns.length === 0) return null;
   return {
     id: `${PREFIX}${plugin.name}`,
-    matches: plugin.urlPatterns,
-    ...(plugin.excludePatterns.length ? { excludeMatches: plugin.excludePatterns } : {}),
+    matches: withoutPorts(plugin.urlPatterns),
+    ...(plugin.excludePatterns.length ? { excludeMatches: withoutPorts(plugin.excludePatterns) } : {}),
     js: [plugin.preScriptFile],
     runAt: 'document_start',
     world: 'MAIN',

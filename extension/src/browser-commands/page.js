@@ -1,0 +1,187 @@
+// Page inspection: scripts from exec files, screenshots, text/HTML/query/wait, the
+// accessibility snapshot, storage, and the page's loaded resources.  Everything that can be
+// done by script runs in the ISOLATED world (page-agent.js) and never activates the tab; only
+// resources use CDP, briefly (debugger.js detaches after an idle period).
+
+import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
+import { int, str, bool, tabId as requireTabId, target, invalid } from './params.js';
+import { runPageOp } from './page-agent.js';
+import { withDebugger } from './debugger.js';
+
+const EXEC_FILE = /^__exec-([a-f0-9-]+)\.js$/;
+const EXEC_POLL_MS = 50;
+const EXEC_WAIT_MS = 10_000;
+const MAX_SCRIPT_RESULT_CHARS = 50_000;
+const SCREENSHOT_CDP_TIMEOUT_MS = 10_000;
+
+// MAIN world: reads (and removes) the result an exec file stored, serialised to JSON text.
+function readExecResult(key) {
+  const ns = globalThis.__openTabs;
+  if (!ns || !ns[`__execStarted_${key}`]) return { state: 'not-started' };
+  const resultKey = `__execResult_${key}`;
+  if (!(resultKey in ns)) return { state: 'pending' };
+  const outcome = ns[resultKey];
+  delete ns[resultKey];
+  delete ns[`__execStarted_${key}`];
+  if (outcome && 'error' in outcome) return { state: 'done', error: String(outcome.error) };
+  const seen = new WeakSet();
+  const encode = (v) => {
+    if (v === undefined) return { json: 'undefined', type: 'undefined' };
+    try {
+      const json = JSON.stringify(v, (k, x) => {
+        if (typeof x === 'bigint') return `${x}n`;
+        if (typeof x === 'function') return `[Function ${x.name || 'anonymous'}]`;
+        if (typeof x === 'symbol') return x.toString();
+        if (typeof Node !== 'undefined' && x instanceof Node) {
+          return x.nodeType === 1 ? `<${x.tagName.toLowerCase()}${x.id ? ` id="${x.id}"` : ''}>` : `[${x.nodeName}]`;
+        }
+        if (x && typeof x === 'object') {
+          if (seen.has(x)) return '[Circular]';
+          seen.add(x);
+        }
+        return x;
+      });
+      return { json: json === undefined ? 'null' : json, type: typeof v };
+    } catch (err) {
+      return { json: JSON.stringify(String(v)), type: typeof v, note: `not JSON-serialisable: ${err.message}` };
+    }
+  };
+  return { state: 'done', ...encode(outcome?.value) };
+}
+
+async function runExecFile(tabId, execFile) {
+  const match = EXEC_FILE.exec(execFile ?? '');
+  if (!match) throw invalid('Invalid execFile: expected __exec-<uuid>.js');
+  const key = match[1];
+  try {
+    await chrome.scripting.executeScript({ target: { tabId }, world: 'MAIN', files: [`adapters/${execFile}`] });
+  } catch (err) {
+    throw new ProtocolError(ERR_INTERNAL, `Cannot run the script in tab ${tabId}: ${err?.message ?? err}`);
+  }
+  const deadline = Date.now() + EXEC_WAIT_MS;
+  for (;;) {
+    const [first] = await chrome.scripting.executeScript({ target: { tabId }, world: 'MAIN', func: readExecResult, args: [key] });
+    const r = first?.result;
+    if (r?.state === 'not-started') {
+      throw new ProtocolError(ERR_INTERNAL, 'The script did not start: it has a syntax error or the page blocked it');
+    }
+    if (r?.state === 'done') {
+      if (r.error !== undefined) throw new ProtocolError(ERR_INTERNAL, `Script error: ${r.error}`);
+      if (r.json.length > MAX_SCRIPT_RESULT_CHARS) {
+        return { value: `${r.json.slice(0, MAX_SCRIPT_RESULT_CHARS)}\n[... truncated: ${MAX_SCRIPT_RESULT_CHARS} of ${r.json.length} characters of JSON shown]`, truncated: true, type: r.type };
+      }
+      let value;
+      if (r.type === 'undefined') value = null;
+      else value = JSON.parse(r.json);
+      return r.note ? { value, type: r.type, note: r.note } : { value, type: r.type };
+    }
+    if (Date.now() >= deadline) throw new ProtocolError(ERR_INTERNAL, `The script did not settle within ${EXEC_WAIT_MS / 1000} s`);
+    await new Promise((res) => setTimeout(res, EXEC_POLL_MS));
+  }
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => { timer = setTimeout(() => reject(new ProtocolError(ERR_INTERNAL, `${what} timed out after ${ms} ms`)), ms); })])
+    .finally(() => clearTimeout(timer));
+}
+
+async function screenshot(params) {
+  const tabId = requireTabId(params);
+  const tab = await chrome.tabs.get(tabId);
+  if (tab.active) {
+    // The visible viewport of the window's active tab: no debugger, no focus change.
+    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+    return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType: 'image/png', capturedWith: 'captureVisibleTab' };
+  }
+  // A background tab: capture through CDP instead of activating it.
+  return withDebugger(tabId, async (send) => {
+    const shot = await withTimeout(send('Page.captureScreenshot', { format: 'png' }), SCREENSHOT_CDP_TIMEOUT_MS, 'Background-tab screenshot');
+    return { image: shot.data, mimeType: 'image/png', capturedWith: 'debugger' };
+  });
+}
+
+function flattenFrameTree(tree, out = []) {
+  const frameId = tree.frame.id;
+  out.push({ url: tree.frame.url, type: 'Document', mimeType: tree.frame.mimeType, frameId });
+  for (const r of tree.resources ?? []) out.push({ url: r.url, type: r.type, mimeType: r.mimeType, frameId, contentSize: r.contentSize, failed: r.failed || undefined });
+  for (const child of tree.childFrames ?? []) flattenFrameTree(child, out);
+  return out;
+}
+
+export const commands = {
+  'browser.executeScript': async (params) => runExecFile(requireTabId(params), str(params, 'execFile', { max: 200 })),
+
+  'browser.screenshotTab': screenshot,
+
+  'browser.snapshot': async (params) => {
+    const tabId = requireTabId(params);
+    const t = target(params, { required: false });
+    const maxChars = int(params, 'maxChars', { required: false, min: 200, fallback: 20_000 });
+    return runPageOp(tabId, 'snapshot', { ...t, maxChars: Math.min(maxChars, 200_000), interactiveOnly: bool(params, 'interactiveOnly', false) });
+  },
+
+  'browser.getTabContent': async (params) => runPageOp(requireTabId(params), 'content', {
+    selector: str(params, 'selector', { required: false, max: 4000 }),
+    maxLength: int(params, 'maxLength', { required: false, min: 1, fallback: 50_000 }),
+  }),
+
+  'browser.getPageHtml': async (params) => runPageOp(requireTabId(params), 'html', {
+    selector: str(params, 'selector', { required: false, max: 4000, fallback: 'html' }),
+    maxLength: int(params, 'maxLength', { required: false, min: 1, fallback: 200_000 }),
+  }),
+
+  'browser.waitForElement': async (params) => runPageOp(requireTabId(params), 'waitFor', {
+    ...target(params),
+    timeout: Math.min(int(params, 'timeout', { required: false, min: 0, fallback: 10_000 }), 25_000),
+    visible: bool(params, 'visible', false),
+  }),
+
+  'browser.queryElements': async (params) => {
+    const attributes = params?.attributes;
+    if (attributes !== undefined && (!Array.isArray(attributes) || !attributes.every((a) => typeof a === 'string'))) throw invalid('Invalid attributes parameter: expected an array of names');
+    return runPageOp(requireTabId(params), 'query', {
+      selector: str(params, 'selector', { max: 4000 }),
+      limit: Math.min(int(params, 'limit', { required: false, min: 1, fallback: 100 }), 1000),
+      attributes,
+    });
+  },
+
+  'browser.getStorage': async (params) => {
+    const storageType = str(params, 'storageType', { required: false, fallback: 'local', max: 10 });
+    if (storageType !== 'local' && storageType !== 'session') throw invalid("Invalid storageType: expected 'local' or 'session'");
+    return runPageOp(requireTabId(params), 'storage', { storageType, key: str(params, 'key', { required: false, max: 4096 }) });
+  },
+
+  'browser.listResources': async (params) => {
+    const tabId = requireTabId(params);
+    const type = str(params, 'type', { required: false, max: 40 });
+    return withDebugger(tabId, async (send) => {
+      await send('Page.enable');
+      const { frameTree } = await send('Page.getResourceTree');
+      let resources = flattenFrameTree(frameTree);
+      if (type) resources = resources.filter((r) => r.type === type);
+      const truncated = resources.length > 1000;
+      return { count: resources.length, resources: resources.slice(0, 1000), truncated };
+    });
+  },
+
+  'browser.getResourceContent': async (params) => {
+    const tabId = requireTabId(params);
+    const url = str(params, 'url', { max: 8192 });
+    const maxLength = int(params, 'maxLength', { required: false, min: 1, fallback: 100_000 });
+    return withDebugger(tabId, async (send) => {
+      await send('Page.enable');
+      const { frameTree } = await send('Page.getResourceTree');
+      const match = flattenFrameTree(frameTree).find((r) => r.url === url);
+      if (!match) throw invalid(`The page has no loaded resource with url ${url} (see browser_list_resources)`);
+      const { content, base64Encoded } = await send('Page.getResourceContent', { frameId: match.frameId, url });
+      const truncated = content.length > maxLength;
+      return {
+        url, type: match.type, mimeType: match.mimeType, base64Encoded,
+        content: truncated ? `${content.slice(0, maxLength)}\n[... truncated: ${maxLength} of ${content.length} characters shown]` : content,
+        truncated,
+      };
+    });
+  },
+};

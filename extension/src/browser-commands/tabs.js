@@ -1,0 +1,84 @@
+// Tabs and tab groups beyond the protocol core's basics (chrome.tabs, chrome.tabGroups; no
+// CDP).  browser.openTab is re-registered here so a new tab opens in the background unless the
+// caller asks for it to be active: agents should not take focus from the person at the keyboard.
+
+import { int, str, bool, intArray, httpUrl, tabId as requireTabId, invalid } from './params.js';
+
+const tabSummary = (tab) => ({
+  id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '', active: tab.active,
+  windowId: tab.windowId, groupId: tab.groupId,
+});
+const groupSummary = (g) => ({ id: g.id, title: g.title ?? '', color: g.color, collapsed: g.collapsed, windowId: g.windowId });
+const COLORS = new Set(['grey', 'blue', 'red', 'yellow', 'green', 'pink', 'purple', 'cyan', 'orange']);
+
+function color(params) {
+  const c = str(params, 'color', { required: false, max: 20 });
+  if (c !== undefined && !COLORS.has(c)) throw invalid(`Invalid color '${c}'`);
+  return c;
+}
+
+export const commands = {
+  'browser.openTab': async (params) => {
+    const url = httpUrl(params);
+    const active = bool(params, 'active', false);
+    const tab = await chrome.tabs.create({ url, active });
+    return { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
+  },
+
+  'browser.focusTab': async (params) => {
+    const tab = await chrome.tabs.update(requireTabId(params), { active: true });
+    await chrome.windows.update(tab.windowId, { focused: true });
+    return { ok: true, ...tabSummary(tab), active: true };
+  },
+
+  'browser.listTabGroups': async (params) => {
+    const windowId = int(params, 'windowId', { required: false, min: 1 });
+    const groups = await chrome.tabGroups.query(windowId === undefined ? {} : { windowId });
+    return { groups: groups.map(groupSummary) };
+  },
+
+  'browser.createTabGroup': async (params) => {
+    const tabIds = intArray(params, 'tabIds');
+    const title = str(params, 'title', { required: false, max: 200 });
+    const c = color(params);
+    const groupId = await chrome.tabs.group({ tabIds });
+    const update = {};
+    if (title !== undefined) update.title = title;
+    if (c !== undefined) update.color = c;
+    const group = Object.keys(update).length ? await chrome.tabGroups.update(groupId, update) : await chrome.tabGroups.get(groupId);
+    return { groupId, group: groupSummary(group) };
+  },
+
+  'browser.addTabsToGroup': async (params) => {
+    const groupId = int(params, 'groupId');
+    const tabIds = intArray(params, 'tabIds');
+    await chrome.tabs.group({ groupId, tabIds });
+    return { ok: true, groupId, tabIds };
+  },
+
+  'browser.removeTabsFromGroup': async (params) => {
+    const tabIds = intArray(params, 'tabIds');
+    await chrome.tabs.ungroup(tabIds);
+    return { ok: true, tabIds };
+  },
+
+  'browser.updateTabGroup': async (params) => {
+    const groupId = int(params, 'groupId');
+    const update = {};
+    const title = str(params, 'title', { required: false, max: 200 });
+    const c = color(params);
+    const collapsed = bool(params, 'collapsed', undefined);
+    if (title !== undefined) update.title = title;
+    if (c !== undefined) update.color = c;
+    if (collapsed !== undefined) update.collapsed = collapsed;
+    const group = await chrome.tabGroups.update(groupId, update);
+    return { group: groupSummary(group) };
+  },
+
+  'browser.listTabsInGroup': async (params) => {
+    const groupId = int(params, 'groupId');
+    const group = await chrome.tabGroups.get(groupId);
+    const tabs = await chrome.tabs.query({ groupId });
+    return { group: groupSummary(group), tabs: tabs.map(tabSummary) };
+  },
+};
