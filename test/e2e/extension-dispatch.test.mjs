@@ -153,6 +153,14 @@ describe('extension protocol core in real Chromium', () => {
     const after = await appPage.evaluate((p) => globalThis.__opentabsFixtureHooks[p].toolStarts.length, PLUGIN);
     assert.equal(after, before, 'and not in the other tab');
 
+    const excluded = await browser.context.newPage();
+    await excluded.goto(`http://localhost:${site.port}/no-plugin`);
+    const excludedTab = (await browser.worker().evaluate(() => chrome.tabs.query({}))).find((t) => t.url.endsWith('/no-plugin'));
+    const mismatch = await callTool(mcp, name.echo, { message: 'wrong tab', tabId: excludedTab.id });
+    assert.equal(mismatch.isError, true);
+    assert.match(resultText(mismatch), /does not match the URL patterns/, 'an excluded page is refused (-32003)');
+    await excluded.close();
+
     await second.close();
     const closed = await callTool(mcp, name.echo, { message: 'gone', tabId: formTab.id });
     assert.equal(closed.isError, true);
@@ -180,5 +188,25 @@ describe('extension protocol core in real Chromium', () => {
     }
     const session = await extensionSession(browser, ['activity']);
     assert.ok(session.activity.some((a) => a.tool.includes('echo') && a.status === 'success'), 'activity shows finished calls');
+  });
+
+  test('side panel shows auth failure when auth.json holds a wrong secret, then recovers', async () => {
+    const authFile = path.join(extensionDir(configDir), 'auth.json');
+    const good = fs.readFileSync(authFile, 'utf8');
+    const pill = panel.locator('[data-testid=connection-state]');
+    try {
+      fs.writeFileSync(authFile, `${JSON.stringify({ secret: 'f'.repeat(64) })}\n`);
+      await panel.locator('[data-testid=port-input]').fill(String(server.port));
+      await panel.locator('[data-testid=port-save]').click();
+      await panel.locator('[data-testid=connection-state][data-state=auth_failed]').waitFor({ timeout: 15_000 });
+      assert.equal(await pill.textContent(), 'Authentication failed');
+      await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-auth-failed.png') });
+    } finally {
+      fs.writeFileSync(authFile, good);
+    }
+    await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout: 15_000 });
+    await waitForPluginReady(browser, PLUGIN);
+    const result = await callTool(mcp, name.echo, { message: 'recovered' });
+    assert.equal(result.isError, undefined, resultText(result));
   });
 });
