@@ -1,0 +1,154 @@
+#include "app/call_results.hpp"
+
+#include <cctype>
+
+namespace opentabs::app {
+namespace {
+
+json::value sanitize_rec(const json::value& v, int depth) {
+  if (depth > 50) return nullptr;
+  if (const auto* o = v.if_object()) {
+    json::object out;
+    for (const auto& kv : *o) {
+      auto k = kv.key();
+      if (k == "__proto__" || k == "constructor" || k == "prototype") continue;
+      out.emplace(k, sanitize_rec(kv.value(), depth + 1));
+    }
+    return out;
+  }
+  if (const auto* a = v.if_array()) {
+    json::array out;
+    out.reserve(a->size());
+    for (const auto& e : *a) out.push_back(sanitize_rec(e, depth + 1));
+    return out;
+  }
+  return v;
+}
+
+bool needs_sanitizing(const json::value& v, int depth) {
+  if (depth > 50) return true;
+  if (const auto* o = v.if_object()) {
+    for (const auto& kv : *o) {
+      auto k = kv.key();
+      if (k == "__proto__" || k == "constructor" || k == "prototype") return true;
+      if (needs_sanitizing(kv.value(), depth + 1)) return true;
+    }
+  } else if (const auto* a = v.if_array()) {
+    for (const auto& e : *a)
+      if (needs_sanitizing(e, depth + 1)) return true;
+  }
+  return false;
+}
+
+std::string structured_error_text(const json::object& data, const std::string& message) {
+  const auto* code = json::get_string(data, "code");
+  const auto* category = json::get_string(data, "category");
+  auto retryable = json::get_bool(data, "retryable");
+  auto retry_after = json::get_number(data, "retryAfterMs");
+  if (!category && !retryable && !retry_after) return "[" + std::string(*code) + "] " + message;
+  std::string head = "[ERROR code=" + std::string(*code);
+  json::object block{{"code", *code}};
+  if (category) {
+    head += " category=" + std::string(*category);
+    block["category"] = *category;
+  }
+  if (retryable) {
+    head += std::string(" retryable=") + (*retryable ? "true" : "false");
+    block["retryable"] = *retryable;
+  }
+  if (retry_after) {
+    auto n = static_cast<std::int64_t>(*retry_after);
+    head += " retryAfterMs=" + std::to_string(n);
+    block["retryAfterMs"] = n;
+  }
+  return head + "] " + message + "\n\n```json\n" + json::dump(block) + "\n```";
+}
+
+}  // namespace
+
+json::value sanitize_output(const json::value& v) {
+  // Most results are clean; copy only when something has to go.
+  if (!needs_sanitizing(v, 0)) return v;
+  return sanitize_rec(v, 0);
+}
+
+tools::call_result success_result(const json::value& result, bool unwrap_output) {
+  const json::value* payload = &result;
+  if (unwrap_output) {
+    if (const auto* o = result.if_object())
+      if (const auto* out = o->if_contains("output")) payload = out;
+  }
+  return tools::call_result::text(json::dump(sanitize_output(*payload)));
+}
+
+std::string sanitize_error_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  auto starts = [&](std::string_view p) { return text.substr(i, p.size()) == p; };
+  while (i < text.size()) {
+    if (starts("http://") || starts("https://") || starts("file://") || starts("ws://")) {
+      out += "[url]";
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != '\'') ++i;
+      continue;
+    }
+    bool at_word_start = i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '(' ||
+                         text[i - 1] == '"' || text[i - 1] == '\'';
+    if (at_word_start && text[i] == '/' && i + 1 < text.size() && std::isalnum(static_cast<unsigned char>(text[i + 1]))) {
+      out += "[path]";
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != '\'' && text[i] != ')') ++i;
+      continue;
+    }
+    out.push_back(text[i++]);
+  }
+  if (out.size() > 500) {
+    out.resize(497);
+    out += "...";
+  }
+  return out;
+}
+
+tools::call_result plugin_failure(const ext_reply& reply) {
+  using k = ext_reply::kind;
+  switch (reply.outcome) {
+    case k::error: {
+      if (const auto* d = reply.data.if_object(); d && json::get_string(*d, "code"))
+        return tools::call_result::text(structured_error_text(*d, reply.message), true, 422);
+      if (reply.code == -32001) return tools::call_result::text("Tab closed: " + reply.message, true, 422);
+      if (reply.code == -32002) return tools::call_result::text("Tab unavailable: " + reply.message, true, 422);
+      return tools::call_result::text("Tool dispatch error: " + sanitize_error_text(reply.message), true, 422);
+    }
+    case k::not_sent:
+      return tools::call_result::text("Extension not connected. Please ensure the OpenTabs Chrome extension is running.",
+                                      true, 422);
+    default:
+      return tools::call_result::text("Tool dispatch error: " + reply.message, true, 422);
+  }
+}
+
+tools::call_result browser_failure(const ext_reply& reply) {
+  return tools::call_result::text("Browser tool error: " + (reply.outcome == ext_reply::kind::error
+                                                                 ? sanitize_error_text(reply.message)
+                                                                 : reply.message),
+                                  true, 422);
+}
+
+audit::audit_error audit_error_of(const ext_reply& reply) {
+  audit::audit_error e;
+  e.message = reply.message;
+  if (reply.outcome == ext_reply::kind::error) {
+    if (const auto* d = reply.data.if_object()) {
+      if (const auto* c = json::get_string(*d, "code")) {
+        e.code = std::string(*c);
+        if (const auto* cat = json::get_string(*d, "category")) e.category = std::string(*cat);
+        return e;
+      }
+    }
+    e.code = std::to_string(reply.code);
+    return e;
+  }
+  e.code = "UNKNOWN";
+  return e;
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,34 @@
+// How extension replies and pipeline refusals become MCP CallToolResults — the one place
+// where wire errors of tool calls are worded (spec §3.7 steps 8–9, §6.3).
+#pragma once
+
+#include <string>
+
+#include "app/dispatch_table.hpp"
+#include "audit/audit_entry.hpp"
+#include "tools/tool.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::app {
+
+// Drops keys named __proto__, constructor and prototype at any depth (≤ 50), so a page
+// cannot smuggle them into clients that merge results into objects.
+json::value sanitize_output(const json::value& v);
+
+// A successful tool.dispatch / browser.* answer: result.output (or the whole result) as
+// compact JSON text.
+tools::call_result success_result(const json::value& result, bool unwrap_output);
+
+// A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
+tools::call_result plugin_failure(const ext_reply& reply);
+// A failed browser-tool call: "Browser tool error: <message>".
+tools::call_result browser_failure(const ext_reply& reply);
+
+// The audit error of a failed reply: ToolError code, stringified JSON-RPC code, or UNKNOWN.
+audit::audit_error audit_error_of(const ext_reply& reply);
+
+// Removes URLs, file paths and addresses from error text and caps it at 500 characters,
+// so errors from pages and the extension do not leak local details to clients.
+std::string sanitize_error_text(std::string_view text);
+
+}  // namespace opentabs::app

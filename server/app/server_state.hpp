@@ -1,0 +1,99 @@
+// Everything the running server knows, in one place on the io thread: paths, the last good
+// config, the secret, the loaded plugins and tool registry, permissions switches, audit,
+// plugin log rings and reload statistics.  Plain data; the reload pipeline replaces parts
+// of it as a whole, and readers take what they need synchronously.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/tool_registry.hpp"
+#include "audit/audit_log.hpp"
+#include "config/config.hpp"
+#include "config/config_paths.hpp"
+#include "config/config_store.hpp"
+#include "json/json.hpp"
+#include "tools/events.hpp"
+
+namespace opentabs::app {
+
+// The last 1000 plugin.log entries of one plugin (spec §3.5).
+class log_ring {
+ public:
+  static constexpr std::size_t capacity = 1000;
+  void push(tools::plugin_log_entry e) {
+    if (entries_.size() == capacity) entries_.pop_front();
+    entries_.push_back(std::move(e));
+  }
+  std::size_t size() const { return entries_.size(); }
+  const std::deque<tools::plugin_log_entry>& entries() const { return entries_; }
+
+ private:
+  std::deque<tools::plugin_log_entry> entries_;
+};
+
+// What the server needs to know about one loaded plugin at run time.  Filled by the reload
+// pipeline from the plugin loader's output (server/plugins); the payloads are prebuilt so
+// sync.full and /health do not rebuild them per request.
+struct plugin_entry {
+  std::string name;
+  std::string version;
+  std::string display_name;
+  std::string source;                              // "local" | "npm"
+  std::string sdk_version;                         // empty when unknown
+  std::vector<std::string> url_patterns;           // effective
+  std::map<std::string, std::string> instance_map; // instance name → "*://host/*"
+  bool needs_setup = false;
+  json::object config_schema;                      // empty when none
+  json::object sync_base;   // SyncPlugin fields except permission/reviewed/tools[].permission
+  std::vector<std::string> tool_names;             // canonical names, tools order
+};
+
+struct discovery_error {
+  std::string specifier;
+  std::string error;
+  std::string source;  // "local" | "npm"
+};
+
+struct reload_stats {
+  std::uint64_t count = 0;
+  std::int64_t last_timestamp_ms = 0;
+  std::int64_t last_duration_ms = 0;
+};
+
+struct server_state {
+  server_state(config::config_paths p, std::filesystem::path home)
+      : paths(std::move(p)), store(paths.config_json(), std::move(home)),
+        audit(audit::persisted_to(paths.audit_log())) {}
+
+  config::config_paths paths;
+  config::config_store store;
+  config::config_file cfg;  // the last good config
+  std::string secret;       // never logged
+  bool skip_permissions = false;
+  bool dev = false;
+  std::string server_source_path;   // where the server's own files live (sync.full)
+  std::string extension_hash;       // extension/.extension-hash, when present
+
+  std::vector<plugin_entry> plugins;              // loaded, registry order
+  std::vector<discovery_error> discovery_errors;  // broken plugins and skipped paths
+  tool_registry registry;
+
+  audit::audit_log audit;
+  std::map<std::string, log_ring> plugin_logs;
+  reload_stats reloads;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+  const plugin_entry* find_plugin(std::string_view name) const {
+    for (const auto& p : plugins)
+      if (p.name == name) return &p;
+    return nullptr;
+  }
+};
+
+}  // namespace opentabs::app

@@ -1,0 +1,461 @@
+#include "app/tool_pipeline.hpp"
+
+#include "app/call_results.hpp"
+#include "config/permissions.hpp"
+#include "schema/validator.hpp"
+#include "tools/browser_catalog.hpp"
+#include "util/clock.hpp"
+#include "util/log.hpp"
+#include "util/random.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+constexpr std::size_t kMaxConcurrentPerPlugin = 25;
+
+std::string host_of_pattern(std::string_view pattern) {
+  // "*://host[:port]/*" → "host[:port]"
+  auto p = pattern.find("://");
+  if (p == std::string_view::npos) return {};
+  auto rest = pattern.substr(p + 3);
+  return std::string(rest.substr(0, rest.find('/')));
+}
+
+std::string host_of_url(std::string_view url) {
+  auto p = url.find("://");
+  if (p == std::string_view::npos) return {};
+  auto rest = url.substr(p + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (auto at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);
+  return std::string(rest);
+}
+
+// 127.0.0.1 and [::1] count as localhost when matching instance hosts (spec §3.7 step 5).
+std::string normalize_host(std::string host) {
+  for (const char* loop : {"127.0.0.1", "[::1]"}) {
+    std::string_view l(loop);
+    if (host.rfind(l, 0) == 0 && (host.size() == l.size() || host[l.size()] == ':'))
+      host = "localhost" + host.substr(l.size());
+  }
+  return host;
+}
+
+json::object notification(std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+}  // namespace
+
+tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm,
+                             tools::server_events& events)
+    : state_(state), hub_(hub), confirm_(confirm), events_(events) {}
+
+tools::permission tool_pipeline::effective_permission(const tools::tool_def& t) const {
+  return config::effective_permission(state_.cfg, t.plugin, t.base_name, state_.skip_permissions);
+}
+
+std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
+  std::vector<tools::listed_tool> out;
+  out.reserve(state_.registry.all().size());
+  for (const auto& t : state_.registry.all()) {
+    tools::listed_tool l;
+    l.name = t->name;
+    l.plugin = t->kind == tools::tool_kind::platform ? "platform" : t->plugin;
+    if (t->kind != tools::tool_kind::platform) {
+      auto p = effective_permission(*t);
+      if (p == tools::permission::off) l.description = "[Disabled] ";
+      else if (p == tools::permission::ask) l.description = "[Requires approval] ";
+    }
+    l.description += t->description;
+    l.input_schema = t->input_schema;
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object arguments,
+                                                            tools::call_options options) {
+  auto tool = state_.registry.find(name);
+  if (!tool) {
+    std::string text = "Tool " + name + " not found";
+    auto similar = state_.registry.similar_names(name);
+    if (!similar.empty()) {
+      text += ". Did you mean: ";
+      for (std::size_t i = 0; i < similar.size(); ++i) text += (i ? ", " : "") + similar[i];
+      text += "?";
+    }
+    co_return tools::call_result::text(text, true, 404);
+  }
+  // `tool` keeps the definition alive even if a reload swaps the registry meanwhile.
+  co_return co_await run(*tool, std::move(arguments), options);
+}
+
+tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) const {
+  if (tool.kind == tools::tool_kind::browser) {
+    return tools::call_result::text(
+        "Tool \"" + tool.name +
+            "\" is currently disabled. Browser tools are off until the user enables them: in the OpenTabs side "
+            "panel (browser tools card), or with `opentabs config set tool-permission.browser." +
+            tool.name + " auto` (or `plugin-permission.browser ask|auto` for all browser tools).",
+        true, 422);
+  }
+  const auto* p = state_.find_plugin(tool.plugin);
+  std::string version = p ? p->version : "?";
+  const auto it = state_.cfg.permissions.find(tool.plugin);
+  std::string text;
+  if (it != state_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
+    text = "Plugin \"" + tool.plugin + "\" has been updated from v" + *it->second.reviewed_version + " to v" + version +
+           " and needs re-review.";
+  } else if (it != state_.cfg.permissions.end() && it->second.reviewed_version) {
+    text = "Tool \"" + tool.name + "\" of plugin \"" + tool.plugin + "\" is turned off.";
+  } else {
+    text = "Plugin \"" + tool.plugin + "\" (v" + version + ") has not been reviewed yet.";
+  }
+  text += " To enable it: call plugin_inspect with {\"plugin\":\"" + tool.plugin +
+          "\"} to review the adapter code, then plugin_mark_reviewed with the review token; or ask the user to "
+          "enable it in the OpenTabs side panel, or run `opentabs config set plugin-permission." +
+          tool.plugin + " ask`.";
+  return tools::call_result::text(text, true, 422);
+}
+
+void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& result) {
+  entry.success = !result.is_error;
+  if (result.is_error && !entry.error) {
+    audit::audit_error e;
+    e.code = "UNKNOWN";
+    if (!result.content.empty())
+      if (const auto* t = json::get_string(result.content.front().as_object(), "text")) e.message = std::string(*t);
+    entry.error = std::move(e);
+  }
+  if (!entry.success == false) entry.error.reset();
+  auto st = state_.audit.append(std::move(entry));
+  if (!st) log::warn("audit log: " + st.err().message);
+}
+
+net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& tool, json::object args,
+                                                      tools::call_options& options) {
+  if (tool.kind == tools::tool_kind::platform) {
+    if (!platform_) co_return tools::call_result::text("Tool " + tool.name + " is not available", true, 404);
+    co_return co_await platform_(tool, args);
+  }
+  auto started = std::chrono::steady_clock::now();
+  audit::audit_entry entry;
+  entry.timestamp = iso8601_now();
+  entry.tool = tool.name;
+  entry.plugin = tool.plugin;
+  auto finish = [&](tools::call_result r) {
+    entry.duration_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    record(entry, r);
+    return r;
+  };
+
+  auto perm = effective_permission(tool);
+  if (perm == tools::permission::off) {
+    entry.error = audit::audit_error{"PERMISSION_DENIED", "tool is disabled", std::nullopt};
+    co_return finish(disabled_result(tool));
+  }
+
+  // Platform arguments are the server's business: strip them before validation.
+  std::optional<std::int64_t> tab_id;
+  std::string instance;
+  if (tool.kind == tools::tool_kind::plugin) {
+    if (auto t = json::get_int(args, "tabId"); t && *t > 0) tab_id = *t;
+    if (const auto* i = json::get_string(args, "instance"); i && !i->empty()) instance = std::string(*i);
+    args.erase("tabId");
+    args.erase("instance");
+  }
+  if (!tool.validator) {
+    entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
+    co_return finish(tools::call_result::text(
+        "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled (see the server log).",
+        true, 422));
+  }
+  if (tool.kind == tools::tool_kind::plugin) {
+    if (auto st = tool.validator->validate(args, tool.name); !st) {
+      entry.error = audit::audit_error{"VALIDATION_ERROR", st.err().message, std::nullopt};
+      co_return finish(tools::call_result::text(st.err().message, true, 422));
+    }
+  } else if (auto v = tool.validator->check(args)) {
+    auto text = "Invalid arguments:\n  - " + v->display_path() + ": " + v->message;
+    entry.error = audit::audit_error{"VALIDATION_ERROR", text, std::nullopt};
+    co_return finish(tools::call_result::text(text, true, 422));
+  }
+
+  if (perm == tools::permission::ask) {
+    auto refused = co_await confirm(tool, args, options);
+    if (refused) {
+      entry.error = audit::audit_error{"PERMISSION_DENIED", "not approved", std::nullopt};
+      co_return finish(std::move(*refused));
+    }
+  }
+
+  tools::call_result result;
+  if (tool.kind == tools::tool_kind::plugin)
+    result = co_await dispatch_plugin(tool, std::move(args), tab_id, instance, options, entry);
+  else
+    result = co_await dispatch_browser(tool, std::move(args), options, entry);
+  co_return finish(std::move(result));
+}
+
+net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const tools::tool_def& tool,
+                                                                         const json::object& args,
+                                                                         tools::call_options& options) {
+  if (!hub_.connected())
+    co_return tools::call_result::text(
+        "Tool " + tool.name + " requires approval but the extension is not connected.", true, 422);
+  if (options.on_progress)
+    options.on_progress({0, 1.0, "Waiting for user approval in the OpenTabs side panel"});
+  auto id = uuid_v4();
+  hub_.broadcast(notification("confirmation.request", json::object{{"id", json::str(id)},
+                                                                   {"tool", json::str(tool.base_name)},
+                                                                   {"plugin", json::str(tool.plugin)},
+                                                                   {"params", args}}));
+  std::function<void()> hook;
+  if (options.cancel) options.cancel->on_cancel([&hook] {
+      if (hook) hook();
+    });
+  auto d = co_await confirm_.wait(id, &hook);
+  if (options.cancel) options.cancel->clear_hook();
+  switch (d) {
+    case decision::allow: co_return std::nullopt;
+    case decision::allow_always:
+      if (on_always_allow_) on_always_allow_(tool);
+      co_return std::nullopt;
+    case decision::deny: co_return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, 422);
+    case decision::disconnected:
+      co_return tools::call_result::text(
+          "Tool " + tool.name + " requires approval but the extension is not connected.", true, 422);
+    case decision::cancelled: co_return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, 422);
+    case decision::shutdown: co_return tools::call_result::text("Server shutting down", true, 422);
+  }
+  co_return std::nullopt;
+}
+
+net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::tool_def& tool, json::object args,
+                                                                  std::optional<std::int64_t> tab_id,
+                                                                  const std::string& instance,
+                                                                  tools::call_options& options,
+                                                                  audit::audit_entry& entry) {
+  if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerPlugin) {
+    entry.error = audit::audit_error{"RATE_LIMITED", "too many concurrent dispatches", std::nullopt};
+    co_return tools::call_result::text("Too many concurrent dispatches for plugin \"" + tool.plugin +
+                                           "\" (limit: 25). Wait for in-flight requests to complete.",
+                                       true, 429);
+  }
+  auto started_ms = now_epoch_ms();
+  hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},
+                                                                   {"tool", json::str(tool.base_name)},
+                                                                   {"ts", started_ms}}));
+  auto end = [&](const tools::call_result& r) {
+    hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(tool.plugin)},
+                                                                   {"tool", json::str(tool.base_name)},
+                                                                   {"durationMs", now_epoch_ms() - started_ms},
+                                                                   {"success", !r.is_error}}));
+  };
+  if (!hub_.connected()) {
+    auto r = tools::call_result::text(
+        "Extension not connected. Please ensure the OpenTabs Chrome extension is running.", true, 422);
+    entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
+    end(r);
+    co_return r;
+  }
+  if (!instance.empty() && !tab_id) {
+    const auto* p = state_.find_plugin(tool.plugin);
+    auto it = p ? p->instance_map.find(instance) : decltype(p->instance_map.end()){};
+    if (!p || it == p->instance_map.end()) {
+      std::string valid;
+      if (p)
+        for (const auto& [k, v] : p->instance_map) valid += (valid.empty() ? "" : ", ") + k;
+      auto r = tools::call_result::text("Unknown instance \"" + instance + "\" for plugin \"" + tool.plugin +
+                                            "\". Valid instances: " + (valid.empty() ? "(none)" : valid),
+                                        true, 422);
+      end(r);
+      co_return r;
+    }
+    auto want = normalize_host(host_of_pattern(it->second));
+    std::optional<std::int64_t> fallback;
+    for (auto* c : hub_.connections()) {
+      const auto* entry_tabs = json::get_object(c->tabs, tool.plugin);
+      const auto* list = entry_tabs ? json::get_array(*entry_tabs, "tabs") : nullptr;
+      if (!list) continue;
+      for (const auto& t : *list) {
+        if (!t.is_object()) continue;
+        const auto* url = json::get_string(t.get_object(), "url");
+        auto id = json::get_int(t.get_object(), "tabId");
+        if (!url || !id || normalize_host(host_of_url(*url)) != want) continue;
+        if (json::get_bool(t.get_object(), "ready").value_or(false)) {
+          tab_id = id;
+          break;
+        }
+        if (!fallback) fallback = id;
+      }
+      if (tab_id) break;
+    }
+    if (!tab_id) tab_id = fallback;
+    if (!tab_id) {
+      auto r = tools::call_result::text("No open tab found for instance \"" + instance + "\" (" + it->second +
+                                            "). Open the site in the browser first.",
+                                        true, 422);
+      end(r);
+      co_return r;
+    }
+  }
+  json::object params{{"plugin", json::str(tool.plugin)}, {"tool", json::str(tool.base_name)}, {"input", std::move(args)}};
+  if (tab_id) params["tabId"] = *tab_id;
+  request_options ro;
+  ro.plugin = tool.plugin;
+  ro.label = tool.plugin + "/" + tool.base_name;
+  ro.connection_id = hub_.choose_connection("", tab_id, tool.plugin);
+  if (options.on_progress) {
+    auto cb = options.on_progress;
+    ro.on_progress = [cb](double progress, std::optional<double> total, const std::string& message) {
+      cb({progress, total, message});
+    };
+  }
+  std::function<void()> hook;
+  ro.cancel_hook = &hook;
+  if (options.cancel) options.cancel->on_cancel([&hook] {
+      if (hook) hook();
+    });
+  auto reply = co_await hub_.request("tool.dispatch", std::move(params), std::move(ro));
+  if (options.cancel) options.cancel->clear_hook();
+  tools::call_result r = reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);
+  if (!reply.ok()) entry.error = audit_error_of(reply);
+  end(r);
+  co_return r;
+}
+
+json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
+  json::array out;
+  for (const auto& p : state_.plugins) {
+    if (!plugin.empty() && p.name != plugin) continue;
+    std::string state = "closed";
+    json::array tabs;
+    for (auto* c : const_cast<extension_hub&>(hub_).connections()) {
+      const auto* e = json::get_object(c->tabs, p.name);
+      if (!e) continue;
+      if (const auto* s = json::get_string(*e, "state")) {
+        if (*s == "ready" || (*s == "unavailable" && state == "closed")) state = std::string(*s);
+      }
+      if (const auto* list = json::get_array(*e, "tabs")) {
+        for (const auto& t : *list) {
+          if (!t.is_object()) continue;
+          json::object tab = t.get_object();
+          tab["connectionId"] = json::str(c->id);
+          if (const auto* url = json::get_string(tab, "url")) {
+            auto host = normalize_host(host_of_url(*url));
+            for (const auto& [name, pattern] : p.instance_map)
+              if (normalize_host(host_of_pattern(pattern)) == host) tab["instance"] = json::str(name);
+          }
+          tabs.push_back(std::move(tab));
+        }
+      }
+    }
+    out.push_back(json::object{{"plugin", json::str(p.name)},
+                               {"displayName", json::str(p.display_name)},
+                               {"state", json::str(state)},
+                               {"tabs", std::move(tabs)}});
+  }
+  if (!plugin.empty() && out.empty()) {
+    std::string names;
+    for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name;
+    return json::object{{"error", json::str("Plugin \"" + plugin + "\" not found. Available plugins: " +
+                                            (names.empty() ? std::string("(none)") : names))}};
+  }
+  return out;
+}
+
+net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::tool_def& tool, json::object args,
+                                                                   tools::call_options& options,
+                                                                   audit::audit_entry& entry) {
+  args = tools::with_schema_defaults(tool, std::move(args));
+  if (tool.name == "plugin_list_tabs") {
+    const auto* p = json::get_string(args, "plugin");
+    co_return tools::call_result::text(json::dump(list_plugin_tabs(p ? std::string(*p) : std::string())));
+  }
+  if (browser_handler_) {
+    if (auto served = co_await browser_handler_->call(tool, args, options)) {
+      if (served->is_error && !entry.error) entry.error = audit::audit_error{"UNKNOWN", "", std::nullopt};
+      co_return std::move(*served);
+    }
+  }
+  if (tool.method.empty())
+    co_return tools::call_result::text("Browser tool error: " + tool.name + " is not available in this build", true, 422);
+  auto started_ms = now_epoch_ms();
+  hub_.broadcast(notification("tool.invocationStart",
+                              json::object{{"plugin", "browser"}, {"tool", json::str(tool.name)}, {"ts", started_ms}}));
+  tools::call_result r;
+  if (!hub_.connected()) {
+    r = tools::call_result::text("Browser tool error: Extension not connected", true, 422);
+    entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
+  } else if (tool.fan_out) {
+    // ★ tools ask every connected browser profile and tag each entry with its connection.
+    json::array merged;
+    std::optional<ext_reply> first_error;
+    std::size_t answered = 0;
+    for (auto* c : hub_.connections()) {
+      request_options ro;
+      ro.connection_id = c->id;
+      std::string cid = c->id;
+      auto reply = co_await hub_.request(tool.method, args, std::move(ro));
+      if (!reply.ok()) {
+        if (!first_error) first_error = reply;
+        continue;
+      }
+      ++answered;
+      if (const auto* arr = reply.result.if_array()) {
+        for (const auto& item : *arr) {
+          if (item.is_object()) {
+            json::object o = item.get_object();
+            o["connectionId"] = json::str(cid);
+            if (tool.name == "browser_list_tabs")
+              if (auto tid = json::get_int(o, "id")) hub_.set_tab_owner(*tid, cid);
+            merged.push_back(std::move(o));
+          } else {
+            merged.push_back(item);
+          }
+        }
+      } else {
+        merged.push_back(json::object{{"connectionId", json::str(cid)}, {"result", reply.result}});
+      }
+    }
+    if (answered == 0 && first_error) {
+      r = browser_failure(*first_error);
+      entry.error = audit_error_of(*first_error);
+    } else {
+      r = success_result(merged, false);
+    }
+  } else {
+    request_options ro;
+    std::optional<std::int64_t> tab = json::get_int(args, "tabId");
+    if (const auto* cid = json::get_string(args, "connectionId")) ro.connection_id = std::string(*cid);
+    else ro.connection_id = hub_.choose_connection("", tab, "");
+    ro.label = tool.method;
+    if (options.on_progress) {
+      auto cb = options.on_progress;
+      ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
+    }
+    std::function<void()> hook;
+    ro.cancel_hook = &hook;
+    if (options.cancel) options.cancel->on_cancel([&hook] {
+        if (hook) hook();
+      });
+    auto reply = co_await hub_.request(tool.method, std::move(args), std::move(ro));
+    if (options.cancel) options.cancel->clear_hook();
+    if (reply.ok()) {
+      r = success_result(reply.result, false);
+    } else {
+      r = browser_failure(reply);
+      entry.error = audit_error_of(reply);
+    }
+  }
+  hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", "browser"},
+                                                                 {"tool", json::str(tool.name)},
+                                                                 {"durationMs", now_epoch_ms() - started_ms},
+                                                                 {"success", !r.is_error}}));
+  co_return r;
+}
+
+}  // namespace opentabs::app

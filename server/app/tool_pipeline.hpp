@@ -1,0 +1,71 @@
+// The tool-call pipeline behind /mcp, /mcp/gateway and REST (spec §3.7, §3.8, §6.3):
+// lookup → permission gate (off / ask with confirmation / auto) → argument validation →
+// per-plugin concurrency cap → tool.invocationStart → dispatch to the extension →
+// result mapping → tool.invocationEnd → audit.  Runs on the io thread; each call is one
+// coroutine awaiting the extension hub.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/confirmations.hpp"
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "tools/events.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::app {
+
+// Server-side parts of browser tools (exec files, screenshots, HAR, ...): a handler gets
+// the first look at every validated browser-tool call and may serve it.
+class browser_tool_handler {
+ public:
+  virtual ~browser_tool_handler() = default;
+  virtual net::awaitable<std::optional<tools::call_result>> call(const tools::tool_def& tool, json::object& args,
+                                                                 tools::call_options& options) = 0;
+};
+
+class tool_pipeline final : public tools::tool_service {
+ public:
+  tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm, tools::server_events& events);
+
+  std::vector<tools::listed_tool> list_tools() const override;
+  net::awaitable<tools::call_result> call_tool(std::string name, json::object arguments,
+                                               tools::call_options options) override;
+
+  void set_browser_handler(std::unique_ptr<browser_tool_handler> h) { browser_handler_ = std::move(h); }
+  // Platform tools (plugin_inspect, plugin_mark_reviewed) are served by this function.
+  using platform_fn = std::function<net::awaitable<tools::call_result>(const tools::tool_def&, const json::object&)>;
+  void set_platform_handler(platform_fn f) { platform_ = std::move(f); }
+  // Called after "always allow" changed a permission (persist, reload, notify).
+  void set_on_always_allow(std::function<void(const tools::tool_def&)> f) { on_always_allow_ = std::move(f); }
+
+  tools::permission effective_permission(const tools::tool_def& t) const;
+
+  // plugin_list_tabs: the merged tab maps of every connection.
+  json::value list_plugin_tabs(const std::string& plugin) const;
+
+ private:
+  net::awaitable<tools::call_result> run(const tools::tool_def& tool, json::object args, tools::call_options& options);
+  net::awaitable<tools::call_result> dispatch_plugin(const tools::tool_def& tool, json::object args,
+                                                     std::optional<std::int64_t> tab_id, const std::string& instance,
+                                                     tools::call_options& options, audit::audit_entry& audit);
+  net::awaitable<tools::call_result> dispatch_browser(const tools::tool_def& tool, json::object args,
+                                                      tools::call_options& options, audit::audit_entry& audit);
+  net::awaitable<std::optional<tools::call_result>> confirm(const tools::tool_def& tool, const json::object& args,
+                                                            tools::call_options& options);
+  tools::call_result disabled_result(const tools::tool_def& tool) const;
+  void record(audit::audit_entry& entry, const tools::call_result& result);
+
+  server_state& state_;
+  extension_hub& hub_;
+  confirmations& confirm_;
+  tools::server_events& events_;
+  std::unique_ptr<browser_tool_handler> browser_handler_;
+  platform_fn platform_;
+  std::function<void(const tools::tool_def&)> on_always_allow_;
+};
+
+}  // namespace opentabs::app
