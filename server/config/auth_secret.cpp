@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include "config/config_paths.hpp"
 #include "json/json.hpp"
 #include "util/files.hpp"
 #include "util/random.hpp"
@@ -65,7 +66,7 @@ result<secret_outcome> ensure_secret(const fs::path& auth_json) {
   }
   if (loaded.err().code != "not_found")
     out.warnings.push_back(loaded.err().message + "; generating a new secret");
-  if (auto dir = ensure_dir(auth_json.parent_path(), 0700); !dir) return dir.err();
+  if (auto dir = ensure_private_dir(auth_json.parent_path()); !dir) return dir.err();
   out.secret = generate_secret();
   if (auto w = write_file_atomic(auth_json, format_auth_json(out.secret), 0600); !w) return w.err();
   out.generated = true;
@@ -73,7 +74,7 @@ result<secret_outcome> ensure_secret(const fs::path& auth_json) {
 }
 
 result<std::string> rotate_secret(const fs::path& auth_json) {
-  if (auto dir = ensure_dir(auth_json.parent_path(), 0700); !dir) return dir.err();
+  if (auto dir = ensure_private_dir(auth_json.parent_path()); !dir) return dir.err();
   auto secret = generate_secret();
   if (auto w = write_file_atomic(auth_json, format_auth_json(secret), 0600); !w) return w.err();
   return secret;

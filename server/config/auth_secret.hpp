@@ -41,7 +41,7 @@ struct secret_outcome {
 };
 
 // Loads the secret, or generates and writes a new one when the file is missing or invalid.
-// Creates the parent directory (0700) when needed and tightens a file readable by others
+// Creates the parent directory (0700) when missing and tightens a file readable by others
 // back to 0600.  Errors only when the new secret cannot be written ("io").
 result<secret_outcome> ensure_secret(const fs::path& auth_json);
 

@@ -55,12 +55,20 @@ result<config_paths> config_paths_from_environment() {
   return config_paths{*home / ".opentabs"};
 }
 
-status ensure_config_dir(const config_paths& paths) { return ensure_dir(paths.dir, 0700); }
+status ensure_private_dir(const fs::path& dir) {
+  std::error_code ec;
+  auto st = fs::status(dir, ec);
+  if (fs::is_directory(st)) return ok();
+  if (fs::exists(st)) return make_error("io", "cannot use " + dir.string() + " as a directory: it is a file");
+  return ensure_dir(dir, 0700);
+}
+
+status ensure_config_dir(const config_paths& paths) { return ensure_private_dir(paths.dir); }
 
 status ensure_extension_dirs(const config_paths& paths) {
   if (auto s = ensure_config_dir(paths); !s) return s;
-  if (auto s = ensure_dir(paths.extension_dir(), 0700); !s) return s;
-  return ensure_dir(paths.adapters_dir(), 0700);
+  if (auto s = ensure_private_dir(paths.extension_dir()); !s) return s;
+  return ensure_private_dir(paths.adapters_dir());
 }
 
 }  // namespace opentabs::config

@@ -44,10 +44,16 @@ result<fs::path> home_directory();
 // resolve_config_dir() with the real environment.
 result<config_paths> config_paths_from_environment();
 
-// Creates the config directory with mode 0700 (tightening an existing one).
+// Creates `dir` (and missing parents) when it does not exist, giving it mode 0700.  An
+// existing directory keeps its mode: OPENTABS_CONFIG_DIR may point at a directory shared
+// with other things, and chmod-ing someone's /tmp or home would do harm.  Error "io" when
+// it cannot be created or exists as something other than a directory.
+status ensure_private_dir(const fs::path& dir);
+
+// ensure_private_dir() for the config directory.
 status ensure_config_dir(const config_paths& paths);
 
-// Creates extension/ and extension/adapters/ with mode 0700.
+// ensure_private_dir() for the config directory, extension/ and extension/adapters/.
 status ensure_extension_dirs(const config_paths& paths);
 
 }  // namespace opentabs::config

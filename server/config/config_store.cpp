@@ -1,6 +1,7 @@
 #include "config/config_store.hpp"
 
 #include "config/config_migrations.hpp"
+#include "config/config_paths.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::config {
@@ -56,8 +57,10 @@ result<loaded_config> config_store::load() {
   out.migrated_from = cur->migrated_from;
   if (cur->missing) {
     out.created = true;
-    if (auto w = write_file_atomic(path_, default_config_text(), 0600); !w)
-      out.warnings.push_back("Cannot create default config: " + w.err().message + "; using defaults in memory");
+    status written = ensure_private_dir(path_.parent_path());
+    if (written) written = write_file_atomic(path_, default_config_text(), 0600);
+    if (!written)
+      out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
@@ -74,6 +77,7 @@ result<loaded_config> config_store::update(const edit_fn& edit) {
   out.migrated_from = cur->migrated_from;
   out.created = cur->missing;
   if (*changed || cur->missing) {
+    if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
     if (auto w = write_file_atomic(path_, format_config_text(cur->root), 0600); !w) return w.err();
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);

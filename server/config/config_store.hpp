@@ -38,7 +38,8 @@ class config_store {
   const fs::path& path() const noexcept { return path_; }
   fs::path backup_path() const;
 
-  // Reads config.json.  Missing → writes the default file and returns it (created = true;
+  // Reads config.json.  Missing → writes the default file (creating the directory, 0700,
+  // if needed) and returns it (created = true;
   // if even that write fails the defaults are returned with a warning).  Not JSON, too big
   // or not an object → error naming the file and line/column: keep the last good config.
   // Old versions are migrated: the original bytes go to config.json.backup first, then the

@@ -51,16 +51,24 @@ TEST_CASE("the well-known paths") {
   CHECK(p.stdio_bridge_log() == "/cfg/logs/stdio-bridge.log");
 }
 
-TEST_CASE("ensure_config_dir creates the directory with mode 0700 and tightens an existing one") {
+TEST_CASE("ensure_config_dir creates the directory with mode 0700 and leaves an existing one alone") {
   scratch_dir tmp;
   config_paths p{tmp / "nested/.opentabs"};
   REQUIRE(ensure_config_dir(p).ok());
   CHECK(std::filesystem::is_directory(p.dir));
   CHECK(mode_of(p.dir) == 0700);
 
-  std::filesystem::permissions(p.dir, std::filesystem::perms::all);
+  // OPENTABS_CONFIG_DIR may name a shared directory: its mode is not ours to change.
+  std::filesystem::permissions(p.dir, std::filesystem::perms(0755));
   REQUIRE(ensure_config_dir(p).ok());
-  CHECK(mode_of(p.dir) == 0700);
+  CHECK(mode_of(p.dir) == 0755);
+  std::filesystem::permissions(p.dir, std::filesystem::perms(0700));
+
+  // A file where the directory should be is a clear error.
+  opentabs::test::write_text(tmp / "file", "x");
+  auto blocked = ensure_config_dir(config_paths{tmp / "file"});
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.err().message.find("it is a file") != std::string::npos);
 
   REQUIRE(ensure_extension_dirs(p).ok());
   CHECK(mode_of(p.extension_dir()) == 0700);

@@ -216,12 +216,23 @@ TEST_CASE("an edit that fails aborts the update without writing") {
   CHECK(read_text(path) == before);
 }
 
-TEST_CASE("a failing write is an error value, not an exception") {
+TEST_CASE("a missing config directory is created (0700) on first load and on update") {
   scratch_dir tmp;
-  // The config directory does not exist (removed under a running server): reading says
-  // "missing" but nothing can be created.  Permission bits would not do here because the
-  // tests may run as root.
-  config_store store(tmp / "removed-dir" / "config.json", "/home/alice");
+  config_store store(tmp / "fresh" / "config.json", "/home/alice");
+  auto r = store.load();
+  REQUIRE(r.ok());
+  CHECK(r->created);
+  CHECK(mode_of(tmp / "fresh") == 0700);
+  std::filesystem::remove_all(tmp / "fresh");
+  REQUIRE(store.update(tool_off("slack", "x")).ok());
+  CHECK(std::filesystem::exists(tmp / "fresh" / "config.json"));
+}
+
+TEST_CASE("a failing write is an error value, not an exception") {
+  // /sys refuses mkdir even for root, so "file missing, cannot create" is real here.
+  // (Permission bits would not do: the tests may run as root.)
+  if (!std::filesystem::is_directory("/sys")) return;
+  config_store store(fs::path("/sys") / ("ot-config-test-" + random_hex(4)) / "config.json", "/home/alice");
   auto r = store.update(tool_off("slack", "x"));
   REQUIRE_FALSE(r.ok());
   CHECK(r.err().code == "io");
@@ -231,10 +242,13 @@ TEST_CASE("a failing write is an error value, not an exception") {
   CHECK(l->created);
   CHECK(any_contains(l->warnings, "Cannot create default config"));
   CHECK(l->cfg.update_check_interval_minutes == 30);
+}
 
-  // A path that cannot even be read (its parent is a regular file) is an error for both.
-  write_text(tmp / "not-a-dir", "x");
+TEST_CASE("a config path that cannot be read is an error for load and update") {
+  scratch_dir tmp;
+  write_text(tmp / "not-a-dir", "x");  // the "directory" is a regular file
   config_store blocked(tmp / "not-a-dir" / "config.json", "/home/alice");
   CHECK(blocked.load().err().code == "io");
   CHECK(blocked.update(tool_off("slack", "x")).err().code == "io");
+  CHECK(read_text(tmp / "not-a-dir") == "x");
 }
