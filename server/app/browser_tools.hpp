@@ -1,0 +1,75 @@
+// The server-side parts of built-in browser tools (spec §5): browser_execute_script through
+// an exec file in adapters/ (CSP-safe: the extension injects a file, never evaluates a
+// string), browser_screenshot_tab as MCP image content or a saved PNG, browser_export_har
+// (HAR 1.2 built here from the extension's capture buffers), and plugin_analyze_site.  The
+// tool pipeline hands every validated browser-tool call to browser_tools::call first; calls
+// it does not serve (nullopt) are forwarded to the extension unchanged.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "app/extension_hub.hpp"
+#include "app/tool_pipeline.hpp"
+#include "json/json.hpp"
+#include "tools/tool.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::app {
+
+// Inline results above this size are refused with a hint to pass filePath instead.
+inline constexpr std::size_t max_inline_har_bytes = 2 * 1024 * 1024;
+
+class browser_tools final : public browser_tool_handler {
+ public:
+  browser_tools(extension_hub& hub, std::filesystem::path adapters_dir);
+
+  net::awaitable<std::optional<tools::call_result>> call(const tools::tool_def& tool, json::object& args,
+                                                         tools::call_options& options) override;
+
+ private:
+  net::awaitable<ext_reply> ask(const std::string& method, json::object params);
+  net::awaitable<tools::call_result> execute_script(const json::object& args);
+  net::awaitable<ext_reply> run_exec_file(std::int64_t tab_id, std::string_view code);
+  net::awaitable<tools::call_result> screenshot(const json::object& args);
+  net::awaitable<tools::call_result> export_har(const json::object& args);
+  net::awaitable<tools::call_result> analyze_site(const json::object& args);
+
+  extension_hub& hub_;
+  std::filesystem::path adapters_dir_;
+};
+
+// ---- pure helpers, exposed for unit tests ----------------------------------------------------
+
+// True when `code` reads as one JavaScript expression (console semantics: its value is the
+// result), false when it is a statement body (which may `return`).  A conservative scanner:
+// strings, template literals, comments and regex literals are skipped; a top-level `;`
+// before the end, a leading statement keyword, or a top-level line break between two
+// complete statements makes it a body.
+bool looks_like_expression(std::string_view code);
+
+// The exec file for `key`: runs `code` (wrapped as `return (<code>)` when it is an
+// expression) in an async function and stores {value} or {error} under
+// __openTabs.__execResult_<key> after setting __execStarted_<key>.
+std::string exec_file_source(std::string_view key, std::string_view code);
+
+// HAR 1.2 document from the extension's capture buffers (browser.getNetworkRequests
+// `requests`, browser.getWebSocketFrames `frames`), entries sorted by start time.
+json::object build_har(const json::array& requests, const json::array* ws_frames, std::string_view creator_version);
+
+// Width and height of a PNG from its IHDR chunk; nullopt when the bytes are not a PNG.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view png);
+
+// Decodes standard base64 (padding optional); nullopt on any invalid character.
+std::optional<std::string> decode_base64(std::string_view text);
+
+// Checks a caller-chosen output path: absolute, no ".." segment, parent directory exists,
+// and not an existing non-regular file.  Error text names what is wrong.
+status check_output_path(const std::filesystem::path& p);
+
+// "2026-01-02T03:04:05.678Z" for a millisecond epoch.
+std::string iso8601_ms(std::int64_t epoch_ms);
+
+}  // namespace opentabs::app

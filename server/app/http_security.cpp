@@ -1,0 +1,67 @@
+#include "app/http_security.hpp"
+
+#include <cctype>
+
+#include "util/strings.hpp"
+
+namespace opentabs::app {
+
+bool host_allowed(std::string_view host) {
+  host = trim(host);
+  if (host.empty()) return false;
+  std::string_view name = host;
+  std::string_view port;
+  if (host.front() == '[') {
+    auto close = host.find(']');
+    if (close == std::string_view::npos) return false;
+    name = host.substr(1, close - 1);
+    auto rest = host.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return false;
+      port = rest.substr(1);
+    }
+  } else if (auto colon = host.rfind(':'); colon != std::string_view::npos && host.find(':') == colon) {
+    name = host.substr(0, colon);
+    port = host.substr(colon + 1);
+  }
+  if (!port.empty() || (host.back() == ':')) {
+    if (port.empty() || port.size() > 5) return false;
+    for (char c : port)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  auto lower = to_lower(name);
+  return lower == "localhost" || lower == "127.0.0.1" || lower == "::1" || lower == "::ffff:127.0.0.1";
+}
+
+bool origin_allowed(std::string_view origin, bool present) {
+  if (!present) return true;
+  return starts_with(origin, "chrome-extension://");
+}
+
+bool bearer_matches(std::string_view header, std::string_view secret) {
+  header = trim(header);
+  if (header.size() < 7 || !iequals(header.substr(0, 7), "bearer ")) return false;
+  return constant_time_equals(trim(header.substr(7)), secret);
+}
+
+ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret) {
+  ws_credentials out;
+  for (const auto& p : offered) {
+    if (!out.authorized && constant_time_equals(p, secret)) {
+      out.authorized = true;
+      continue;
+    }
+    if (p == "opentabs") continue;
+    if (out.connection_id.empty() && !constant_time_equals(p, secret)) out.connection_id = p;
+  }
+  // An id is only trusted from an authorised client, and only if it is printable and short.
+  if (!out.authorized || out.connection_id.size() > 128) out.connection_id.clear();
+  for (char c : out.connection_id)
+    if (static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) > 0x7e) {
+      out.connection_id.clear();
+      break;
+    }
+  return out;
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,27 @@
+// The request checks that guard the local server (spec §3.1, §6.7): the Host allow-list
+// (DNS-rebinding defence), the Origin rule (no browser page may call us; only the
+// extension's chrome-extension:// origin), the bearer token compared in constant time, and
+// the WebSocket credential carried in Sec-WebSocket-Protocol.  Pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opentabs::app {
+
+// localhost, 127.0.0.1, ::1 / [::1], ::ffff:127.0.0.1, each with an optional port.
+bool host_allowed(std::string_view host_header);
+// No Origin at all, or a chrome-extension:// one.
+bool origin_allowed(std::string_view origin_header, bool origin_present);
+// "Bearer <secret>" (scheme case-insensitive), compared in constant time.
+bool bearer_matches(std::string_view authorization_header, std::string_view secret);
+
+struct ws_credentials {
+  bool authorized = false;
+  std::string connection_id;  // first offered value that is neither "opentabs" nor the secret
+};
+ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret);
+
+}  // namespace opentabs::app

@@ -1,0 +1,184 @@
+#include "app/payloads.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/permissions.hpp"
+#include "tools/browser_catalog.hpp"
+#include "util/clock.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+constexpr const char* kSdkVersion = "0.0.115";
+
+json::object plugin_payload(const server_state& state, const plugin_entry& p) {
+  json::object o = p.sync_base;
+  auto level = config::plugin_permission(state.cfg, p.name);
+  o["permission"] = json::str(tools::to_string(level));
+  o["reviewed"] = config::is_reviewed(state.cfg, p.name, p.version);
+  if (auto* tools_arr = o.if_contains("tools"); tools_arr && tools_arr->is_array()) {
+    for (auto& t : tools_arr->get_array()) {
+      if (!t.is_object()) continue;
+      auto& to = t.get_object();
+      const auto* base = json::get_string(to, "name");
+      if (base) to["permission"] = json::str(tools::to_string(config::configured_permission(state.cfg, p.name, *base)));
+    }
+  }
+  return o;
+}
+
+json::array browser_tools_payload(const server_state& state) {
+  std::vector<const tools::tool_def*> sorted;
+  for (const auto& t : tools::browser_tool_catalog()) sorted.push_back(&t);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  json::array out;
+  for (const auto* t : sorted) {
+    json::object o{{"name", json::str(t->name)}, {"description", json::str(t->description)}};
+    if (!t->summary.empty()) o["summary"] = json::str(t->summary);
+    o["permission"] = json::str(tools::to_string(config::configured_permission(state.cfg, "browser", t->name)));
+    if (!t->icon.empty()) o["icon"] = json::str(t->icon);
+    if (!t->group.empty()) o["group"] = json::str(t->group);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+json::array failed_plugins(const server_state& state) {
+  json::array out;
+  for (const auto& e : state.discovery_errors)
+    out.push_back(json::object{{"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}});
+  return out;
+}
+
+std::string tab_state_of(const extension_hub& hub, const std::string& plugin) {
+  std::string state = "closed";
+  for (auto* c : const_cast<extension_hub&>(hub).connections()) {
+    const auto* e = json::get_object(c->tabs, plugin);
+    const auto* s = e ? json::get_string(*e, "state") : nullptr;
+    if (!s) continue;
+    if (*s == "ready") return "ready";
+    if (*s == "unavailable") state = "unavailable";
+  }
+  return state;
+}
+
+json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
+  json::array out;
+  for (auto* c : const_cast<extension_hub&>(hub).connections()) {
+    const auto* e = json::get_object(c->tabs, plugin);
+    const auto* list = e ? json::get_array(*e, "tabs") : nullptr;
+    if (list)
+      for (const auto& t : *list) out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string browser_permission(const server_state& state) {
+  return std::string(tools::to_string(config::plugin_permission(state.cfg, "browser")));
+}
+
+json::object sync_full_params(const server_state& state) {
+  json::array plugins;
+  for (const auto& p : state.plugins) plugins.push_back(plugin_payload(state, p));
+  json::object o{{"plugins", std::move(plugins)},
+                 {"failedPlugins", failed_plugins(state)},
+                 {"browserTools", browser_tools_payload(state)},
+                 {"browserPermission", json::str(browser_permission(state))},
+                 {"serverVersion", OPENTABS_VERSION},
+                 {"serverSourcePath", json::str(state.server_source_path)},
+                 {"skipPermissions", state.skip_permissions}};
+  if (!state.extension_hash.empty()) o["extensionHash"] = json::str(state.extension_hash);
+  return o;
+}
+
+json::object config_state(const server_state& state, const extension_hub& hub) {
+  std::vector<const plugin_entry*> sorted;
+  for (const auto& p : state.plugins) sorted.push_back(&p);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  json::array plugins;
+  for (const auto* p : sorted) {
+    auto o = plugin_payload(state, *p);
+    o["tabState"] = json::str(tab_state_of(hub, p->name));
+    plugins.push_back(std::move(o));
+  }
+  auto o = sync_full_params(state);
+  o["plugins"] = std::move(plugins);
+  return o;
+}
+
+json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients) {
+  json::array details;
+  std::size_t plugin_tools = 0;
+  for (const auto& p : state.plugins) {
+    json::array tool_names;
+    for (const auto& n : p.tool_names) tool_names.push_back(json::str(n));
+    plugin_tools += p.tool_names.size();
+    json::array patterns;
+    for (const auto& u : p.url_patterns) patterns.push_back(json::str(u));
+    auto logs = state.plugin_logs.find(p.name);
+    json::object d{{"name", json::str(p.name)},
+                   {"displayName", json::str(p.display_name)},
+                   {"toolCount", p.tool_names.size()},
+                   {"tools", std::move(tool_names)},
+                   {"urlPatterns", std::move(patterns)},
+                   {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, p.name)))},
+                   {"tabState", json::str(tab_state_of(hub, p.name))},
+                   {"tabs", tabs_of(hub, p.name)},
+                   {"source", json::str(p.source)},
+                   {"sdkVersion", p.sdk_version.empty() ? json::value(nullptr) : json::str(p.sdk_version)},
+                   {"logBufferSize", logs == state.plugin_logs.end() ? 0 : logs->second.size()},
+                   {"needsSetup", p.needs_setup}};
+    if (!p.config_schema.empty()) d["configSchema"] = p.config_schema;
+    if (const auto* icon = json::get_string(p.sync_base, "iconSvg")) d["iconSvg"] = *icon;
+    details.push_back(std::move(d));
+  }
+  json::array failed, discovery;
+  for (const auto& e : state.discovery_errors) {
+    failed.push_back(json::object{{"path", json::str(e.specifier)}, {"error", json::str(e.error)}});
+    discovery.push_back(json::object{
+        {"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}, {"source", json::str(e.source)}});
+  }
+  json::array browser_names, disabled;
+  for (const auto& t : tools::browser_tool_catalog()) {
+    browser_names.push_back(json::str(t.name));
+    if (config::configured_permission(state.cfg, "browser", t.name) == tools::permission::off)
+      disabled.push_back(json::str(t.name));
+  }
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - state.started).count();
+  json::object audit_summary = state.audit.summary(now_epoch_ms()).to_json();
+  if (state.audit.disk_failures() > 0) {
+    audit_summary["diskFailures"] = state.audit.disk_failures();
+    audit_summary["lastDiskError"] = json::str(state.audit.last_disk_error());
+  }
+  return json::object{
+      {"status", "ok"},
+      {"version", OPENTABS_VERSION},
+      {"sdkVersion", kSdkVersion},
+      {"mode", state.dev ? "dev" : "production"},
+      {"extensionConnected", hub.connected()},
+      {"extensionConnections", hub.connection_count()},
+      {"mcpClients", mcp_clients},
+      {"plugins", state.plugins.size()},
+      {"pluginDetails", std::move(details)},
+      {"failedPlugins", std::move(failed)},
+      {"toolCount", state.registry.all().size()},
+      {"browserToolCount", tools::browser_tool_catalog().size()},
+      {"pluginToolCount", plugin_tools},
+      {"browserToolNames", std::move(browser_names)},
+      {"disabledBrowserTools", std::move(disabled)},
+      {"skipPermissions", state.skip_permissions},
+      {"uptime", uptime},
+      {"reloadCount", state.reloads.count},
+      {"lastReloadTimestamp", state.reloads.last_timestamp_ms},
+      {"lastReloadDurationMs", state.reloads.last_duration_ms},
+      {"stateSchemaVersion", 8},
+      {"discoveryErrors", std::move(discovery)},
+      {"fileWatcher", json::object{{"watchedPlugins", 0}, {"pendingPlugins", 0}, {"lastPollAt", nullptr}, {"pollDetections", 0}}},
+      {"auditSummary", std::move(audit_summary)}};
+}
+
+}  // namespace opentabs::app

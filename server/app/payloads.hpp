@@ -1,0 +1,22 @@
+// The JSON documents the server builds from its state: sync.full and plugin payloads for
+// the extension, the config state (config.getState / plugins.changed), and /health.
+// Shapes and key names follow spec §3.6 and §6.6 exactly; the real extension reads them.
+#pragma once
+
+#include <cstddef>
+
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "json/json.hpp"
+
+namespace opentabs::app {
+
+json::object sync_full_params(const server_state& state);
+json::object config_state(const server_state& state, const extension_hub& hub);
+// The full authenticated /health payload.
+json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients);
+
+// permissions.browser.permission, "off" when unset.
+std::string browser_permission(const server_state& state);
+
+}  // namespace opentabs::app

@@ -1,0 +1,44 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "app/http_security.hpp"
+
+using namespace opentabs::app;
+
+TEST_CASE("Host allow-list") {
+  for (const char* ok : {"localhost", "localhost:9515", "127.0.0.1", "127.0.0.1:1", "[::1]", "[::1]:9515", "::1",
+                         "::ffff:127.0.0.1", "LOCALHOST:80"})
+    CHECK_MESSAGE(host_allowed(ok), ok);
+  for (const char* bad : {"", "evil.com", "localhost.evil.com", "127.0.0.2", "localhost:abc", "localhost:",
+                          "[::2]:1", "192.168.1.1:9515", "localhost:123456"})
+    CHECK_MESSAGE(!host_allowed(bad), bad);
+}
+
+TEST_CASE("Origin rule") {
+  CHECK(origin_allowed("", false));
+  CHECK(origin_allowed("chrome-extension://abcdef", true));
+  CHECK_FALSE(origin_allowed("http://evil.example.com", true));
+  CHECK_FALSE(origin_allowed("null", true));
+  CHECK_FALSE(origin_allowed("", true));
+}
+
+TEST_CASE("bearer token") {
+  std::string secret(64, 'a');
+  CHECK(bearer_matches("Bearer " + secret, secret));
+  CHECK(bearer_matches("bearer " + secret, secret));
+  CHECK_FALSE(bearer_matches("Bearer " + std::string(64, 'b'), secret));
+  CHECK_FALSE(bearer_matches(secret, secret));
+  CHECK_FALSE(bearer_matches("", secret));
+}
+
+TEST_CASE("WebSocket subprotocol credentials") {
+  std::string s(64, 'f');
+  auto c = check_ws_subprotocols({"opentabs", s, "conn-1"}, s);
+  CHECK(c.authorized);
+  CHECK(c.connection_id == "conn-1");
+  CHECK(check_ws_subprotocols({"opentabs", s}, s).connection_id.empty());
+  auto bad = check_ws_subprotocols({"opentabs", "wrong", "conn-1"}, s);
+  CHECK_FALSE(bad.authorized);
+  CHECK(bad.connection_id.empty());
+}
