@@ -83,7 +83,7 @@ function renderConnection() {
   pill.dataset.state = c.state;
   pill.textContent = CONNECTION_LABELS[c.state] ?? c.state;
   const detail = c.state === 'auth_failed'
-    ? 'The server rejected this extension\'s secret. Restart `opentabs start` and reload the extension.'
+    ? 'The server rejected the secret in this extension\'s auth.json. Load the extension from the folder `opentabs start` prepared (~/.opentabs/extension); retrying every few seconds.'
     : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
   $('connection-detail').textContent = detail;
   const s = state.serverState;

@@ -200,6 +200,7 @@ describe('extension protocol core in real Chromium', () => {
       await panel.locator('[data-testid=port-save]').click();
       await panel.locator('[data-testid=connection-state][data-state=auth_failed]').waitFor({ timeout: 15_000 });
       assert.equal(await pill.textContent(), 'Authentication failed');
+      await panel.evaluate(() => window.scrollTo(0, 0));
       await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-auth-failed.png') });
     } finally {
       fs.writeFileSync(authFile, good);

@@ -9,8 +9,17 @@
 // `commands` object and being listed in COMMAND_MODULES below.
 
 import { commands as protocolCore } from './protocol-core.js';
+import { commands as tabs } from './tabs.js';
+import { commands as page } from './page.js';
+import { commands as interaction } from './interaction.js';
+import { commands as network } from './network.js';
+import { commands as emulation } from './emulation.js';
+import { commands as css } from './css.js';
+import { commands as windows } from './windows.js';
+import { commands as data } from './data.js';
+import { commands as diagnostics } from './diagnostics.js';
 
-const COMMAND_MODULES = [protocolCore];
+const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics];
 
 export const browserCommands = new Map();
 

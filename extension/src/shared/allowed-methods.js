@@ -20,6 +20,7 @@ export const BROWSER_METHODS = [
   'listWindows', 'createWindow', 'updateWindow', 'closeWindow', 'downloadFile', 'listDownloads',
   'getDownloadStatus', 'searchHistory', 'getVisits', 'searchBookmarks', 'createBookmark',
   'listBookmarkTree', 'getRecentlyClosed', 'restoreSession', 'clearSiteData',
+  'snapshot', // opentabs addition: browser_snapshot
 ].map((m) => `browser.${m}`);
 
 export const EXTENSION_METHODS = [

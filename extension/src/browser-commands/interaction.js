@@ -1,0 +1,139 @@
+// Page interaction by CSS selector or snapshot ref, inside same-origin iframes and open shadow
+// roots too.  Clicks and key presses are trusted input events sent through CDP
+// (Input.dispatchMouseEvent / dispatchKeyEvent) to the tab where it is, without activating it;
+// the debugger detaches again after an idle period.  Typing, selecting, hovering and
+// scrolling are scripted and need no debugger at all.
+
+import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
+import { str, tabId as requireTabId, target, invalid } from './params.js';
+import { runPageOp } from './page-agent.js';
+import { withDebugger } from './debugger.js';
+
+const NAMED_KEYS = {
+  Enter: { code: 'Enter', keyCode: 13, text: '\r' }, Tab: { code: 'Tab', keyCode: 9 }, Escape: { code: 'Escape', keyCode: 27 },
+  Backspace: { code: 'Backspace', keyCode: 8 }, Delete: { code: 'Delete', keyCode: 46 }, Insert: { code: 'Insert', keyCode: 45 },
+  ArrowUp: { code: 'ArrowUp', keyCode: 38 }, ArrowDown: { code: 'ArrowDown', keyCode: 40 },
+  ArrowLeft: { code: 'ArrowLeft', keyCode: 37 }, ArrowRight: { code: 'ArrowRight', keyCode: 39 },
+  Home: { code: 'Home', keyCode: 36 }, End: { code: 'End', keyCode: 35 }, PageUp: { code: 'PageUp', keyCode: 33 },
+  PageDown: { code: 'PageDown', keyCode: 34 }, ' ': { code: 'Space', keyCode: 32, text: ' ' }, Space: { key: ' ', code: 'Space', keyCode: 32, text: ' ' },
+  Shift: { code: 'ShiftLeft', keyCode: 16 }, Control: { code: 'ControlLeft', keyCode: 17 }, Alt: { code: 'AltLeft', keyCode: 18 },
+  Meta: { code: 'MetaLeft', keyCode: 91 },
+};
+for (let i = 1; i <= 12; i++) NAMED_KEYS[`F${i}`] = { code: `F${i}`, keyCode: 111 + i };
+const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+
+function keyDefinition(key) {
+  const named = NAMED_KEYS[key];
+  if (named) return { key: named.key ?? key, ...named };
+  if ([...key].length === 1) {
+    const upper = key.toUpperCase();
+    const code = /[a-z]/i.test(key) ? `Key${upper}` : /[0-9]/.test(key) ? `Digit${key}` : '';
+    return { key, code, keyCode: upper.charCodeAt(0), text: key };
+  }
+  throw invalid(`Unknown key '${key}': use a single character or a key name such as Enter, Tab, Escape, ArrowDown, F5`);
+}
+
+function modifierMask(params) {
+  const list = params?.modifiers ?? [];
+  if (!Array.isArray(list)) throw invalid('Invalid modifiers parameter: expected an array');
+  let mask = 0;
+  for (const m of list) {
+    if (!(m in MODIFIER_BITS)) throw invalid(`Invalid modifier '${m}': expected Alt, Control, Meta or Shift`);
+    mask |= MODIFIER_BITS[m];
+  }
+  return mask;
+}
+
+const describeTarget = (t) => (t.ref ? `ref ${t.ref}` : `'${t.selector}'`);
+
+async function click(params) {
+  const tabId = requireTabId(params);
+  const t = target(params);
+  const where = await runPageOp(tabId, 'locate', t);
+  if (where.obscuredBy) {
+    throw new ProtocolError(ERR_INTERNAL, `Element ${describeTarget(t)} is covered by <${where.obscuredBy.tag}> "${where.obscuredBy.text}" (ref ${where.obscuredBy.ref}) at its centre; the click would land there`);
+  }
+  const x = where.x;
+  const y = where.y;
+  try {
+    await withDebugger(tabId, async (send) => {
+      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
+      await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
+      await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+    });
+    return { clicked: true, trusted: true, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
+  } catch (err) {
+    if (!/Cannot attach the debugger/.test(String(err?.message))) throw err;
+    // Another debugger (DevTools) owns the tab: fall back to a scripted click and say so.
+    const el = await runPageOp(tabId, 'syntheticClick', t);
+    return { clicked: true, trusted: false, note: 'debugger unavailable; used a scripted click', ...el };
+  }
+}
+
+async function pressKey(params) {
+  const tabId = requireTabId(params);
+  const key = str(params, 'key', { max: 40 });
+  const def = keyDefinition(key);
+  const modifiers = modifierMask(params);
+  const t = target(params, { required: false });
+  let focused = null;
+  if (t.selector !== undefined || t.ref !== undefined) focused = await runPageOp(tabId, 'focus', t);
+  // Text is only produced without command modifiers (Ctrl+A selects rather than typing "a").
+  const text = def.text !== undefined && !(modifiers & (MODIFIER_BITS.Control | MODIFIER_BITS.Alt | MODIFIER_BITS.Meta))
+    ? (modifiers & MODIFIER_BITS.Shift && def.text.length === 1 ? def.text.toUpperCase() : def.text) : undefined;
+  const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
+  await withDebugger(tabId, async (send) => {
+    await send('Input.dispatchKeyEvent', text !== undefined ? { ...base, type: 'keyDown', text, unmodifiedText: text } : { ...base, type: 'rawKeyDown' });
+    await send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' });
+  });
+  return { pressed: key, modifiers: params?.modifiers ?? [], target: focused };
+}
+
+async function handleDialog(params) {
+  const tabId = requireTabId(params);
+  const action = str(params, 'action', { max: 10 });
+  if (action !== 'accept' && action !== 'dismiss') throw invalid("Invalid action: expected 'accept' or 'dismiss'");
+  const promptText = str(params, 'promptText', { required: false, max: 10_000 });
+  return withDebugger(tabId, async (send) => {
+    await send('Page.enable');
+    try {
+      await send('Page.handleJavaScriptDialog', promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText });
+    } catch (err) {
+      if (/No dialog is showing/i.test(String(err?.message))) throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
+      throw err;
+    }
+    return { handled: true, action };
+  });
+}
+
+export const commands = {
+  'browser.clickElement': click,
+  'browser.pressKey': pressKey,
+  'browser.handleDialog': handleDialog,
+
+  'browser.typeText': async (params) => runPageOp(requireTabId(params), 'type', {
+    ...target(params), text: str(params, 'text', { max: 100_000 }), clear: params?.clear === true,
+  }),
+
+  'browser.selectOption': async (params) => {
+    const value = str(params, 'value', { required: false, max: 10_000 });
+    const label = str(params, 'label', { required: false, max: 10_000 });
+    if (value === undefined && label === undefined) throw invalid('Give value or label');
+    return runPageOp(requireTabId(params), 'select', { ...target(params), value, label });
+  },
+
+  'browser.hoverElement': async (params) => runPageOp(requireTabId(params), 'hover', target(params)),
+
+  'browser.scroll': async (params) => {
+    const direction = str(params, 'direction', { required: false, max: 10 });
+    if (direction !== undefined && !['up', 'down', 'left', 'right'].includes(direction)) throw invalid('Invalid direction');
+    const position = str(params, 'position', { required: false, max: 10 });
+    if (position !== undefined && !['top', 'bottom'].includes(position)) throw invalid('Invalid position');
+    const distance = params?.distance;
+    if (distance !== undefined && (!Number.isInteger(distance) || distance < 1)) throw invalid('Invalid distance: expected a positive integer');
+    return runPageOp(requireTabId(params), 'scroll', {
+      ...target(params, { required: false }), direction, position, distance,
+      container: str(params, 'container', { required: false, max: 4000 }),
+    });
+  },
+};

@@ -1,0 +1,335 @@
+// Network capture (requests, responses with text bodies, WebSocket frames, console), request
+// interception (Fetch domain) and throttling, all through CDP on the tab.  Each feature holds
+// the debugger session while it is on and releases it when turned off, so the infobar goes
+// away (after the idle period) as soon as nothing needs it.  Buffers are bounded; sensitive
+// header values are redacted before they are stored.
+
+import { int, str, num, bool, tabId as requireTabId, invalid } from './params.js';
+import { hold, release, holds, send, onEvent, onDetached } from './debugger.js';
+
+const MAX_BODY_CHARS = 100_000;
+const MAX_CONSOLE_TEXT = 5_000;
+const MAX_FRAME_CHARS = 20_000;
+const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-csrf-token']);
+const TEXT_MIME = /^(text\/|application\/(json|javascript|ecmascript|xml|xhtml\+xml|x-www-form-urlencoded|graphql|ld\+json|.*\+json|.*\+xml))/i;
+
+const captures = new Map(); // tabId -> capture state
+const intercepts = new Map(); // tabId -> {patterns, paused: Map}
+
+const redact = (headers) => {
+  const out = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k] = SENSITIVE_HEADERS.has(k.toLowerCase()) ? '[redacted]' : String(v);
+  return out;
+};
+
+const clip = (s, max) => (s.length > max ? `${s.slice(0, max)}[... truncated: ${max} of ${s.length} characters]` : s);
+
+function remoteObjectText(o) {
+  if (!o) return '';
+  if (o.type === 'string') return o.value;
+  if ('value' in o) return typeof o.value === 'object' ? JSON.stringify(o.value) : String(o.value);
+  if (o.unserializableValue) return o.unserializableValue;
+  if (o.preview?.properties) {
+    const props = o.preview.properties.map((p) => `${p.name}: ${p.value}`).join(', ');
+    return o.subtype === 'array' ? `[${props}]` : `{${props}}`;
+  }
+  return o.description ?? o.type;
+}
+
+function pushBounded(list, item, max) {
+  list.push(item);
+  if (list.length > max) list.splice(0, list.length - max);
+}
+
+function captureListener(tabId, cap) {
+  return (method, p) => {
+    switch (method) {
+      case 'Network.requestWillBeSent': {
+        if (cap.urlFilter && !p.request.url.includes(cap.urlFilter)) return;
+        const prior = cap.requests.get(p.requestId);
+        if (prior && p.redirectResponse) {
+          prior.status = p.redirectResponse.status;
+          prior.statusText = p.redirectResponse.statusText;
+          prior.responseHeaders = redact(p.redirectResponse.headers);
+          prior.redirectURL = p.request.url;
+          cap.requests.delete(p.requestId);
+          cap.requests.set(`${p.requestId}:redirect:${cap.seq++}`, prior);
+        }
+        const entry = {
+          requestId: p.requestId, url: p.request.url, method: p.request.method, type: p.type,
+          requestHeaders: redact(p.request.headers), timestamp: Math.round((p.wallTime ?? Date.now() / 1000) * 1000),
+          startMonotonic: p.timestamp,
+        };
+        if (typeof p.request.postData === 'string') entry.requestBody = clip(p.request.postData, MAX_BODY_CHARS);
+        cap.requests.set(p.requestId, entry);
+        while (cap.requests.size > cap.maxRequests) cap.requests.delete(cap.requests.keys().next().value);
+        return;
+      }
+      case 'Network.responseReceived': {
+        const e = cap.requests.get(p.requestId);
+        if (!e) return;
+        e.status = p.response.status;
+        e.statusText = p.response.statusText;
+        e.responseHeaders = redact(p.response.headers);
+        e.mimeType = p.response.mimeType;
+        e.protocol = p.response.protocol;
+        e.remoteAddress = p.response.remoteIPAddress ? `${p.response.remoteIPAddress}:${p.response.remotePort}` : undefined;
+        return;
+      }
+      case 'Network.loadingFinished': {
+        const e = cap.requests.get(p.requestId);
+        if (!e) return;
+        e.encodedDataLength = p.encodedDataLength;
+        e.durationMs = Math.round((p.timestamp - e.startMonotonic) * 1000);
+        if (e.mimeType && TEXT_MIME.test(e.mimeType)) {
+          send(tabId, 'Network.getResponseBody', { requestId: p.requestId }).then((b) => {
+            e.responseBody = clip(b.base64Encoded ? atob(b.body) : b.body, MAX_BODY_CHARS);
+          }, () => { /* body evicted or unavailable */ });
+        }
+        return;
+      }
+      case 'Network.loadingFailed': {
+        const e = cap.requests.get(p.requestId);
+        if (!e) return;
+        e.failed = true;
+        e.errorText = p.errorText;
+        e.durationMs = Math.round((p.timestamp - e.startMonotonic) * 1000);
+        return;
+      }
+      case 'Network.webSocketCreated':
+        cap.sockets.set(p.requestId, p.url);
+        return;
+      case 'Network.webSocketFrameSent':
+      case 'Network.webSocketFrameReceived':
+        pushBounded(cap.frames, {
+          url: cap.sockets.get(p.requestId) ?? '', requestId: p.requestId,
+          direction: method.endsWith('Sent') ? 'sent' : 'received', opcode: p.response.opcode,
+          data: clip(p.response.payloadData ?? '', MAX_FRAME_CHARS), timestamp: Date.now(),
+        }, cap.maxWsFrames);
+        return;
+      case 'Runtime.consoleAPICalled':
+        pushBounded(cap.console, {
+          level: p.type === 'warning' ? 'warn' : p.type, text: clip((p.args ?? []).map(remoteObjectText).join(' '), MAX_CONSOLE_TEXT),
+          timestamp: Math.round(p.timestamp), url: p.stackTrace?.callFrames?.[0]?.url, line: p.stackTrace?.callFrames?.[0]?.lineNumber,
+        }, cap.maxConsoleLogs);
+        return;
+      case 'Runtime.exceptionThrown': {
+        const d = p.exceptionDetails ?? {};
+        pushBounded(cap.console, {
+          level: 'error', text: clip(d.exception?.description ?? d.text ?? 'Uncaught exception', MAX_CONSOLE_TEXT),
+          timestamp: Math.round(p.timestamp), url: d.url, line: d.lineNumber, exception: true,
+        }, cap.maxConsoleLogs);
+        return;
+      }
+      default:
+    }
+  };
+}
+
+function requireCapture(tabId) {
+  const cap = captures.get(tabId);
+  if (!cap) throw invalid(`Network capture is not active on tab ${tabId}: call browser_enable_network_capture first`);
+  return cap;
+}
+
+const publicRequest = ({ startMonotonic, ...rest }) => rest;
+
+async function enableCapture(params) {
+  const tabId = requireTabId(params);
+  if (captures.has(tabId)) throw invalid(`Network capture is already active on tab ${tabId}; call browser_disable_network_capture first to restart it`);
+  const cap = {
+    maxRequests: Math.min(int(params, 'maxRequests', { required: false, min: 1, fallback: 100 }), 5000),
+    maxConsoleLogs: Math.min(int(params, 'maxConsoleLogs', { required: false, min: 1, fallback: 500 }), 10_000),
+    maxWsFrames: Math.min(int(params, 'maxWsFrames', { required: false, min: 1, fallback: 200 }), 10_000),
+    urlFilter: str(params, 'urlFilter', { required: false, max: 2000 }),
+    requests: new Map(), console: [], frames: [], sockets: new Map(), seq: 0, startedAt: Date.now(),
+  };
+  await hold(tabId, 'capture');
+  captures.set(tabId, cap);
+  cap.unlisten = onEvent(tabId, captureListener(tabId, cap));
+  cap.unDetach = onDetached(tabId, (reason) => { captures.delete(tabId); cap.detachReason = reason; });
+  try {
+    await send(tabId, 'Network.enable', { maxPostDataSize: 65_536 });
+    await send(tabId, 'Runtime.enable');
+  } catch (err) {
+    captures.delete(tabId);
+    cap.unlisten();
+    release(tabId, 'capture');
+    throw err;
+  }
+  return { ok: true, tabId, maxRequests: cap.maxRequests, maxConsoleLogs: cap.maxConsoleLogs, maxWsFrames: cap.maxWsFrames, urlFilter: cap.urlFilter ?? null };
+}
+
+async function disableCapture(params) {
+  const tabId = requireTabId(params);
+  const cap = requireCapture(tabId);
+  captures.delete(tabId);
+  cap.unlisten?.();
+  cap.unDetach?.();
+  await send(tabId, 'Runtime.disable').catch(() => {});
+  if (!holds(tabId, 'throttle')) await send(tabId, 'Network.disable').catch(() => {});
+  release(tabId, 'capture');
+  return { ok: true, tabId, requestsDropped: cap.requests.size };
+}
+
+function pausedList(tabId) {
+  const ic = intercepts.get(tabId);
+  return ic ? [...ic.paused.values()] : undefined;
+}
+
+async function intercept(params) {
+  const tabId = requireTabId(params);
+  const raw = params?.urlPatterns ?? ['*'];
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 50 || !raw.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 2000)) {
+    throw invalid('Invalid urlPatterns: expected 1-50 non-empty strings');
+  }
+  await hold(tabId, 'intercept');
+  let ic = intercepts.get(tabId);
+  if (!ic) {
+    ic = { paused: new Map() };
+    intercepts.set(tabId, ic);
+    ic.unlisten = onEvent(tabId, (method, p) => {
+      if (method !== 'Fetch.requestPaused') return;
+      ic.paused.set(p.requestId, {
+        requestId: p.requestId, url: p.request.url, method: p.request.method, resourceType: p.resourceType,
+        headers: redact(p.request.headers), pausedAt: Date.now(),
+      });
+      while (ic.paused.size > 500) ic.paused.delete(ic.paused.keys().next().value);
+    });
+    ic.unDetach = onDetached(tabId, () => intercepts.delete(tabId));
+  }
+  ic.patterns = raw;
+  await send(tabId, 'Fetch.enable', { patterns: raw.map((urlPattern) => ({ urlPattern, requestStage: 'Request' })) });
+  return { ok: true, tabId, urlPatterns: raw };
+}
+
+function requirePaused(tabId, requestId) {
+  const ic = intercepts.get(tabId);
+  if (!ic) throw invalid(`Interception is not active on tab ${tabId}: call browser_intercept_requests first`);
+  if (!ic.paused.has(requestId)) throw invalid(`No paused request ${requestId} on tab ${tabId}`);
+  return ic;
+}
+
+const utf8Base64 = (text) => {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+};
+
+const PRESETS = {
+  offline: { offline: true, latency: 0, downloadThroughput: 0, uploadThroughput: 0 },
+  'slow-3g': { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 },
+  'fast-3g': { offline: false, latency: 563, downloadThroughput: 180_000, uploadThroughput: 84_375 },
+  '4g': { offline: false, latency: 60, downloadThroughput: 1_500_000, uploadThroughput: 750_000 },
+};
+
+export const commands = {
+  'browser.enableNetworkCapture': enableCapture,
+  'browser.disableNetworkCapture': disableCapture,
+
+  'browser.getNetworkRequests': async (params) => {
+    const tabId = requireTabId(params);
+    const paused = pausedList(tabId);
+    const cap = captures.get(tabId);
+    if (!cap && !paused) requireCapture(tabId);
+    const requests = cap ? [...cap.requests.values()].map(publicRequest) : [];
+    if (cap && bool(params, 'clear', false)) cap.requests.clear();
+    return paused ? { requests, pausedRequests: paused } : { requests };
+  },
+
+  'browser.getWebSocketFrames': async (params) => {
+    const cap = requireCapture(requireTabId(params));
+    const frames = [...cap.frames];
+    if (bool(params, 'clear', false)) cap.frames.length = 0;
+    return { frames };
+  },
+
+  'browser.getConsoleLogs': async (params) => {
+    const tabId = requireTabId(params);
+    const cap = captures.get(tabId);
+    const level = str(params, 'level', { required: false, max: 10 });
+    if (!cap) return { logs: [], note: `Console capture is off for tab ${tabId}: call browser_enable_network_capture first` };
+    const logs = level ? cap.console.filter((l) => l.level === level) : [...cap.console];
+    if (bool(params, 'clear', false)) cap.console.length = 0;
+    return { logs };
+  },
+
+  'browser.clearConsoleLogs': async (params) => {
+    const cap = captures.get(requireTabId(params));
+    const cleared = cap ? cap.console.length : 0;
+    if (cap) cap.console.length = 0;
+    return { ok: true, cleared };
+  },
+
+  'browser.interceptRequests': intercept,
+
+  'browser.fulfillRequest': async (params) => {
+    const tabId = requireTabId(params);
+    const requestId = str(params, 'requestId', { max: 200 });
+    const status = int(params, 'status', { min: 100 });
+    if (status > 599) throw invalid('Invalid status: expected 100-599');
+    const headers = params?.headers ?? {};
+    if (typeof headers !== 'object' || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw invalid('Invalid headers: expected an object of strings');
+    const body = str(params, 'body', { required: false, max: 10_000_000, fallback: '' });
+    const ic = requirePaused(tabId, requestId);
+    await send(tabId, 'Fetch.fulfillRequest', {
+      requestId, responseCode: status,
+      responseHeaders: Object.entries(headers).map(([name, value]) => ({ name, value })), body: utf8Base64(body),
+    });
+    ic.paused.delete(requestId);
+    return { ok: true, requestId, status };
+  },
+
+  'browser.failRequest': async (params) => {
+    const tabId = requireTabId(params);
+    const requestId = str(params, 'requestId', { max: 200 });
+    const errorReason = str(params, 'errorReason', { required: false, max: 40, fallback: 'Failed' });
+    const ic = requirePaused(tabId, requestId);
+    await send(tabId, 'Fetch.failRequest', { requestId, errorReason });
+    ic.paused.delete(requestId);
+    return { ok: true, requestId, errorReason };
+  },
+
+  'browser.stopIntercepting': async (params) => {
+    const tabId = requireTabId(params);
+    const ic = intercepts.get(tabId);
+    if (!ic) return { ok: true, tabId, wasActive: false };
+    intercepts.delete(tabId);
+    ic.unlisten?.();
+    ic.unDetach?.();
+    const stillPaused = [...ic.paused.keys()];
+    for (const requestId of stillPaused) await send(tabId, 'Fetch.continueRequest', { requestId }).catch(() => {});
+    await send(tabId, 'Fetch.disable').catch(() => {});
+    release(tabId, 'intercept');
+    return { ok: true, tabId, wasActive: true, continued: stillPaused.length };
+  },
+
+  'browser.throttleNetwork': async (params) => {
+    const tabId = requireTabId(params);
+    const preset = str(params, 'preset', { required: false, max: 20 });
+    if (preset !== undefined && !PRESETS[preset]) throw invalid(`Invalid preset '${preset}'`);
+    const conditions = { ...(PRESETS[preset] ?? { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }) };
+    for (const k of ['latency', 'downloadThroughput', 'uploadThroughput']) {
+      const v = num(params, k, { required: false });
+      if (v !== undefined) conditions[k] = v;
+    }
+    if (preset === undefined && ['latency', 'downloadThroughput', 'uploadThroughput'].every((k) => params?.[k] === undefined)) {
+      throw invalid('Give a preset or at least one of latency, downloadThroughput, uploadThroughput');
+    }
+    await hold(tabId, 'throttle');
+    await send(tabId, 'Network.enable');
+    await send(tabId, 'Network.emulateNetworkConditions', conditions);
+    return { ok: true, tabId, conditions };
+  },
+
+  'browser.clearNetworkThrottle': async (params) => {
+    const tabId = requireTabId(params);
+    if (!holds(tabId, 'throttle')) return { ok: true, tabId, wasThrottled: false };
+    await send(tabId, 'Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    if (!captures.has(tabId)) await send(tabId, 'Network.disable').catch(() => {});
+    release(tabId, 'throttle');
+    return { ok: true, tabId, wasThrottled: true };
+  },
+};
+
