@@ -137,6 +137,28 @@ describe('extension protocol core in real Chromium', () => {
     assert.match(createNote.description, /^\[Requires approval\] /);
   });
 
+  test('side panel: url-instance settings from configSchema are saved by the server', async () => {
+    await panel.locator('[data-testid="settings-fixture-tracker"]').click();
+    const dialog = panel.locator('[data-testid=settings-dialog]');
+    await dialog.waitFor();
+    const rows = dialog.locator('[data-testid=setting-instanceUrl] .row');
+    await rows.nth(0).locator('[data-role=name]').fill('alpha');
+    await rows.nth(0).locator('[data-role=url]').fill(`http://localhost:${site.port}`);
+    await dialog.getByRole('button', { name: 'Add instance' }).click();
+    await rows.nth(1).locator('[data-role=name]').fill('beta');
+    await rows.nth(1).locator('[data-role=url]').fill('http://localhost:1');
+    await dialog.locator('#setting-teamName').fill('platform');
+    await dialog.locator('[data-testid=settings-save]').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).settings['fixture-tracker'];
+    assert.deepEqual(saved.instanceUrl, { alpha: `http://localhost:${site.port}`, beta: 'http://localhost:1' });
+    assert.equal(saved.teamName, 'platform');
+    // The server reloads and sends sync.full: the tracker now matches the fixture site's host.
+    const tracker = await waitFor(async () => (await extensionSession(browser, ['plugins'])).plugins
+      ?.find((p) => p.name === 'fixture-tracker' && p.urlPatterns.includes(`*://localhost:${site.port}/*`)), 'tracker patterns from its settings');
+    assert.deepEqual(Object.keys(tracker.instanceMap ?? {}).sort(), ['alpha', 'beta']);
+  });
+
   test('two tabs of one plugin: tabId targets one; a closed tab gives -32001', async () => {
     const second = await browser.context.newPage();
     await second.goto(`http://localhost:${site.port}/form`);
