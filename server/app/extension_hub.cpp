@@ -161,14 +161,15 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text) {
         report_progress(std::string(*did), *progress, json::get_number(*params, "total"), m ? std::string(*m) : "");
       return;
     }
-    std::optional<json::object> reply;
-    if (inbound_) reply = inbound_(c, std::string(*method), *params, has_id);
-    if (has_id) {
-      if (!reply) reply = rpc_error(-32601, "Method not found: " + std::string(*method));
-      (*reply)["jsonrpc"] = "2.0";
-      (*reply)["id"] = *id;
-      c.send(json::dump(*reply));
-    }
+    inbound_outcome out;
+    if (inbound_) out = inbound_(c, std::string(*method), *params, has_id ? id : nullptr);
+    if (!has_id || out.what == inbound_outcome::kind::deferred) return;
+    json::object reply = out.what == inbound_outcome::kind::reply
+                             ? std::move(out.body)
+                             : rpc_error(-32601, "Method not found: " + std::string(*method));
+    reply["jsonrpc"] = "2.0";
+    reply["id"] = *id;
+    c.send(json::dump(reply));
     return;
   }
   // A response to one of our requests.

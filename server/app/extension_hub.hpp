@@ -38,10 +38,16 @@ struct request_options {
 
 class extension_hub {
  public:
-  // Handles one inbound request or notification; returns the JSON-RPC reply to send for
-  // requests (nullopt: none).  Runs synchronously on the io thread.
-  using inbound_handler = std::function<std::optional<json::object>(ext_connection&, const std::string& method,
-                                                                    const json::object& params, bool is_request)>;
+  // What handling one inbound message produced: nothing (notifications), a reply object
+  // holding "result" or "error" (requests), or "answered later" (the handler keeps `id`
+  // and replies through send_to when its asynchronous work is done).
+  struct inbound_outcome {
+    enum class kind { none, reply, deferred } what = kind::none;
+    json::object body;
+  };
+  // Handles one inbound request (id non-null) or notification.  Runs on the io thread.
+  using inbound_handler = std::function<inbound_outcome(ext_connection&, const std::string& method,
+                                                       const json::object& params, const json::value* id)>;
 
   extension_hub(asio::any_io_executor ex, dispatch_timing timing);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "config/permissions.hpp"
+#include "plugins/payload.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
 
@@ -13,20 +14,13 @@ namespace {
 
 constexpr const char* kSdkVersion = "0.0.115";
 
-json::object plugin_payload(const server_state& state, const plugin_entry& p) {
-  json::object o = p.sync_base;
-  auto level = config::plugin_permission(state.cfg, p.name);
-  o["permission"] = json::str(tools::to_string(level));
-  o["reviewed"] = config::is_reviewed(state.cfg, p.name, p.version);
-  if (auto* tools_arr = o.if_contains("tools"); tools_arr && tools_arr->is_array()) {
-    for (auto& t : tools_arr->get_array()) {
-      if (!t.is_object()) continue;
-      auto& to = t.get_object();
-      const auto* base = json::get_string(to, "name");
-      if (base) to["permission"] = json::str(tools::to_string(config::configured_permission(state.cfg, p.name, *base)));
-    }
-  }
-  return o;
+plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
+  plugins::permission_state perms;
+  perms.plugin = config::plugin_permission(state.cfg, p.name());
+  perms.reviewed = config::is_reviewed(state.cfg, p.name(), p.loaded.version);
+  if (auto it = state.cfg.permissions.find(p.name()); it != state.cfg.permissions.end())
+    for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
+  return perms;
 }
 
 json::array browser_tools_payload(const server_state& state) {
@@ -83,7 +77,7 @@ std::string browser_permission(const server_state& state) {
 
 json::object sync_full_params(const server_state& state) {
   json::array plugins;
-  for (const auto& p : state.plugins) plugins.push_back(plugin_payload(state, p));
+  for (const auto& p : state.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(state, p)));
   json::object o{{"plugins", std::move(plugins)},
                  {"failedPlugins", failed_plugins(state)},
                  {"browserTools", browser_tools_payload(state)},
@@ -96,15 +90,12 @@ json::object sync_full_params(const server_state& state) {
 }
 
 json::object config_state(const server_state& state, const extension_hub& hub) {
-  std::vector<const plugin_entry*> sorted;
+  std::vector<const plugins::plugin*> sorted;
   for (const auto& p : state.plugins) sorted.push_back(&p);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
   json::array plugins;
-  for (const auto* p : sorted) {
-    auto o = plugin_payload(state, *p);
-    o["tabState"] = json::str(tab_state_of(hub, p->name));
-    plugins.push_back(std::move(o));
-  }
+  for (const auto* p : sorted)
+    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(state, *p), tab_state_of(hub, p->name())));
   auto o = sync_full_params(state);
   o["plugins"] = std::move(plugins);
   return o;
@@ -115,25 +106,25 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
   std::size_t plugin_tools = 0;
   for (const auto& p : state.plugins) {
     json::array tool_names;
-    for (const auto& n : p.tool_names) tool_names.push_back(json::str(n));
-    plugin_tools += p.tool_names.size();
+    for (const auto& t : p.tools) tool_names.push_back(json::str(t.name));
+    plugin_tools += p.tools.size();
     json::array patterns;
-    for (const auto& u : p.url_patterns) patterns.push_back(json::str(u));
-    auto logs = state.plugin_logs.find(p.name);
-    json::object d{{"name", json::str(p.name)},
-                   {"displayName", json::str(p.display_name)},
-                   {"toolCount", p.tool_names.size()},
+    for (const auto& u : p.settings.url_patterns) patterns.push_back(json::str(u));
+    auto logs = state.plugin_logs.find(p.name());
+    json::object d{{"name", json::str(p.name())},
+                   {"displayName", json::str(p.loaded.display_name)},
+                   {"toolCount", p.tools.size()},
                    {"tools", std::move(tool_names)},
                    {"urlPatterns", std::move(patterns)},
-                   {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, p.name)))},
-                   {"tabState", json::str(tab_state_of(hub, p.name))},
-                   {"tabs", tabs_of(hub, p.name)},
-                   {"source", json::str(p.source)},
-                   {"sdkVersion", p.sdk_version.empty() ? json::value(nullptr) : json::str(p.sdk_version)},
+                   {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, p.name())))},
+                   {"tabState", json::str(tab_state_of(hub, p.name()))},
+                   {"tabs", tabs_of(hub, p.name())},
+                   {"source", json::str(p.loaded.source)},
+                   {"sdkVersion", p.loaded.sdk_version ? json::str(*p.loaded.sdk_version) : json::value(nullptr)},
                    {"logBufferSize", logs == state.plugin_logs.end() ? 0 : logs->second.size()},
                    {"needsSetup", p.needs_setup}};
-    if (!p.config_schema.empty()) d["configSchema"] = p.config_schema;
-    if (const auto* icon = json::get_string(p.sync_base, "iconSvg")) d["iconSvg"] = *icon;
+    if (p.loaded.config_schema) d["configSchema"] = *p.loaded.config_schema;
+    if (!p.loaded.icon_svg.empty()) d["iconSvg"] = json::str(p.loaded.icon_svg);
     details.push_back(std::move(d));
   }
   json::array failed, discovery;

@@ -18,6 +18,8 @@
 #include "config/config_paths.hpp"
 #include "config/config_store.hpp"
 #include "json/json.hpp"
+#include "plugins/discovery.hpp"
+#include "plugins/plugin.hpp"
 #include "tools/events.hpp"
 
 namespace opentabs::app {
@@ -35,29 +37,6 @@ class log_ring {
 
  private:
   std::deque<tools::plugin_log_entry> entries_;
-};
-
-// What the server needs to know about one loaded plugin at run time.  Filled by the reload
-// pipeline from the plugin loader's output (server/plugins); the payloads are prebuilt so
-// sync.full and /health do not rebuild them per request.
-struct plugin_entry {
-  std::string name;
-  std::string version;
-  std::string display_name;
-  std::string source;                              // "local" | "npm"
-  std::string sdk_version;                         // empty when unknown
-  std::vector<std::string> url_patterns;           // effective
-  std::map<std::string, std::string> instance_map; // instance name → "*://host/*"
-  bool needs_setup = false;
-  json::object config_schema;                      // empty when none
-  json::object sync_base;   // SyncPlugin fields except permission/reviewed/tools[].permission
-  std::vector<std::string> tool_names;             // canonical names, tools order
-};
-
-struct discovery_error {
-  std::string specifier;
-  std::string error;
-  std::string source;  // "local" | "npm"
 };
 
 struct reload_stats {
@@ -80,8 +59,8 @@ struct server_state {
   std::string server_source_path;   // where the server's own files live (sync.full)
   std::string extension_hash;       // extension/.extension-hash, when present
 
-  std::vector<plugin_entry> plugins;              // loaded, registry order
-  std::vector<discovery_error> discovery_errors;  // broken plugins and skipped paths
+  std::vector<plugins::plugin> plugins;                    // loaded, registry order
+  std::vector<plugins::discovery_error> discovery_errors;  // broken plugins and skipped paths
   tool_registry registry;
 
   audit::audit_log audit;
@@ -89,9 +68,9 @@ struct server_state {
   reload_stats reloads;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
-  const plugin_entry* find_plugin(std::string_view name) const {
+  const plugins::plugin* find_plugin(std::string_view name) const {
     for (const auto& p : plugins)
-      if (p.name == name) return &p;
+      if (p.name() == name) return &p;
     return nullptr;
   }
 };

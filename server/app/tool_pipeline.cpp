@@ -101,7 +101,7 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
         true, 422);
   }
   const auto* p = state_.find_plugin(tool.plugin);
-  std::string version = p ? p->version : "?";
+  std::string version = p ? p->loaded.version : "?";
   const auto it = state_.cfg.permissions.find(tool.plugin);
   std::string text;
   if (it != state_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
@@ -263,18 +263,19 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
   }
   if (!instance.empty() && !tab_id) {
     const auto* p = state_.find_plugin(tool.plugin);
-    auto it = p ? p->instance_map.find(instance) : decltype(p->instance_map.end()){};
-    if (!p || it == p->instance_map.end()) {
+    const json::value* pattern = p ? p->settings.instance_map.if_contains(instance) : nullptr;
+    if (!pattern || !pattern->is_string()) {
       std::string valid;
       if (p)
-        for (const auto& [k, v] : p->instance_map) valid += (valid.empty() ? "" : ", ") + k;
+        for (const auto& kv : p->settings.instance_map) valid += (valid.empty() ? "" : ", ") + std::string(kv.key());
       auto r = tools::call_result::text("Unknown instance \"" + instance + "\" for plugin \"" + tool.plugin +
                                             "\". Valid instances: " + (valid.empty() ? "(none)" : valid),
                                         true, 422);
       end(r);
       co_return r;
     }
-    auto want = normalize_host(host_of_pattern(it->second));
+    std::string pattern_text(pattern->get_string());
+    auto want = normalize_host(host_of_pattern(pattern_text));
     std::optional<std::int64_t> fallback;
     for (auto* c : hub_.connections()) {
       const auto* entry_tabs = json::get_object(c->tabs, tool.plugin);
@@ -295,7 +296,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
     }
     if (!tab_id) tab_id = fallback;
     if (!tab_id) {
-      auto r = tools::call_result::text("No open tab found for instance \"" + instance + "\" (" + it->second +
+      auto r = tools::call_result::text("No open tab found for instance \"" + instance + "\" (" + pattern_text +
                                             "). Open the site in the browser first.",
                                         true, 422);
       end(r);
@@ -330,11 +331,11 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
 json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
   json::array out;
   for (const auto& p : state_.plugins) {
-    if (!plugin.empty() && p.name != plugin) continue;
+    if (!plugin.empty() && p.name() != plugin) continue;
     std::string state = "closed";
     json::array tabs;
     for (auto* c : const_cast<extension_hub&>(hub_).connections()) {
-      const auto* e = json::get_object(c->tabs, p.name);
+      const auto* e = json::get_object(c->tabs, p.name());
       if (!e) continue;
       if (const auto* s = json::get_string(*e, "state")) {
         if (*s == "ready" || (*s == "unavailable" && state == "closed")) state = std::string(*s);
@@ -346,21 +347,22 @@ json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
           tab["connectionId"] = json::str(c->id);
           if (const auto* url = json::get_string(tab, "url")) {
             auto host = normalize_host(host_of_url(*url));
-            for (const auto& [name, pattern] : p.instance_map)
-              if (normalize_host(host_of_pattern(pattern)) == host) tab["instance"] = json::str(name);
+            for (const auto& kv : p.settings.instance_map)
+              if (kv.value().is_string() && normalize_host(host_of_pattern(kv.value().get_string())) == host)
+                tab["instance"] = json::str(kv.key());
           }
           tabs.push_back(std::move(tab));
         }
       }
     }
-    out.push_back(json::object{{"plugin", json::str(p.name)},
-                               {"displayName", json::str(p.display_name)},
+    out.push_back(json::object{{"plugin", json::str(p.name())},
+                               {"displayName", json::str(p.loaded.display_name)},
                                {"state", json::str(state)},
                                {"tabs", std::move(tabs)}});
   }
   if (!plugin.empty() && out.empty()) {
     std::string names;
-    for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name;
+    for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name();
     return json::object{{"error", json::str("Plugin \"" + plugin + "\" not found. Available plugins: " +
                                             (names.empty() ? std::string("(none)") : names))}};
   }

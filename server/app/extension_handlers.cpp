@@ -1,0 +1,234 @@
+#include "app/extension_handlers.hpp"
+
+#include <map>
+
+#include "config/config_edits.hpp"
+#include "config/permissions.hpp"
+#include "tools/browser_catalog.hpp"
+#include "util/log.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+using outcome = extension_hub::inbound_outcome;
+using reply = outcome;
+
+outcome none() { return {}; }
+outcome answer(json::object body) { return outcome{outcome::kind::reply, std::move(body)}; }
+
+outcome ok_result() { return answer(json::object{{"result", json::object{{"ok", true}}}}); }
+
+outcome error_reply(std::int64_t code, std::string message) {
+  return answer(json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}});
+}
+
+bool valid_tab_state(std::string_view s) { return s == "closed" || s == "unavailable" || s == "ready"; }
+
+// A tab map entry with only well-formed tabs (numeric tabId), unknown states → closed.
+json::object clean_tab_entry(const json::object& in) {
+  const auto* st = json::get_string(in, "state");
+  std::string state = st && valid_tab_state(*st) ? std::string(*st) : "closed";
+  json::array tabs;
+  if (const auto* list = json::get_array(in, "tabs")) {
+    for (const auto& t : *list) {
+      if (!t.is_object()) continue;
+      auto id = json::get_int(t.get_object(), "tabId");
+      if (!id) continue;
+      const auto* url = json::get_string(t.get_object(), "url");
+      const auto* title = json::get_string(t.get_object(), "title");
+      tabs.push_back(json::object{{"tabId", *id},
+                                  {"url", url ? json::value(*url) : json::value("")},
+                                  {"title", title ? json::value(*title) : json::value("")},
+                                  {"ready", json::get_bool(t.get_object(), "ready").value_or(false)}});
+      if (tabs.size() >= 1000) break;
+    }
+  }
+  return json::object{{"state", json::str(state)}, {"tabs", std::move(tabs)}};
+}
+
+class handlers {
+ public:
+  explicit handlers(handler_context ctx) : ctx_(std::move(ctx)) {}
+
+  reply handle(ext_connection& c, const std::string& method, const json::object& params, const json::value* id) {
+    bool is_request = id != nullptr;
+    if (method == "tab.syncAll") return tab_sync_all(c, params);
+    if (method == "tab.stateChanged") return tab_state_changed(c, params, is_request);
+    if (method == "plugin.log") return plugin_log(params);
+    if (method == "confirmation.response") return confirmation_response(params);
+    if (method == "sync.requestFull") {
+      ctx_.hub.send_to(c.id, json::object{{"jsonrpc", "2.0"}, {"method", "sync.full"}, {"params", ctx_.sync_params()}});
+      return none();
+    }
+    if (method == "config.getState") return answer(json::object{{"result", ctx_.config_state()}});
+    if (method == "config.setToolPermission") return set_tool_permission(params);
+    if (method == "config.setPluginPermission") return set_plugin_permission(params);
+    if (method == "config.setAllToolsPermission") return set_all_tools_permission(params);
+    if (method == "config.setSkipPermissions") return set_skip_permissions(params);
+    if (method == "config.setPluginSettings") return set_plugin_settings(params);
+    if (method.rfind("plugin.", 0) == 0 || method == "folder.open") {
+      if (!is_request || !ctx_.async_request) return none();
+      ctx_.async_request(c, method, params, *id);
+      return outcome{outcome::kind::deferred, {}};
+    }
+    if (!is_request) log::debug("ignoring extension notification " + method);
+    return none();
+  }
+
+ private:
+  reply tab_sync_all(ext_connection& c, const json::object& params) {
+    const auto* tabs = json::get_object(params, "tabs");
+    if (!tabs) return none();
+    json::object next;
+    for (const auto& kv : *tabs) {
+      if (!kv.value().is_object()) continue;
+      next[kv.key()] = clean_tab_entry(kv.value().get_object());
+    }
+    c.tabs = std::move(next);
+    return none();
+  }
+
+  reply tab_state_changed(ext_connection& c, const json::object& params, bool is_request) {
+    const auto* plugin = json::get_string(params, "plugin");
+    const auto* state = json::get_string(params, "state");
+    std::string problem;
+    if (!plugin) problem = "Missing params: plugin";
+    else if (!state || !valid_tab_state(*state)) problem = "Invalid state: must be closed, unavailable or ready";
+    else if (!ctx_.state.find_plugin(*plugin)) problem = "Plugin not found: " + std::string(*plugin);
+    if (!problem.empty()) {
+      if (is_request) return error_reply(-32602, problem);
+      log::debug("tab.stateChanged rejected: " + problem);
+      return none();
+    }
+    c.tabs[*plugin] = clean_tab_entry(params);
+    return none();
+  }
+
+  reply plugin_log(const json::object& params) {
+    const auto* plugin = json::get_string(params, "plugin");
+    const auto* level = json::get_string(params, "level");
+    const auto* message = json::get_string(params, "message");
+    if (!plugin || !level || !message || plugin->size() > 128) return none();
+    if (*level != "debug" && *level != "info" && *level != "warning" && *level != "error") return none();
+    tools::plugin_log_entry e;
+    e.plugin = std::string(*plugin);
+    e.level = std::string(*level);
+    e.message = std::string(std::string_view(*message).substr(0, 16384));
+    if (const auto* d = json::find(params, "data")) e.data = *d;
+    e.ts = json::get_int(params, "ts").value_or(0);
+    // Only plugins we know get a ring: a page cannot make us allocate rings for made-up names.
+    if (!ctx_.state.find_plugin(e.plugin)) return none();
+    std::string line = e.level + " " + e.message;
+    if (!e.data.is_null()) line += " " + json::dump(e.data).substr(0, 4096);
+    log::write_prefixed("[plugin:" + e.plugin + "]", line);
+    ctx_.state.plugin_logs[e.plugin].push(e);
+    ctx_.events.plugin_log(e);
+    return none();
+  }
+
+  reply confirmation_response(const json::object& params) {
+    const auto* id = json::get_string(params, "id");
+    const auto* d = json::get_string(params, "decision");
+    if (!id || !d) return none();
+    decision dec;
+    if (*d == "allow") dec = json::get_bool(params, "alwaysAllow").value_or(false) ? decision::allow_always : decision::allow;
+    else if (*d == "deny") dec = decision::deny;
+    else return none();
+    ctx_.confirm.settle(std::string(*id), dec);
+    return none();
+  }
+
+  // Which (plugin, tool-key) pairs exist, for validation of permission changes.
+  std::optional<std::string> check_tool(std::string_view plugin, std::string_view tool) {
+    if (plugin == "browser") {
+      if (!tools::find_browser_tool(tool)) return "Browser tool not found: " + std::string(tool);
+      return std::nullopt;
+    }
+    const auto* p = ctx_.state.find_plugin(plugin);
+    if (!p) return "Plugin not found: " + std::string(plugin);
+    if (p->find_tool(tool)) return std::nullopt;
+    return "Tool not found: " + std::string(tool) + " in plugin " + std::string(plugin);
+  }
+
+  reply persist(const config::config_store::edit_fn& edit) {
+    auto r = ctx_.state.store.update(edit);
+    if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
+    ctx_.config_changed(false);
+    return ok_result();
+  }
+
+  reply set_tool_permission(const json::object& params) {
+    const auto* plugin = json::get_string(params, "plugin");
+    const auto* tool = json::get_string(params, "tool");
+    const auto* perm = json::get_string(params, "permission");
+    if (!plugin || !tool || !perm) return error_reply(-32602, "Missing params: plugin, tool and permission are required");
+    auto level = tools::parse_permission(*perm);
+    if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
+    if (auto problem = check_tool(*plugin, *tool)) return error_reply(-32602, *problem);
+    std::string p(*plugin), t(*tool);
+    auto plugin_default = config::plugin_permission(ctx_.state.cfg, p);
+    return persist([&](json::object& root) -> result<bool> {
+      // An override equal to the plugin default is no override at all.
+      if (*level == plugin_default) return config::remove_tool_permission(root, p, t);
+      return config::set_tool_permission(root, p, t, *level);
+    });
+  }
+
+  reply set_plugin_permission(const json::object& params) {
+    const auto* plugin = json::get_string(params, "plugin");
+    const auto* perm = json::get_string(params, "permission");
+    if (!plugin || !perm) return error_reply(-32602, "Missing params: plugin and permission are required");
+    auto level = tools::parse_permission(*perm);
+    if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
+    if (*plugin != "browser" && !ctx_.state.find_plugin(*plugin))
+      return error_reply(-32602, "Plugin not found: " + std::string(*plugin));
+    config::plugin_permission_change change;
+    change.level = *level;
+    if (const auto* rv = json::get_string(params, "reviewedVersion")) change.reviewed_version = std::string(*rv);
+    std::string p(*plugin);
+    return persist([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); });
+  }
+
+  // Sent by the real extension, missing from the real server: every tool of the plugin
+  // gets the same level (the plugin default is set and overrides are cleared).
+  reply set_all_tools_permission(const json::object& params) { return set_plugin_permission(params); }
+
+  reply set_skip_permissions(const json::object& params) {
+    auto v = json::get_bool(params, "skipPermissions");
+    if (!v) return error_reply(-32602, "Invalid params: skipPermissions must be a boolean");
+    ctx_.state.skip_permissions = *v;
+    ctx_.config_changed(false);
+    return ok_result();
+  }
+
+  reply set_plugin_settings(const json::object& params) {
+    const auto* plugin = json::get_string(params, "plugin");
+    const auto* settings = json::get_object(params, "settings");
+    if (!plugin || !settings) return error_reply(-32602, "Missing params: plugin and settings (object) are required");
+    if (ctx_.validate_settings) {
+      if (auto problem = ctx_.validate_settings(std::string(*plugin), *settings))
+        return error_reply(-32602, "Settings validation failed: " + *problem);
+    }
+    std::string p(*plugin);
+    json::object values = *settings;
+    auto r = ctx_.state.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
+    if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
+    ctx_.config_changed(true);
+    return ok_result();
+  }
+
+ private:
+  handler_context ctx_;
+};
+
+}  // namespace
+
+extension_hub::inbound_handler make_inbound_handler(handler_context ctx) {
+  auto h = std::make_shared<handlers>(std::move(ctx));
+  return [h](ext_connection& c, const std::string& method, const json::object& params, const json::value* id) {
+    return h->handle(c, method, params, id);
+  };
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,38 @@
+// What the server does with each method the extension sends (spec §3.5): tab state,
+// config.* changes (validated, persisted section-wise, then announced), confirmation
+// answers and plugin logs.  Plugin management (npm) and folder.open are slow and are
+// handed to `async_request`, which answers later.  Every rejection is a JSON-RPC error
+// whose message names the bad field.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "app/confirmations.hpp"
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "tools/events.hpp"
+
+namespace opentabs::app {
+
+struct handler_context {
+  server_state& state;
+  extension_hub& hub;
+  confirmations& confirm;
+  tools::server_events& events;
+  // After a config change was persisted: re-read config.json into state and announce it
+  // (plugins.changed, tools/list_changed).  `rediscover` also reloads plugins.
+  std::function<void(bool rediscover)> config_changed;
+  std::function<json::object()> sync_params;   // sync.full params
+  std::function<json::object()> config_state;  // config.getState result
+  // Validates settings against the plugin's configSchema; an error text or nullopt.
+  std::function<std::optional<std::string>(const std::string& plugin, const json::object& settings)> validate_settings;
+  // plugin.search|install|updateFromRegistry|remove|removeBySpecifier|checkUpdates, folder.open.
+  // Null: those methods answer -32601.
+  std::function<void(ext_connection&, std::string method, json::object params, json::value id)> async_request;
+};
+
+extension_hub::inbound_handler make_inbound_handler(handler_context ctx);
+
+}  // namespace opentabs::app

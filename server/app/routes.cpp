@@ -1,0 +1,249 @@
+#include "app/routes.hpp"
+
+#include "app/http_security.hpp"
+#include "app/payloads.hpp"
+#include "audit/audit_query.hpp"
+#include "codec/http_request.hpp"
+#include "codec/ws_codec.hpp"
+#include "util/log.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+using net::http_response;
+
+http_response unauthorized() {
+  auto r = http_response::error(401, "unauthorized", "Missing or invalid bearer token");
+  r.with_header("WWW-Authenticate", "Bearer");
+  return r;
+}
+
+http_response too_many() {
+  auto r = http_response::error(429, "rate_limited", "Too many requests; try again later");
+  r.with_header("Retry-After", "60");
+  return r;
+}
+
+http_response method_not_allowed(const char* allow) {
+  auto r = http_response::error(405, "method_not_allowed", std::string("Allowed: ") + allow);
+  r.with_header("Allow", allow);
+  return r;
+}
+
+std::optional<std::string_view> param(const codec::http_request& req, std::string_view name, std::string& storage) {
+  if (!req.has_query_param(name)) return std::nullopt;
+  storage = req.query_param(name);
+  return std::string_view(storage);
+}
+
+}  // namespace
+
+router::router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, mcp::endpoint& mcp,
+               mcp::endpoint& gateway, route_options options)
+    : state_(state), hub_(hub), pipeline_(pipeline), mcp_(mcp), gateway_(gateway), options_(options) {}
+
+net::awaitable<void> router::handle(net::http_exchange& ex) {
+  const auto& req = ex.request();
+  if (!host_allowed(req.header("Host"))) {
+    ex.respond(http_response::error(403, "forbidden", "Forbidden: invalid Host header"));
+    co_return;
+  }
+  if (!origin_allowed(req.header("Origin"), req.has_header("Origin"))) {
+    ex.respond(http_response::error(403, "forbidden", "Forbidden: browser requests are not allowed"));
+    co_return;
+  }
+  co_await route(ex);
+}
+
+bool router::rate_limited(net::http_exchange& ex, rate_limiter& limiter) {
+  if (limiter.try_acquire(rate_limiter::clock::now())) return false;
+  ex.respond(too_many());
+  return true;
+}
+
+net::awaitable<void> router::route(net::http_exchange& ex) {
+  const auto& req = ex.request();
+  const std::string& path = req.path;
+  bool authed = bearer_matches(req.header("Authorization"), state_.secret);
+
+  if (path == "/ws") {
+    auto creds = check_ws_subprotocols(codec::offered_subprotocols(req), state_.secret);
+    if (!creds.authorized) {
+      // The browser only shows a failed handshake; a real 401 on the raw socket tells
+      // other clients what went wrong.
+      auto r = http_response::error(401, "unauthorized", "Unauthorized");
+      r.with_header("WWW-Authenticate", "Bearer");
+      ex.close_after();
+      ex.respond(std::move(r));
+      co_return;
+    }
+    if (!codec::is_websocket_upgrade(req)) {
+      ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
+      co_return;
+    }
+    co_await hub_.serve(ex, creds.connection_id);
+    co_return;
+  }
+  if (path == "/health") {
+    if (req.method != "GET") {
+      ex.respond(method_not_allowed("GET"));
+      co_return;
+    }
+    health(ex, authed);
+    co_return;
+  }
+  if (path.rfind("/.well-known/", 0) == 0) {
+    ex.respond(http_response::error(404, "not_found", "This server does not implement OAuth 2.0"));
+    co_return;
+  }
+  bool is_mcp = path == "/mcp" || path == "/mcp/gateway";
+  if (!authed && !(is_mcp && options_.conformance_mode)) {
+    bool known = is_mcp || path == "/tools" || path.rfind("/tools/", 0) == 0 || path == "/ws-info" ||
+                 path == "/audit" || path == "/reload" || path == "/extension/reload" || path == "/plugin-settings";
+    ex.respond(known ? unauthorized() : http_response::error(404, "not_found", "Not Found"));
+    co_return;
+  }
+  if (path == "/mcp") {
+    co_await mcp_.handle(ex);
+    co_return;
+  }
+  if (path == "/mcp/gateway") {
+    co_await gateway_.handle(ex);
+    co_return;
+  }
+  if (path == "/tools") {
+    if (req.method != "GET") ex.respond(method_not_allowed("GET"));
+    else list_tools(ex);
+    co_return;
+  }
+  if (path.rfind("/tools/", 0) == 0 && path.size() > 12 && path.substr(path.size() - 5) == "/call") {
+    if (req.method != "POST") {
+      ex.respond(method_not_allowed("POST"));
+      co_return;
+    }
+    if (rate_limited(ex, tool_calls_)) co_return;
+    co_await call_tool(ex, codec::percent_decode(path.substr(7, path.size() - 12)));
+    co_return;
+  }
+  if (path == "/ws-info") {
+    auto host = std::string(req.header("Host"));
+    ex.respond(http_response::json(200, json::object{{"wsUrl", json::str("ws://" + host + "/ws")}}));
+    co_return;
+  }
+  if (path == "/audit") {
+    if (req.method != "GET") ex.respond(method_not_allowed("GET"));
+    else audit(ex);
+    co_return;
+  }
+  if (path == "/reload") {
+    if (req.method != "POST") {
+      ex.respond(method_not_allowed("POST"));
+      co_return;
+    }
+    auto r = co_await reload();
+    if (r.ok)
+      ex.respond(http_response::json(200, json::object{{"ok", true}, {"plugins", r.plugins}, {"durationMs", r.duration_ms}}));
+    else
+      ex.respond(http_response::json(500, json::object{{"ok", false}, {"error", json::str(r.error)}}));
+    co_return;
+  }
+  if (path == "/extension/reload") {
+    if (req.method != "POST") {
+      ex.respond(method_not_allowed("POST"));
+      co_return;
+    }
+    if (rate_limited(ex, extension_reloads_)) co_return;
+    if (!hub_.connected()) {
+      ex.respond(http_response::json(503, json::object{{"ok", false}, {"error", "Extension not connected"}}));
+      co_return;
+    }
+    hub_.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "extension.reload"}});
+    ex.respond(http_response::json(200, json::object{{"ok", true}, {"message", "Reload signal sent to extension"}}));
+    co_return;
+  }
+  if (path == "/plugin-settings") {
+    if (req.method != "POST") {
+      ex.respond(method_not_allowed("POST"));
+      co_return;
+    }
+    if (rate_limited(ex, plugin_settings_)) co_return;
+    auto body = json::parse_object(req.body);
+    const json::object* settings = body ? json::get_object(*body, "settings") : nullptr;
+    const auto* plugin = body ? json::get_string(*body, "plugin") : nullptr;
+    if (!plugin || !settings) {
+      ex.respond(http_response::json(
+          400, json::object{{"ok", false}, {"error", body ? "Body must be {\"plugin\": string, \"settings\": object}"
+                                                          : json::str("Invalid JSON body: " + body.err().message)}}));
+      co_return;
+    }
+    auto problem = apply_plugin_settings ? apply_plugin_settings(std::string(*plugin), *settings)
+                                         : std::string("plugin settings are not available");
+    if (!problem.empty()) ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
+    else ex.respond(http_response::json(200, json::object{{"ok", true}}));
+    co_return;
+  }
+  ex.respond(http_response::error(404, "not_found", "Not Found"));
+}
+
+void router::health(net::http_exchange& ex, bool authenticated) {
+  http_response r = authenticated ? http_response::json(200, health_payload(state_, hub_, mcp_.session_count()))
+                                  : http_response::json(200, json::object{{"status", "ok"}});
+  r.with_header("x-opentabs-version", OPENTABS_VERSION);
+  ex.respond(std::move(r));
+}
+
+void router::list_tools(net::http_exchange& ex) {
+  std::string filter = ex.request().query_param("plugin");
+  json::array out;
+  for (auto& t : pipeline_.list_tools()) {
+    if (!filter.empty() && t.plugin != filter) continue;
+    out.push_back(json::object{{"name", json::str(t.name)},
+                               {"description", json::str(t.description)},
+                               {"inputSchema", std::move(t.input_schema)},
+                               {"plugin", json::str(t.plugin)}});
+  }
+  ex.respond(http_response::json(200, out));
+}
+
+net::awaitable<void> router::call_tool(net::http_exchange& ex, std::string name) {
+  json::object args;
+  const auto& body = ex.request().body;
+  if (!body.empty()) {
+    auto parsed = json::parse_object(body);
+    if (!parsed) {
+      ex.respond(http_response::json(400, json::object{{"content", json::array{json::object{
+                                                           {"type", "text"},
+                                                           {"text", json::str("Invalid JSON body: " + parsed.err().message)}}}},
+                                                       {"isError", true}}));
+      co_return;
+    }
+    if (const auto* a = json::get_object(*parsed, "arguments")) args = *a;
+    else if (parsed->contains("arguments")) {
+      ex.respond(http_response::json(400, json::object{{"content", json::array{json::object{
+                                                           {"type", "text"}, {"text", "\"arguments\" must be an object"}}}},
+                                                       {"isError", true}}));
+      co_return;
+    }
+  }
+  tools::call_options opts;
+  opts.origin = "rest";
+  auto result = co_await pipeline_.call_tool(std::move(name), std::move(args), std::move(opts));
+  ex.respond(http_response::json(result.http_status, result.to_json()));
+}
+
+void router::audit(net::http_exchange& ex) {
+  const auto& req = ex.request();
+  std::string a, b, c, d;
+  auto q = audit::parse_audit_query(param(req, "limit", a), param(req, "plugin", b), param(req, "tool", c),
+                                    param(req, "success", d));
+  if (!q) {
+    ex.respond(http_response::error(400, "invalid_query", q.err().message));
+    return;
+  }
+  json::array out;
+  for (const auto& e : state_.audit.query(*q)) out.push_back(audit::to_json(e));
+  ex.respond(http_response::json(200, out));
+}
+
+}  // namespace opentabs::app

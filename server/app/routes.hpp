@@ -1,0 +1,60 @@
+// The HTTP routing table of the server (spec §6.5): global Host/Origin checks, bearer
+// auth, per-endpoint rate limits, then one handler per route (REST, /ws, /mcp,
+// /mcp/gateway).  Handlers translate; the work happens in the pipeline, the hub and the
+// state.  Status codes and error bodies for every refusal are produced here and only here.
+#pragma once
+
+#include <functional>
+
+#include "app/extension_hub.hpp"
+#include "app/rate_limiter.hpp"
+#include "app/server_state.hpp"
+#include "app/tool_pipeline.hpp"
+#include "mcp/endpoint.hpp"
+#include "net/http_exchange.hpp"
+
+namespace opentabs::app {
+
+struct route_options {
+  bool conformance_mode = false;  // /mcp without auth (test mode; loopback only)
+};
+
+struct reload_outcome {
+  bool ok = true;
+  std::size_t plugins = 0;
+  std::int64_t duration_ms = 0;
+  std::string error;
+};
+
+class router {
+ public:
+  router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, mcp::endpoint& mcp,
+         mcp::endpoint& gateway, route_options options);
+
+  net::awaitable<void> handle(net::http_exchange& ex);
+
+  // POST /reload: the reload pipeline (coalesced by the caller's implementation).
+  std::function<net::awaitable<reload_outcome>()> reload;
+  // POST /plugin-settings: validates and stores; error text or empty.
+  std::function<std::string(const std::string& plugin, const json::object& settings)> apply_plugin_settings;
+
+ private:
+  net::awaitable<void> route(net::http_exchange& ex);
+  net::awaitable<void> call_tool(net::http_exchange& ex, std::string name);
+  void list_tools(net::http_exchange& ex);
+  void audit(net::http_exchange& ex);
+  void health(net::http_exchange& ex, bool authenticated);
+  bool rate_limited(net::http_exchange& ex, rate_limiter& limiter);
+
+  server_state& state_;
+  extension_hub& hub_;
+  tool_pipeline& pipeline_;
+  mcp::endpoint& mcp_;
+  mcp::endpoint& gateway_;
+  route_options options_;
+  rate_limiter tool_calls_{30, std::chrono::seconds(60)};
+  rate_limiter extension_reloads_{10, std::chrono::seconds(60)};
+  rate_limiter plugin_settings_{10, std::chrono::seconds(60)};
+};
+
+}  // namespace opentabs::app
