@@ -1,0 +1,98 @@
+// Tests for the pure parts of the server-side browser tools: expression detection for
+// browser_execute_script, the exec-file wrapper, HAR 1.2 building, PNG sizing, base64 and
+// output-path checks.
+#include "app/browser_tools.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace opentabs;
+using namespace opentabs::app;
+
+TEST_CASE("expressions are told apart from statement bodies") {
+  CHECK(looks_like_expression("1 + 2"));
+  CHECK(looks_like_expression("document.title"));
+  CHECK(looks_like_expression("document.title;"));
+  CHECK(looks_like_expression("[...document.querySelectorAll('a')].map(a => a.href)"));
+  CHECK(looks_like_expression("await fetch('/api').then(r => r.json())"));
+  CHECK(looks_like_expression("fetch('/x')\n  .then(r => r.json())"));
+  CHECK(looks_like_expression("'a;b'.split(';')"));
+  CHECK(looks_like_expression("`x ${1; } y`.length") == true);
+  CHECK(looks_like_expression("/a;b/.test('a;b')"));
+  CHECK(looks_like_expression("(() => { const x = 1; return x; })()"));
+  CHECK(looks_like_expression("x // trailing comment; here"));
+  CHECK_FALSE(looks_like_expression("const x = 1; return x * 2"));
+  CHECK_FALSE(looks_like_expression("return document.title"));
+  CHECK_FALSE(looks_like_expression("let a = 1\na + 1"));
+  CHECK_FALSE(looks_like_expression("foo(); bar()"));
+  CHECK_FALSE(looks_like_expression("a = 1\nb = 2"));
+  CHECK_FALSE(looks_like_expression("if (x) { y() }"));
+  CHECK_FALSE(looks_like_expression("for (const a of b) c(a)"));
+  CHECK_FALSE(looks_like_expression(""));
+  CHECK_FALSE(looks_like_expression("{ a: 1 }"));
+}
+
+TEST_CASE("exec file wraps expressions in return and keeps bodies verbatim") {
+  auto expr = exec_file_source("0a1b", "document.title;");
+  CHECK(expr.find("return (\ndocument.title\n);") != std::string::npos);
+  CHECK(expr.find("'__execStarted_' + key") != std::string::npos);
+  CHECK(expr.find("const key = '0a1b';") != std::string::npos);
+  auto body = exec_file_source("0a1b", "const x = 2; return x;");
+  CHECK(body.find("const x = 2; return x;") != std::string::npos);
+  CHECK(body.find("return (\n") == std::string::npos);
+}
+
+TEST_CASE("HAR 1.2 from captured requests and frames, sorted by start time") {
+  auto requests = json::parse(R"([
+    {"url":"http://h/b?x=1&y=a%20b","method":"POST","status":201,"statusText":"Created","timestamp":2000,
+     "requestHeaders":{"Content-Type":"application/json"},"requestBody":"{\"a\":1}","responseHeaders":{"content-type":"application/json"},
+     "responseBody":"{}","mimeType":"application/json","durationMs":12},
+    {"url":"http://h/a","method":"GET","status":200,"timestamp":1000}
+  ])").value().as_array();
+  auto frames = json::parse(R"([{"url":"ws://h/s","direction":"sent","opcode":1,"data":"hi","timestamp":1500}])").value().as_array();
+  auto har = build_har(requests, &frames, "1.2.3");
+  const auto& log = har["log"].as_object();
+  CHECK(log.at("version").as_string() == "1.2");
+  CHECK(log.at("creator").as_object().at("version").as_string() == "1.2.3");
+  const auto& entries = log.at("entries").as_array();
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].as_object().at("request").as_object().at("url").as_string() == "http://h/a");
+  CHECK(entries[1].as_object().at("response").as_object().at("status").as_int64() == 101);
+  const auto& post = entries[2].as_object();
+  CHECK(post.at("startedDateTime").as_string() == "1970-01-01T00:00:02.000Z");
+  CHECK(post.at("time").as_double() == 12);
+  const auto& req = post.at("request").as_object();
+  CHECK(req.at("postData").as_object().at("mimeType").as_string() == "application/json");
+  CHECK(req.at("queryString").as_array().size() == 2);
+  CHECK(req.at("queryString").as_array()[1].as_object().at("value").as_string() == "a b");
+  CHECK(post.at("response").as_object().at("content").as_object().at("text").as_string() == "{}");
+}
+
+TEST_CASE("base64 and PNG size") {
+  CHECK(decode_base64("aGVsbG8=").value() == "hello");
+  CHECK(decode_base64("aGVsbG8").value() == "hello");
+  CHECK_FALSE(decode_base64("a*b").has_value());
+  std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x02\x80\0\0\x01\xe0", 24);
+  auto size = png_size(png);
+  REQUIRE(size.has_value());
+  CHECK(size->first == 640);
+  CHECK(size->second == 480);
+  CHECK_FALSE(png_size("GIF89a...............").has_value());
+}
+
+TEST_CASE("output paths must be absolute, without .., in an existing directory") {
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path() / ("ot-bt-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  CHECK(check_output_path(dir / "shot.png").ok());
+  CHECK_FALSE(check_output_path("relative.png").ok());
+  CHECK_FALSE(check_output_path(dir / ".." / "x.png").ok());
+  CHECK_FALSE(check_output_path(dir / "missing" / "x.png").ok());
+  CHECK_FALSE(check_output_path(dir).ok());  // a directory, not a regular file
+  fs::remove_all(dir);
+  CHECK(iso8601_ms(1700000000123) == "2023-11-14T22:13:20.123Z");
+}
