@@ -496,6 +496,17 @@ void for_each_ref(value& v, const std::function<void(json::string&)>& f) {
       for (auto& x : a->get_array()) for_each_ref(x, f);
 }
 
+std::size_t count_objects(const value& v) {
+  std::size_t n = 0;
+  if (v.is_object()) {
+    n = 1;
+    for (auto& kv : v.get_object()) n += count_objects(kv.value());
+  } else if (v.is_array()) {
+    for (auto& x : v.get_array()) n += count_objects(x);
+  }
+  return n;
+}
+
 bool is_pure_ref(const value& v) {
   return v.is_object() && v.get_object().contains("$ref");
 }
@@ -692,6 +703,13 @@ result<translation> translate(const json::object& schema, const limits& lim) {
     }
   });
   if (bad) return *bad;
+
+  // RapidJSON 1.1 builds a schema object for every JSON object in the document (enum
+  // values included) and finds each through a linear scan: quadratic, so bound the count.
+  std::size_t objects = count_objects(doc);
+  if (objects > lim.max_schema_nodes)
+    return make_error("invalid_schema", "schema has " + std::to_string(objects) + " JSON objects (enum and const values included), more than the limit of " +
+                                            std::to_string(lim.max_schema_nodes));
 
   // RapidJSON reads "$ref" as a URI fragment and rejects characters such as '$' unless
   // percent-encoded ("#/$defs/x" would silently resolve to nothing).

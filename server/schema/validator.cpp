@@ -303,6 +303,24 @@ void collect_pattern_nodes(const json::value& v, const std::string& at, std::vec
         collect_pattern_nodes(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), out);
 }
 
+// True when every "$ref" anywhere in `v` points into /$defs/ or /definitions/.
+bool refs_only_into_defs(const json::value& v) {
+  if (v.is_array()) {
+    for (auto& x : v.get_array())
+      if (!refs_only_into_defs(x)) return false;
+  } else if (v.is_object()) {
+    for (auto& kv : v.get_object()) {
+      if (kv.key() == "$ref" && kv.value().is_string()) {
+        auto p = ref_to_pointer(kv.value().get_string());
+        if (!p || (p->rfind("/$defs/", 0) != 0 && p->rfind("/definitions/", 0) != 0)) return false;
+      } else if (!refs_only_into_defs(kv.value())) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 std::string join_path(std::string_view base, std::string_view rel) { return std::string(base) + std::string(rel); }
 
 }  // namespace
@@ -313,14 +331,55 @@ struct validator::impl {
   std::unique_ptr<compiled> main;
   limits lim;
   std::vector<std::string> pattern_nodes;  // pointers of subschemas with patternProperties
+  bool refs_only_into_defs = true;
 
   // Validates `v` against the subschema at `schema_ptr` (a diagnosis-only compile).
   std::optional<failure> run_at(const std::string& schema_ptr, const json::value& v) const {
     if (schema_ptr.empty()) return run(*main, v, lim.max_instance_depth);  // "#" would refer to itself
-    json::object doc = document.get_object();
+    json::object doc = refs_only_into_defs ? diagnosis_skeleton(schema_ptr) : document.get_object();
     doc["$ref"] = pointer_to_ref(schema_ptr);
     auto c = build(doc, checks);
     return run(*c, v, lim.max_instance_depth);
+  }
+
+  // A document with only what validating against `target` needs when every reference
+  // points into $defs/definitions: those, plus the target at its own pointer (earlier
+  // array elements padded with {}), so schema pointers in failures stay the same while
+  // the compile costs the size of the subschema, not of the whole schema.
+  json::object diagnosis_skeleton(const std::string& target) const {
+    json::value doc = json::object{};
+    for (auto k : {"$defs", "definitions"})
+      if (auto* d = document.get_object().if_contains(k)) doc.get_object()[k] = *d;
+    const json::value* src = &document;
+    json::value* dst = &doc;
+    std::string_view rest = target;
+    while (!rest.empty() && src) {
+      rest.remove_prefix(1);
+      auto end = rest.find('/');
+      std::string token_raw(rest.substr(0, end));
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+      std::string token = last_token("/" + token_raw);
+      if (src->is_object()) {
+        src = src->get_object().if_contains(token);
+        if (!dst->is_object()) *dst = json::object{};
+        dst = &dst->get_object()[token];
+      } else if (src->is_array()) {
+        if (token.empty() || token.size() > 9 || token.find_first_not_of("0123456789") != std::string::npos) {
+          src = nullptr;
+          break;
+        }
+        std::size_t i = static_cast<std::size_t>(std::stoul(token));
+        src = i < src->get_array().size() ? &src->get_array()[i] : nullptr;
+        if (!dst->is_array()) *dst = json::array{};
+        auto& a = dst->get_array();
+        while (a.size() <= i) a.push_back(json::object{});
+        dst = &a[i];
+      } else {
+        src = nullptr;
+      }
+    }
+    if (src) *dst = *src;
+    return std::move(doc.get_object());
   }
 
   // Ajv-style explanation of a RapidJSON failure; `base` prefixes instance pointers of
@@ -531,6 +590,7 @@ result<std::shared_ptr<const validator>> validator::compile(const json::object& 
   p->lim = lim;
   p->main = build(p->document.get_object(), p->checks);
   collect_pattern_nodes(p->document, "", p->pattern_nodes);
+  p->refs_only_into_defs = refs_only_into_defs(p->document);
   return std::shared_ptr<const validator>(new validator(std::move(p)));
 }
 

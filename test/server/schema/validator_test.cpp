@@ -281,3 +281,13 @@ TEST_CASE("annotations and unknown keywords are ignored") {
   CHECK(verdict(*v, "{}") == "valid");
   CHECK(v->compiled_schema().size() == 1);
 }
+
+TEST_CASE("compile cost is bounded: too many objects, enum values included, are refused") {
+  json::array values;
+  for (int i = 0; i < 4000; ++i) values.push_back(json::object{{"a", i}});
+  json::object s;
+  s["enum"] = values;
+  auto r = validator::compile(s);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.err().message == "schema has 4001 JSON objects (enum and const values included), more than the limit of 3000");
+}
