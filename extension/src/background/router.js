@@ -13,7 +13,7 @@ import {
 } from './store.js';
 import {
   handleServerResponse, replyResult, replyError, notifyServer, requestServer, resolveServerPort,
-  connectionId, hasOffscreen,
+  connectionId, hasOffscreen, restartConnection,
 } from './server-link.js';
 import { injectPluginEverywhere, removePluginFromTabs, tabsForPlugin, webTabs } from './injection.js';
 import { syncPreScripts, unregisterPreScript } from './pre-scripts.js';
@@ -25,8 +25,18 @@ const limiter = new RateLimiter();
 let pluginQueue = Promise.resolve(); // sync.full / plugin.update / plugin.uninstall run in order
 const inOrder = (fn) => (pluginQueue = pluginQueue.then(fn, fn));
 
+// `extension.reload`: forget everything learned from the server, then restart the socket owner
+// (which re-reads auth.json) after 100 ms, so a reply to the request can still go out first.
+// The next sync.full rebuilds the state.
 export function scheduleReload() {
-  chrome.storage.session.remove('connection').finally(() => setTimeout(() => chrome.runtime.reload(), 100));
+  setTimeout(async () => {
+    await store.ready;
+    store.plugins = new Map();
+    store.tabStates = {};
+    store.confirmations = [];
+    await chrome.storage.session.remove(['plugins', 'serverState', 'tabStates', 'confirmations', 'connection']);
+    await restartConnection();
+  }, 100);
 }
 
 const commandContext = {

@@ -124,6 +124,17 @@ export function connectionId() {
   return connectionIdPromise;
 }
 
+// Tears down the offscreen document (and with it the socket) and starts a fresh one, which
+// re-reads auth.json and reconnects.  Used for `extension.reload`: chrome.runtime.reload() would
+// also do it, but in current Chromium it leaves an extension that was loaded with
+// --load-extension disabled (observed with Chromium 156), so a server-triggered reload must not
+// depend on it.
+export async function restartConnection() {
+  failPendingRequests('Connection restarting');
+  if (await hasOffscreen()) await chrome.offscreen.closeDocument().catch(() => {});
+  await ensureOffscreen();
+}
+
 export async function forceReconnect() {
   await ensureOffscreen();
   await chrome.runtime.sendMessage({ target: 'offscreen', type: 'ws:reconnect' }).catch(() => {});
