@@ -20,13 +20,20 @@ const PLUGIN = 'fixture-notes';
 const SIDE_PANEL_URL = `chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`;
 
 describe('extension protocol core in real Chromium', () => {
-  let configDir; let site; let server; let browser; let mcp; let appPage; let panel;
+  let configDir; let site; let server; let browser; let mcp; let appPage; let panel; let brokenPlugin;
   const name = {};
 
   before(async () => {
     configDir = tempDir('ot-e2e-config-');
+    // A plugin whose dist/ is missing: the server reports it in failedPlugins.
+    brokenPlugin = tempDir('ot-e2e-broken-plugin-');
+    fs.writeFileSync(path.join(brokenPlugin, 'package.json'), JSON.stringify({
+      name: 'opentabs-plugin-broken-fixture', version: '1.0.0', main: 'dist/adapter.iife.js',
+      opentabs: { displayName: 'Broken', description: 'Has no build output', urlPatterns: ['http://localhost/*'] },
+    }));
     writeConfig(configDir, {
       permissions: { [PLUGIN]: { permission: 'auto', tools: { list_notes: 'ask', get_note: 'ask' } } },
+      extraLocalPlugins: [brokenPlugin],
     });
     site = await startFixtureSite({ port: 0, name: 'e2e-site' });
     server = await startServer(configDir);
@@ -48,6 +55,7 @@ describe('extension protocol core in real Chromium', () => {
     await server?.stop();
     await site?.close();
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+    if (brokenPlugin) fs.rmSync(brokenPlugin, { recursive: true, force: true });
   });
 
   test('a plugin tool runs in the page and returns its result', async () => {
@@ -159,6 +167,17 @@ describe('extension protocol core in real Chromium', () => {
     assert.deepEqual(Object.keys(tracker.instanceMap ?? {}).sort(), ['alpha', 'beta']);
   });
 
+  test('side panel: a failed plugin is shown and can be removed', async () => {
+    const card = panel.locator('[data-testid=failed-plugin]').filter({ hasText: path.basename(brokenPlugin) });
+    await card.waitFor();
+    const remove = card.locator('[data-testid=remove-failed]');
+    await remove.click();
+    await remove.click(); // second click confirms
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    const { localPlugins } = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8'));
+    assert.ok(!localPlugins.some((p) => p.includes(path.basename(brokenPlugin))), 'removed from localPlugins');
+  });
+
   test('two tabs of one plugin: tabId targets one; a closed tab gives -32001', async () => {
     const second = await browser.context.newPage();
     await second.goto(`http://localhost:${site.port}/form`);
@@ -230,6 +249,21 @@ describe('extension protocol core in real Chromium', () => {
     await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout: 15_000 });
     await waitForPluginReady(browser, PLUGIN);
     const result = await callTool(mcp, name.echo, { message: 'recovered' });
+    assert.equal(result.isError, undefined, resultText(result));
+  });
+
+  test('extension.reload (POST /extension/reload) restarts the connection, which comes back', async () => {
+    const before = (await extensionSession(browser, ['connection'])).connection;
+    const res = await fetch(`http://127.0.0.1:${server.port}/extension/reload`, {
+      method: 'POST', headers: { Authorization: `Bearer ${readSecret(configDir)}` },
+    });
+    assert.equal(res.status, 200, await res.text());
+    await waitFor(async () => {
+      const { connection } = await extensionSession(browser, ['connection']);
+      return connection?.state === 'connected' && connection.since > before.since;
+    }, 'a new connection after extension.reload', 20_000);
+    await waitForPluginReady(browser, PLUGIN);
+    const result = await callTool(mcp, name.echo, { message: 'after reload' });
     assert.equal(result.isError, undefined, resultText(result));
   });
 });

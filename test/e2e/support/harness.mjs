@@ -49,9 +49,10 @@ export function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-// Writes config.json for the server: the two fixture plugins as local plugins, with the given
+// Writes config.json for the server: the two fixture plugins (plus `extraLocalPlugins`) as local
+// plugins, with the given
 // permissions (plugin name -> {permission, tools?}; reviewedVersion is filled in) and settings.
-export function writeConfig(configDir, { permissions = {}, settings = {} } = {}) {
+export function writeConfig(configDir, { permissions = {}, settings = {}, extraLocalPlugins = [] } = {}) {
   const versions = {};
   const localPlugins = [];
   for (const dir of ['notes', 'tracker']) {
@@ -60,6 +61,7 @@ export function writeConfig(configDir, { permissions = {}, settings = {} } = {})
     localPlugins.push(pkgDir);
     versions[dir === 'notes' ? 'fixture-notes' : 'fixture-tracker'] = pkg.version;
   }
+  localPlugins.push(...extraLocalPlugins);
   const perms = {};
   for (const [plugin, entry] of Object.entries(permissions)) {
     perms[plugin] = plugin === 'browser' ? { ...entry } : { reviewedVersion: versions[plugin], ...entry };
