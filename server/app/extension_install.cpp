@@ -1,0 +1,80 @@
+#include "app/extension_install.hpp"
+
+#include <cstdlib>
+#include <system_error>
+
+#include "util/files.hpp"
+
+namespace opentabs::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Never copied: development files, and what the server owns inside the target.
+bool skipped(const fs::path& rel) {
+  auto first = rel.begin()->string();
+  if (first == "node_modules" || first == "adapters" || first == "test" || first == ".git") return true;
+  auto name = rel.filename().string();
+  return name == "auth.json" || name == "package.json" || name == "package-lock.json" || name == "README.md" ||
+         name.ends_with(".test.mjs") || name.ends_with(".test.js");
+}
+
+constexpr std::size_t kMaxExtensionFile = 16 * 1024 * 1024;
+
+}  // namespace
+
+fs::path extension_source_dir() {
+  if (const char* env = std::getenv("OPENTABS_EXTENSION_SOURCE"); env && *env) return fs::path(env);
+  std::error_code ec;
+  fs::path built = fs::path(OPENTABS_SOURCE_DIR) / "extension";
+  if (fs::exists(built / "manifest.json", ec)) return built;
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto share = exe.parent_path().parent_path() / "share" / "opentabs" / "extension";
+    if (fs::exists(share / "manifest.json", ec)) return share;
+  }
+  return built;
+}
+
+result<install_report> install_extension(const fs::path& source, const fs::path& target) {
+  std::error_code ec;
+  if (!fs::exists(source / "manifest.json", ec))
+    return make_error("no_extension", "the extension files were not found in " + source.string() +
+                                          " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
+  install_report report;
+  report.first_install = !fs::exists(target / "manifest.json", ec);
+  if (auto st = ensure_dir(target); !st) return st.err();
+  for (auto it = fs::recursive_directory_iterator(source, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    auto rel = fs::relative(it->path(), source, ec);
+    if (ec) break;
+    if (skipped(rel)) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    auto dest = target / rel;
+    if (it->is_directory(ec)) {
+      if (auto st = ensure_dir(dest); !st) return st.err();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    auto content = read_file(it->path(), kMaxExtensionFile);
+    if (!content) return content.err();
+    auto existing = read_file(dest, kMaxExtensionFile);
+    if (existing && *existing == *content) {
+      ++report.unchanged;
+      continue;
+    }
+    if (auto st = write_file_atomic(dest, *content, 0644); !st) return st.err();
+    ++report.copied;
+  }
+  if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
+  if (auto h = read_file(source / ".extension-hash", 256)) report.extension_hash = std::string(*h);
+  while (!report.extension_hash.empty() && (report.extension_hash.back() == '\n' || report.extension_hash.back() == '\r'))
+    report.extension_hash.pop_back();
+  if (auto st = write_file_atomic(target / ".opentabs-version", OPENTABS_VERSION, 0644); !st) return st.err();
+  return report;
+}
+
+}  // namespace opentabs::app

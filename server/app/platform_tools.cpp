@@ -1,0 +1,137 @@
+#include "app/platform_tools.hpp"
+
+#include <algorithm>
+
+#include "schema/validator.hpp"
+#include "util/random.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+const char* kGuidance =
+    "Review this adapter before enabling it. It runs inside the user's logged-in pages with their session. "
+    "Check that every tool only does what its name and description say; that network requests go only to the "
+    "plugin's own site; that it does not read or send cookies, tokens, passwords or page content elsewhere; that "
+    "it does not inject remote scripts or use eval on fetched text; and that the pre-script (if any) only records "
+    "what the tools need. If anything is unclear, tell the user instead of enabling the plugin. To enable it, call "
+    "plugin_mark_reviewed with the plugin name, this version, the reviewToken and permission \"ask\" (each call "
+    "needs the user's approval) or \"auto\". The token is valid once, for 10 minutes.";
+
+std::size_t count_lines(std::string_view s) {
+  if (s.empty()) return 0;
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')) + (s.back() == '\n' ? 0 : 1);
+}
+
+tools::tool_def make_def(std::string name, std::string description, json::object schema) {
+  tools::tool_def t;
+  t.name = name;
+  t.plugin = "platform";
+  t.base_name = name;
+  t.kind = tools::tool_kind::platform;
+  t.description = std::move(description);
+  t.icon = "shield-check";
+  t.input_schema = std::move(schema);
+  auto v = schema::validator::compile(t.input_schema);
+  if (v) t.validator = *v;
+  return t;
+}
+
+}  // namespace
+
+std::string review_tokens::issue(const std::string& plugin, const std::string& version, clock::time_point now) {
+  std::erase_if(grants_, [&](const auto& kv) { return kv.second.expires <= now; });
+  auto token = uuid_v4();
+  grants_[token] = grant{plugin, version, now + ttl_};
+  return token;
+}
+
+bool review_tokens::redeem(const std::string& token, const std::string& plugin, const std::string& version,
+                           clock::time_point now) {
+  auto it = grants_.find(token);
+  if (it == grants_.end()) return false;
+  bool good = it->second.expires > now && it->second.plugin == plugin && it->second.version == version;
+  grants_.erase(it);  // single use, even when the attempt was wrong
+  return good;
+}
+
+std::vector<tools::tool_def> platform_tool_defs() {
+  std::vector<tools::tool_def> out;
+  out.push_back(make_def(
+      "plugin_inspect",
+      "Inspect a plugin before enabling it: returns its adapter source code, size, version and a single-use review "
+      "token for plugin_mark_reviewed. Use it when a tool call says the plugin has not been reviewed.",
+      json::object{{"type", "object"},
+                   {"properties", json::object{{"plugin", json::object{{"type", "string"}, {"minLength", 1},
+                                                                       {"description", "Plugin name, e.g. \"slack\""}}}}},
+                   {"required", json::array{"plugin"}},
+                   {"additionalProperties", false}}));
+  out.push_back(make_def(
+      "plugin_mark_reviewed",
+      "Enable a plugin after reviewing it with plugin_inspect. Needs the reviewToken from plugin_inspect (valid once, "
+      "10 minutes) and the exact version inspected. permission \"ask\" requires user approval per call; \"auto\" "
+      "runs calls directly.",
+      json::object{{"type", "object"},
+                   {"properties",
+                    json::object{{"plugin", json::object{{"type", "string"}, {"minLength", 1}}},
+                                 {"version", json::object{{"type", "string"}, {"minLength", 1}}},
+                                 {"reviewToken", json::object{{"type", "string"}, {"minLength", 1}}},
+                                 {"permission", json::object{{"type", "string"}, {"enum", json::array{"ask", "auto"}}}}}},
+                   {"required", json::array{"plugin", "version", "reviewToken", "permission"}},
+                   {"additionalProperties", false}}));
+  return out;
+}
+
+tools::call_result platform_tools::call(const tools::tool_def& tool, const json::object& args) {
+  if (tool.validator) {
+    if (auto v = tool.validator->check(args))
+      return tools::call_result::text("Invalid arguments:\n  - " + v->display_path() + ": " + v->message, true);
+  }
+  if (tool.name == "plugin_inspect") return inspect(args);
+  return mark_reviewed(args);
+}
+
+tools::call_result platform_tools::inspect(const json::object& args) {
+  std::string name(*json::get_string(args, "plugin"));
+  const auto* p = state_.find_plugin(name);
+  if (!p) return tools::call_result::text("Plugin \"" + name + "\" not found", true);
+  const auto& l = p->loaded;
+  json::object out{{"plugin", json::str(l.name)}, {"version", json::str(l.version)}};
+  if (!l.author.empty()) out["author"] = json::str(l.author);
+  if (l.source == "npm") out["npmPackage"] = json::str(l.package_name);
+  out["lineCount"] = count_lines(l.adapter_source);
+  out["byteSize"] = l.adapter_source.size();
+  if (l.pre_script) {
+    out["preScriptSource"] = json::str(*l.pre_script);
+    out["preScriptLineCount"] = count_lines(*l.pre_script);
+    out["preScriptByteSize"] = l.pre_script->size();
+  }
+  out["reviewToken"] = json::str(tokens_.issue(l.name, l.version, review_tokens::clock::now()));
+  out["reviewGuidance"] = kGuidance;
+  out["adapterSource"] = json::str(l.adapter_source);
+  return tools::call_result::text(json::dump(out));
+}
+
+tools::call_result platform_tools::mark_reviewed(const json::object& args) {
+  std::string name(*json::get_string(args, "plugin"));
+  std::string version(*json::get_string(args, "version"));
+  std::string token(*json::get_string(args, "reviewToken"));
+  auto level = *tools::parse_permission(*json::get_string(args, "permission"));
+  const auto* p = state_.find_plugin(name);
+  if (!p) return tools::call_result::text("Plugin \"" + name + "\" not found", true);
+  if (p->loaded.version != version)
+    return tools::call_result::text("Version mismatch: plugin \"" + name + "\" is v" + p->loaded.version +
+                                        ", not v" + version + ". Inspect it again.",
+                                    true);
+  if (!tokens_.redeem(token, name, version, review_tokens::clock::now()))
+    return tools::call_result::text(
+        "Invalid or expired review token. Call plugin_inspect again to get a new one (tokens are single-use and "
+        "valid for 10 minutes).",
+        true);
+  auto problem = grant_(name, level, version);
+  if (!problem.empty()) return tools::call_result::text(problem, true);
+  return tools::call_result::text(json::dump(json::object{
+      {"ok", true}, {"plugin", json::str(name)}, {"version", json::str(version)}, {"permission", json::str(tools::to_string(level))}}));
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,58 @@
+// The two platform tools that are always callable (spec §4.6): plugin_inspect hands the
+// agent a plugin's adapter source plus a single-use review token (10 minutes), and
+// plugin_mark_reviewed spends the token to enable the plugin at ask or auto for that exact
+// version.  Not audited, never behind a permission — they are how permissions get granted
+// after review.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/server_state.hpp"
+#include "tools/tool.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::app {
+
+class review_tokens {
+ public:
+  using clock = std::chrono::steady_clock;
+  explicit review_tokens(std::chrono::milliseconds ttl = std::chrono::minutes(10)) : ttl_(ttl) {}
+
+  std::string issue(const std::string& plugin, const std::string& version, clock::time_point now);
+  // Spends the token: true only for an unused, unexpired token issued for plugin+version.
+  bool redeem(const std::string& token, const std::string& plugin, const std::string& version, clock::time_point now);
+
+ private:
+  struct grant {
+    std::string plugin, version;
+    clock::time_point expires;
+  };
+  std::chrono::milliseconds ttl_;
+  std::map<std::string, grant> grants_;
+};
+
+std::vector<tools::tool_def> platform_tool_defs();
+
+class platform_tools {
+ public:
+  // `grant` persists {permission, reviewedVersion} for a plugin and announces the change.
+  platform_tools(server_state& state, std::function<std::string(const std::string& plugin, tools::permission,
+                                                                const std::string& version)> grant)
+      : state_(state), grant_(std::move(grant)) {}
+
+  tools::call_result call(const tools::tool_def& tool, const json::object& args);
+
+ private:
+  tools::call_result inspect(const json::object& args);
+  tools::call_result mark_reviewed(const json::object& args);
+
+  server_state& state_;
+  std::function<std::string(const std::string&, tools::permission, const std::string&)> grant_;
+  review_tokens tokens_;
+};
+
+}  // namespace opentabs::app

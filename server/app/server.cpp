@@ -1,0 +1,504 @@
+// Wiring of the running server: builds the state, hub, pipeline, MCP endpoints and router
+// on one io_context, runs the reload pipeline (spec §6.8), watches config.json, handles
+// signals, and shuts down gracefully.  Policy lives in the pieces; this file connects them.
+#include "app/server.hpp"
+
+#include <sys/stat.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "app/browser_tools.hpp"
+#include "app/confirmations.hpp"
+#include "app/extension_handlers.hpp"
+#include "app/extension_hub.hpp"
+#include "app/extension_install.hpp"
+#include "app/payloads.hpp"
+#include "app/platform_tools.hpp"
+#include "app/routes.hpp"
+#include "app/server_state.hpp"
+#include "app/tool_pipeline.hpp"
+#include "config/auth_secret.hpp"
+#include "config/config_edits.hpp"
+#include "config/permissions.hpp"
+#include "mcp/conformance_tools.hpp"
+#include "mcp/endpoint.hpp"
+#include "net/http_server.hpp"
+#include "plugins/adapter_files.hpp"
+#include "plugins/payload.hpp"
+#include "plugins/settings.hpp"
+#include "tools/browser_catalog.hpp"
+#include "util/clock.hpp"
+#include "util/log.hpp"
+#include "util/strings.hpp"
+
+namespace opentabs::app {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::optional<long long> env_number(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  if (*end != '\0' || n < 0) {
+    log::warn(std::string("ignoring ") + name + ": not a non-negative integer");
+    return std::nullopt;
+  }
+  return n;
+}
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && (std::string_view(v) == "1" || std::string_view(v) == "true");
+}
+
+// Test knobs: every deadline can be shortened from the environment (never by sleeping).
+net::limits limits_from_env() {
+  net::limits l;
+  if (auto v = env_number("OPENTABS_HTTP_HEAD_TIMEOUT_MS")) l.head_timeout = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_HTTP_BODY_TIMEOUT_MS")) l.body_timeout = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_HTTP_IDLE_TIMEOUT_MS")) l.keepalive_idle = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_WS_PING_AFTER_MS")) l.ws_ping_after = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_WS_PONG_TIMEOUT_MS")) l.ws_pong_timeout = std::chrono::milliseconds(*v);
+  return l;
+}
+
+dispatch_timing timing_from_env() {
+  dispatch_timing t;
+  if (auto v = env_number("OPENTABS_DISPATCH_TIMEOUT_MS")) t.timeout = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_DISPATCH_CAP_MS")) t.cap = std::chrono::milliseconds(*v);
+  return t;
+}
+
+bool is_loopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "::1" || host == "localhost" || starts_with(host, "127.");
+}
+
+// `npm root -g`, once per process: discovery of globally installed plugins.
+std::optional<fs::path> npm_global_root() {
+  static std::optional<fs::path> cached;
+  static bool done = false;
+  if (done) return cached;
+  done = true;
+  if (plugins::npm_discovery_disabled_by_env()) return std::nullopt;
+  FILE* p = ::popen("timeout 10 npm root -g 2>/dev/null", "r");
+  if (!p) return std::nullopt;
+  char buf[4096];
+  std::string out;
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  ::pclose(p);
+  auto path = std::string(trim(out));
+  if (!path.empty()) cached = fs::path(path);
+  return cached;
+}
+
+struct file_stamp {
+  std::int64_t mtime_ns = -1;
+  std::int64_t size = -1;
+  bool operator==(const file_stamp&) const = default;
+};
+
+file_stamp stamp_of(const fs::path& p) {
+  struct stat st{};
+  if (::stat(p.c_str(), &st) != 0) return {};
+  return {static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec, st.st_size};
+}
+
+json::object notification(std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+}  // namespace
+
+server_options options_from_env() {
+  server_options o;
+  if (auto v = env_number("PORT"); v && *v <= 65535) o.port = static_cast<std::uint16_t>(*v);
+  if (const char* h = std::getenv("HOST"); h && *h) o.host = h;
+  o.dev = env_flag("OPENTABS_DEV");
+  return o;
+}
+
+// The whole running server.  Lives on the io thread.
+class server_app {
+ public:
+  server_app(asio::io_context& io, const server_options& o, config::config_paths paths, fs::path home)
+      : io_(io),
+        options_(o),
+        home_(home),
+        state_(std::move(paths), home),
+        hub_(io.get_executor(), timing_from_env()),
+        confirm_(io.get_executor()),
+        pipeline_(state_, hub_, confirm_, events_),
+        platform_(state_, [this](const std::string& p, tools::permission level, const std::string& v) {
+          return grant_reviewed(p, level, v);
+        }),
+        conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
+        mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
+             mcp::endpoint_options_from_env(false)),
+        gateway_(io.get_executor(), pipeline_, events_, mcp::endpoint_options_from_env(true)),
+        router_(state_, hub_, pipeline_, mcp_, gateway_, route_options{o.conformance_mode}),
+        http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
+        signals_(io, SIGINT, SIGTERM),
+        watch_timer_(io),
+        reload_timer_(io) {
+    state_.dev = o.dev;
+    state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
+    state_.server_source_path = OPENTABS_SOURCE_DIR;
+    pipeline_.set_browser_handler(std::make_unique<browser_tools>(hub_, state_.paths.adapters_dir()));
+    pipeline_.set_platform_handler([this](const tools::tool_def& t, const json::object& args) -> net::awaitable<tools::call_result> {
+      co_return platform_.call(t, args);
+    });
+    pipeline_.set_on_always_allow([this](const tools::tool_def& t) {
+      auto r = state_.store.update([&](json::object& root) -> result<bool> {
+        return config::set_tool_permission(root, t.plugin, t.base_name, tools::permission::auto_);
+      });
+      if (!r) log::warn("could not save \"always allow\": " + r.err().message);
+      config_changed(false);
+    });
+    hub_.set_on_open([this](ext_connection& c) {
+      c.send(json::dump(notification("sync.full", sync_full_params(state_))));
+    });
+    hub_.set_on_close([this](const std::string&) {
+      if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
+    });
+    hub_.set_inbound_handler(make_inbound_handler(handler_context{
+        state_, hub_, confirm_, events_, [this](bool rediscover) { config_changed(rediscover); },
+        [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
+        [this](const std::string& plugin, const json::object& settings) { return settings_problem(plugin, settings); },
+        nullptr}));
+    router_.reload = [this]() -> net::awaitable<reload_outcome> { co_return co_await coalesced_reload(); };
+    router_.apply_plugin_settings = [this](const std::string& plugin, const json::object& settings) {
+      return store_plugin_settings(plugin, settings);
+    };
+  }
+
+  int run() {
+    if (options_.conformance_mode) {
+      if (!is_loopback(options_.host)) {
+        std::fprintf(stderr, "opentabs: --conformance-mode is refused on non-loopback address %s\n", options_.host.c_str());
+        return 2;
+      }
+      log::warn("**************************************************************************");
+      log::warn("CONFORMANCE MODE: /mcp accepts calls WITHOUT authentication and offers the");
+      log::warn("MCP conformance suite's fixture tools. Never use this mode with a real browser.");
+      log::warn("**************************************************************************");
+    }
+    if (auto st = config::ensure_config_dir(state_.paths); !st) {
+      std::fprintf(stderr, "opentabs: %s\n", st.err().message.c_str());
+      return 1;
+    }
+    config::ensure_extension_dirs(state_.paths);
+    auto installed = install_extension(extension_source_dir(), state_.paths.extension_dir());
+    if (installed) {
+      state_.extension_hash = installed->extension_hash;
+      if (installed->first_install)
+        log::info("extension installed in " + state_.paths.extension_dir().string() +
+                  " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
+    } else {
+      log::warn("extension not installed: " + installed.err().message);
+    }
+    auto first = reload_now(false);
+    if (!first.ok) log::warn("initial load: " + first.error);
+    auto port = http_.listen(options_.host, options_.port);
+    if (!port) {
+      std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
+      return 1;
+    }
+    std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), *port);
+    std::fflush(stdout);
+    log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(*port) + " (" +
+              std::to_string(state_.plugins.size()) + " plugins, " + std::to_string(state_.registry.all().size()) +
+              " tools)");
+    auto on_error = [](std::exception_ptr e) {
+      if (!e) return;
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        log::error(std::string("background task failed: ") + ex.what());
+      }
+    };
+    asio::co_spawn(io_, http_.run(), on_error);
+    asio::co_spawn(io_, watch_config(), on_error);
+    signals_.async_wait([this](const asio::error_code& ec, int sig) {
+      if (!ec) shutdown(sig);
+    });
+    io_.run();
+    return exit_code_;
+  }
+
+ private:
+  // ---- reload pipeline (spec §6.8) ----------------------------------------------------------
+
+  reload_outcome reload_now(bool announce) {
+    auto t0 = std::chrono::steady_clock::now();
+    reload_outcome out;
+    auto loaded = state_.store.load();
+    if (!loaded) {
+      // Keep serving with the last good configuration.
+      out.ok = false;
+      out.error = loaded.err().message;
+      log::error(loaded.err().message + " — keeping the last good configuration");
+    } else {
+      for (const auto& w : loaded->warnings) log::warn(w);
+      state_.cfg = loaded->cfg;
+    }
+    config_stamp_ = stamp_of(state_.store.path());
+    auto old_secret = state_.secret;
+    if (auto s = config::ensure_secret(state_.paths.auth_json())) {
+      for (const auto& w : s->warnings) log::warn(w);
+      if (s->generated) log::info("generated a new secret in " + state_.paths.auth_json().string());
+      state_.secret = s->secret;
+    } else {
+      log::error(s.err().message);
+    }
+    plugins::remove_exec_leftovers(state_.paths.adapters_dir());
+
+    plugins::discovery_input in;
+    in.local_plugins = state_.cfg.local_plugins;
+    in.local_plugin_dirs = state_.cfg.local_plugin_dirs;
+    in.additional_allowed_directories = state_.cfg.additional_allowed_directories;
+    in.config_dir = state_.paths.dir;
+    in.home = home_;
+    std::error_code ec;
+    in.tmpdir = fs::temp_directory_path(ec);
+    in.cwd = fs::current_path(ec);
+    in.npm_global_root = npm_global_root();
+    for (const auto& t : tools::browser_tool_catalog()) in.load.browser_tool_names.push_back(t.name);
+    auto found = plugins::discover(in);
+    for (const auto& w : found.warnings) log::warn(w);
+
+    std::map<std::string, std::string> old_hashes;
+    for (const auto& p : state_.plugins) old_hashes[p.name()] = p.loaded.adapter_hash;
+    std::vector<plugins::plugin> next;
+    for (auto& l : found.plugins) {
+      for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
+      auto it = state_.cfg.settings.find(l.name);
+      next.push_back(plugins::make_plugin(std::move(l), it == state_.cfg.settings.end() ? nullptr : &it->second));
+      for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
+    }
+    for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
+    state_.plugins = std::move(next);
+    state_.discovery_errors = std::move(found.errors);
+
+    // Reviews of plugins whose version changed no longer hold (spec §2.2).
+    std::map<std::string, std::string> versions;
+    for (const auto& p : state_.plugins) versions[p.name()] = p.loaded.version;
+    std::vector<std::string> reset;
+    auto r = state_.store.update([&](json::object& root) -> result<bool> {
+      reset = config::reset_stale_reviews(root, versions);
+      return !reset.empty();
+    });
+    if (r && !reset.empty()) {
+      state_.cfg = r->cfg;
+      for (const auto& n : reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
+    }
+    config_stamp_ = stamp_of(state_.store.path());
+
+    std::vector<const plugins::loaded_plugin*> loaded_ptrs;
+    for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
+    auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
+    for (const auto& e : files.errors) log::warn("adapter files: " + e);
+
+    std::vector<tools::tool_def> plugin_tools;
+    for (const auto& p : state_.plugins)
+      for (const auto& t : p.tools) plugin_tools.push_back(t);
+    state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+
+    out.plugins = state_.plugins.size();
+    out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    ++state_.reloads.count;
+    state_.reloads.last_timestamp_ms = now_epoch_ms();
+    state_.reloads.last_duration_ms = out.duration_ms;
+
+    if (announce && hub_.connected()) {
+      hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+      if (state_.dev) {
+        for (const auto& p : state_.plugins) {
+          auto it = old_hashes.find(p.name());
+          if (it != old_hashes.end() && it->second != p.loaded.adapter_hash)
+            hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_for(p))));
+        }
+      }
+      hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
+      if (!old_secret.empty() && old_secret != state_.secret) schedule_extension_reload();
+    }
+    if (announce) events_.tools_changed();
+    return out;
+  }
+
+  plugins::permission_state permissions_for(const plugins::plugin& p) {
+    plugins::permission_state perms;
+    perms.plugin = config::plugin_permission(state_.cfg, p.name());
+    perms.reviewed = config::is_reviewed(state_.cfg, p.name(), p.loaded.version);
+    if (auto it = state_.cfg.permissions.find(p.name()); it != state_.cfg.permissions.end())
+      for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
+    return perms;
+  }
+
+  void schedule_extension_reload() {
+    auto t = std::make_shared<asio::steady_timer>(io_, 500ms);
+    t->async_wait([this, t](const asio::error_code& ec) {
+      if (!ec) hub_.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "extension.reload"}});
+    });
+  }
+
+  // POST /reload: callers within 500 ms share one reload.
+  net::awaitable<reload_outcome> coalesced_reload() {
+    if (reload_waiting_) {
+      auto gen = reload_generation_;
+      while (reload_generation_ == gen) {
+        reload_timer_.expires_at(asio::steady_timer::time_point::max());
+        co_await reload_done_wait();
+      }
+      co_return last_reload_;
+    }
+    reload_waiting_ = true;
+    asio::steady_timer debounce(io_, 500ms);
+    co_await debounce.async_wait(net::as_value);
+    last_reload_ = reload_now(true);
+    reload_waiting_ = false;
+    ++reload_generation_;
+    reload_timer_.cancel();
+    co_return last_reload_;
+  }
+
+  net::awaitable<void> reload_done_wait() { co_await reload_timer_.async_wait(net::as_value); }
+
+  // A config change the server made itself (permissions, settings, skip toggle).
+  void config_changed(bool rediscover) {
+    if (rediscover) {
+      reload_now(true);
+      return;
+    }
+    if (auto loaded = state_.store.load()) state_.cfg = loaded->cfg;
+    config_stamp_ = stamp_of(state_.store.path());
+    hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
+    events_.tools_changed();
+  }
+
+  std::string grant_reviewed(const std::string& plugin, tools::permission level, const std::string& version) {
+    config::plugin_permission_change change;
+    change.level = level;
+    change.reviewed_version = version;
+    auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
+    if (!r) return "Could not save config.json: " + r.err().message;
+    config_changed(false);
+    return {};
+  }
+
+  std::optional<std::string> settings_problem(const std::string& plugin, const json::object& settings) {
+    const auto* p = state_.find_plugin(plugin);
+    if (!p) return std::nullopt;  // stored even for unknown plugins (spec §3.5)
+    auto v = plugins::validate_settings(p->loaded.config_fields, settings);
+    if (!v) {
+      auto msg = v.err().message;
+      const std::string prefix = "Settings validation failed: ";
+      if (starts_with(msg, prefix)) msg = msg.substr(prefix.size());
+      return msg;
+    }
+    return std::nullopt;
+  }
+
+  std::string store_plugin_settings(const std::string& plugin, const json::object& settings) {
+    json::object values = settings;
+    if (const auto* p = state_.find_plugin(plugin)) {
+      auto v = plugins::validate_settings(p->loaded.config_fields, settings);
+      if (!v) return v.err().message;
+      values = std::move(*v);
+    }
+    auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
+    if (!r) return "Could not save config.json: " + r.err().message;
+    reload_now(true);
+    return {};
+  }
+
+  // config.json edited by hand or by another process: apply without a restart.
+  net::awaitable<void> watch_config() {
+    auto interval = std::chrono::milliseconds(env_number("OPENTABS_MTIME_POLL_MS").value_or(2000));
+    if (interval < 50ms) interval = 50ms;
+    while (!stopping_) {
+      watch_timer_.expires_after(interval);
+      auto [ec] = co_await watch_timer_.async_wait(net::as_value);
+      if (ec || stopping_) co_return;
+      auto now = stamp_of(state_.store.path());
+      if (now == config_stamp_) continue;
+      log::info("config.json changed on disk; reloading");
+      reload_now(true);
+    }
+  }
+
+  void shutdown(int sig) {
+    if (stopping_) return;
+    stopping_ = true;
+    log::info(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", shutting down");
+    watch_timer_.cancel();
+    confirm_.settle_all(decision::shutdown);
+    hub_.shutdown();
+    mcp_.shutdown();
+    gateway_.shutdown();
+    // Let the close frames and final answers reach their sockets, then stop.
+    auto grace = std::make_shared<asio::steady_timer>(io_, 200ms);
+    grace->async_wait([this, grace](const asio::error_code&) {
+      http_.stop();
+      auto hard = std::make_shared<asio::steady_timer>(io_, 2s);
+      hard->async_wait([this, hard](const asio::error_code&) { io_.stop(); });
+      // When nothing is left the context runs out of work and run() returns by itself.
+      hard_stop_ = hard;
+    });
+    signals_.cancel();
+  }
+
+  asio::io_context& io_;
+  server_options options_;
+  fs::path home_;
+  server_state state_;
+  tools::server_events events_;
+  extension_hub hub_;
+  confirmations confirm_;
+  tool_pipeline pipeline_;
+  platform_tools platform_;
+  std::unique_ptr<mcp::conformance_tools> conformance_;
+  mcp::endpoint mcp_;
+  mcp::endpoint gateway_;
+  router router_;
+  net::http_server http_;
+  asio::signal_set signals_;
+  asio::steady_timer watch_timer_;
+  asio::steady_timer reload_timer_;
+  std::shared_ptr<asio::steady_timer> hard_stop_;
+  file_stamp config_stamp_;
+  bool stopping_ = false;
+  bool reload_waiting_ = false;
+  std::uint64_t reload_generation_ = 0;
+  reload_outcome last_reload_;
+  int exit_code_ = 0;
+};
+
+int run_server(const server_options& options) {
+  log::init_from_env();
+  std::signal(SIGPIPE, SIG_IGN);
+  auto home = config::home_directory();
+  fs::path home_dir = home ? *home : fs::path("/");
+  config::config_paths paths;
+  if (!options.config_dir.empty()) {
+    paths.dir = fs::absolute(options.config_dir);
+  } else {
+    auto p = config::config_paths_from_environment();
+    if (!p) {
+      std::fprintf(stderr, "opentabs: %s\n", p.err().message.c_str());
+      return 1;
+    }
+    paths = *p;
+  }
+  asio::io_context io(1);
+  server_app app(io, options, paths, home_dir);
+  return app.run();
+}
+
+}  // namespace opentabs::app
