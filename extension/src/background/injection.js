@@ -13,9 +13,21 @@ import * as page from './page-functions.js';
 const ADAPTER_URL_PREFIX = chrome.runtime.getURL('adapters/');
 let lastSyncRequest = 0;
 
-async function runInTab(tabId, world, func, args = []) {
-  const [first] = await chrome.scripting.executeScript({ target: { tabId }, world, func, args });
-  return first?.result;
+const IN_TAB_TIMEOUT_MS = 10_000;
+
+// One executeScript call with a deadline: a page stuck in an alert() or a busy loop must not
+// stall injection or the serialised tab-state reports behind it.
+async function runInTab(tabId, world, func, args = [], timeoutMs = IN_TAB_TIMEOUT_MS) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Script in tab ${tabId} did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const [first] = await Promise.race([chrome.scripting.executeScript({ target: { tabId }, world, func, args }), deadline]);
+    return first?.result;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function requestFullSync() {
@@ -35,11 +47,17 @@ async function prepareTab(tabId, tabUrl, plugin) {
 }
 
 async function injectFile(tabId, file) {
+  let timer;
   try {
-    await chrome.scripting.executeScript({ target: { tabId }, world: 'MAIN', files: [file] });
+    await Promise.race([
+      chrome.scripting.executeScript({ target: { tabId }, world: 'MAIN', files: [file] }),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`Injecting ${file} did not finish within ${IN_TAB_TIMEOUT_MS} ms`)), IN_TAB_TIMEOUT_MS); }),
+    ]);
   } catch (err) {
     if (/could not load file/i.test(String(err?.message))) requestFullSync();
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
