@@ -1,0 +1,93 @@
+// Starts the real opentabs binary for a test: a fresh temporary config directory, an
+// ephemeral port (PORT=0, read back from the "listening on" line), npm discovery off, and
+// any extra environment (test knobs that shorten timeouts).  stop() sends SIGTERM and
+// waits for the exit code.  Used by every Node test that needs a live server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const OPENTABS_BIN = process.env.OPENTABS_BIN ?? new URL('../../../build/opentabs', import.meta.url).pathname;
+
+/**
+ * @param {object} [opts]
+ * @param {string} [opts.configDir]  reuse a config dir (e.g. to test persistence across restarts)
+ * @param {object} [opts.config]     config.json content to write before starting
+ * @param {Record<string,string>} [opts.env]
+ * @param {string[]} [opts.args]     extra arguments after `start`
+ */
+export async function startServer(opts = {}) {
+  const configDir = opts.configDir ?? mkdtempSync(join(tmpdir(), 'opentabs-test-'));
+  if (opts.config) {
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify(opts.config, null, 2));
+  }
+  const env = {
+    ...process.env,
+    OPENTABS_CONFIG_DIR: configDir,
+    OPENTABS_PORT: String(opts.port ?? 0),
+    PORT: String(opts.port ?? 0),
+    OPENTABS_SKIP_NPM_DISCOVERY: '1',
+    OPENTABS_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+    ...opts.env,
+  };
+  const child = spawn(OPENTABS_BIN, ['start', ...(opts.args ?? [])], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 10 s\n${stderr}`)), 10_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening\n${stderr}`));
+    });
+  });
+  const secret = JSON.parse(readFileSync(join(configDir, 'extension', 'auth.json'), 'utf8')).secret;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    child,
+    port,
+    base,
+    secret,
+    configDir,
+    get stderr() {
+      return stderr;
+    },
+    /** fetch with the bearer token unless headers override it */
+    fetch(path, init = {}) {
+      return fetch(base + path, {
+        ...init,
+        headers: { Authorization: `Bearer ${secret}`, ...(init.headers ?? {}) },
+      });
+    },
+    async callTool(name, args = {}) {
+      const res = await this.fetch(`/tools/${encodeURIComponent(name)}/call`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ arguments: args }),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    /** SIGTERM and wait; returns {code, signal} */
+    async stop({ keepConfig = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const r = await exited;
+      if (!keepConfig && !opts.configDir) rmSync(configDir, { recursive: true, force: true });
+      return r;
+    },
+    exited,
+  };
+}
