@@ -35,13 +35,16 @@ std::string serialize_request(const http_client_request& req, std::string_view h
   out.reserve(256 + req.body.size());
   out.append(req.method).append(" ").append(req.target).append(" HTTP/1.1\r\n");
   out.append("Host: ").append(host).append(":").append(std::to_string(port)).append("\r\n");
+  bool connection_given = false;
   for (const auto& [k, v] : req.headers) {
-    if (iequals(k, "Host") || iequals(k, "Content-Length") || iequals(k, "Connection")) continue;
+    if (iequals(k, "Host") || iequals(k, "Content-Length")) continue;
+    if (iequals(k, "Connection")) connection_given = true;  // e.g. "Upgrade" for a WebSocket probe
     out.append(k).append(": ").append(v).append("\r\n");
   }
   if (!req.body.empty() || req.method == "POST" || req.method == "PUT" || req.method == "PATCH")
     out.append("Content-Length: ").append(std::to_string(req.body.size())).append("\r\n");
-  out.append("Connection: close\r\n\r\n");
+  if (!connection_given) out.append("Connection: close\r\n");
+  out.append("\r\n");
   out.append(req.body);
   return out;
 }

@@ -33,7 +33,7 @@ struct http_client_options {
 struct http_client_request {
   std::string method = "GET";
   std::string target = "/";  // origin-form: "/tools?plugin=x"
-  header_list headers;       // Host, Content-Length and Connection are added
+  header_list headers;       // Host and Content-Length are added; Connection: close unless given
   std::string body;
 };
 

@@ -45,7 +45,8 @@ status http_response_parser::append_body(std::string_view data) {
 
 status http_response_parser::feed(std::string_view bytes) {
   if (state_ == state::done) {
-    if (bytes.empty()) return ok();
+    // After 101 the bytes belong to the upgraded protocol (WebSocket frames), not to HTTP.
+    if (bytes.empty() || head_.status == 101) return ok();
     return bad("unexpected bytes after the end of the response");
   }
   if (state_ == state::head) {
@@ -63,7 +64,7 @@ status http_response_parser::feed(std::string_view bytes) {
       if (!st) return st;
       std::string rest = buffer_.substr(end + 4);
       buffer_.clear();
-      if (head_.status >= 100 && head_.status < 200) {  // interim response: the real one follows
+      if (head_.status >= 100 && head_.status < 200 && head_.status != 101) {  // interim: the real one follows
         head_ = {};
         buffer_ = std::move(rest);
         continue;
@@ -124,7 +125,8 @@ status http_response_parser::parse_head() {
 
 status http_response_parser::start_body() {
   state_ = state::body;
-  if (no_body_ || head_.status == 204 || head_.status == 304) {
+  // 101: the connection now speaks another protocol; the HTTP response ends with its head.
+  if (no_body_ || head_.status == 101 || head_.status == 204 || head_.status == 304) {
     mode_ = body_mode::none;
     state_ = state::done;
     return ok();

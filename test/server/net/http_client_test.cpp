@@ -257,3 +257,8 @@ TEST_CASE("serialize_request adds Host, Content-Length and Connection once") {
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:9515\r\nAccept: text/event-stream\r\nContent-Length: 2\r\n"
         "Connection: close\r\n\r\n{}");
 }
+
+TEST_CASE("serialize_request keeps a caller's Connection header (WebSocket upgrade probes)") {
+  auto s = serialize_request({"GET", "/ws", {{"Connection", "Upgrade"}, {"Upgrade", "websocket"}}, ""}, "127.0.0.1", 1);
+  CHECK(s == "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+}

@@ -154,3 +154,11 @@ TEST_CASE("a connection closed early is reported as truncated") {
   REQUIRE(b.feed("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc").ok());
   CHECK(b.finish().err().code == "truncated");
 }
+
+TEST_CASE("101 Switching Protocols ends the response; bytes after it are not HTTP") {
+  http_response_parser p;
+  REQUIRE(p.feed("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x05hello").ok());
+  CHECK(p.done());
+  CHECK(p.head().status == 101);
+  CHECK(p.take_body().empty());
+}

@@ -1,0 +1,76 @@
+// The bridge's sans-I/O protocol bookkeeping (see relay_state.hpp).
+#include "bridge/relay_state.hpp"
+
+namespace opentabs::bridge {
+
+namespace {
+constexpr std::string_view kBridgeIdPrefix = "opentabs-bridge-reinitialize-";
+}
+
+result<client_message> read_client_message(std::string_view line, std::size_t max_bytes) {
+  json::parse_limits lim;
+  lim.max_bytes = max_bytes;
+  auto v = json::parse(line, lim);
+  if (!v) return make_error("parse_error", v.err().message);
+  client_message m;
+  if (v->is_array()) {
+    m.kind = message_kind::batch;
+    m.value = std::move(*v);
+    return m;
+  }
+  if (!v->is_object()) return make_error("invalid_request", "a JSON-RPC message must be an object");
+  const auto& o = v->as_object();
+  const json::value* id = json::find(o, "id");
+  auto method = json::get_string(o, "method");
+  if (method) {
+    m.method = std::string(*method);
+    m.kind = id ? message_kind::request : message_kind::notification;
+  } else if (id && (json::find(o, "result") || json::find(o, "error"))) {
+    m.kind = message_kind::response;
+  } else {
+    return make_error("invalid_request", "not a JSON-RPC request, notification or response");
+  }
+  if (id) m.id = *id;
+  m.value = std::move(*v);
+  return m;
+}
+
+std::string error_line(const json::value& id, int code, std::string_view message) {
+  json::object o{{"jsonrpc", "2.0"},
+                 {"id", id},
+                 {"error", json::object{{"code", code}, {"message", json::str(message)}}}};
+  return json::dump(o);
+}
+
+result<std::string> stdout_line(std::string_view payload) {
+  auto v = json::parse(payload, json::parse_limits{.max_bytes = 64 * 1024 * 1024, .max_depth = 128});
+  if (!v) return make_error("bad_payload", "server sent a message that is not JSON: " + v.err().message);
+  return json::dump(*v);
+}
+
+post_action classify_post_status(int status, bool sent_session_id) {
+  if (status == 200) return post_action::deliver;
+  if (status == 202 || status == 204) return post_action::accepted;
+  if (status == 404 && sent_session_id) return post_action::reinitialize;
+  if (status == 401) return post_action::reload_secret;
+  return post_action::fail;
+}
+
+void session_state::remember_initialize(const json::object& request) { initialize_ = request; }
+
+json::object session_state::replay_initialize() {
+  json::object o = initialize_.value_or(json::object{});
+  o["id"] = json::str(std::string(kBridgeIdPrefix) + std::to_string(++replays_));
+  return o;
+}
+
+bool session_state::is_bridge_id(const json::value& id) {
+  return id.is_string() && std::string_view(id.as_string()).substr(0, kBridgeIdPrefix.size()) == kBridgeIdPrefix;
+}
+
+void session_state::on_initialize_result(const json::object& response) {
+  if (auto result = json::get_object(response, "result"))
+    if (auto v = json::get_string(*result, "protocolVersion")) protocol_version_ = std::string(*v);
+}
+
+}  // namespace opentabs::bridge

@@ -1,0 +1,565 @@
+// The stdio bridge program (see stdio_bridge.hpp).  One io_context, one thread:
+//   read_stdin   — splits lines; notifications/responses/initialize are relayed in order,
+//                  requests are spawned so several can be in flight;
+//   write_stdout — the only writer of stdout, fed by a bounded channel;
+//   event_stream — the GET /mcp stream with 1 s → 30 s back-off;
+//   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
+#include "bridge/stdio_bridge.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bridge/bridge_log.hpp"
+#include "bridge/relay_state.hpp"
+#include "bridge/server_launcher.hpp"
+#include "config/auth_secret.hpp"
+#include "net/asio.hpp"
+#include "net/http_client.hpp"
+#include "net/sse_parser.hpp"
+#include "util/strings.hpp"
+
+namespace opentabs::bridge {
+
+using net::as_value;
+using net::awaitable;
+
+namespace {
+
+constexpr int kInternalError = -32603;
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr std::size_t kOutboxCapacity = 1024;
+constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
+
+std::optional<long> env_ms(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n <= 0 || n > 3'600'000) return std::nullopt;
+  return n;
+}
+
+// A timer parked at "never", used as an event: waiters wake when someone cancels it.
+struct event {
+  explicit event(asio::any_io_executor ex) : timer(ex) { timer.expires_at(net::steady_clock::time_point::max()); }
+  awaitable<void> wait() { co_await timer.async_wait(as_value); }
+  void notify() { timer.cancel(); }
+  asio::steady_timer timer;
+};
+
+}  // namespace
+
+bridge_options with_env_knobs(bridge_options options) {
+  if (auto ms = env_ms("OPENTABS_BRIDGE_START_TIMEOUT_MS")) options.server_start_timeout = std::chrono::milliseconds(*ms);
+  if (auto ms = env_ms("OPENTABS_BRIDGE_RETRY_MS")) {
+    options.stream_retry_min = std::chrono::milliseconds(*ms);
+    options.stream_retry_max = std::max(options.stream_retry_max, options.stream_retry_min);
+  }
+  return options;
+}
+
+class relay {
+ public:
+  relay(asio::io_context& io, const bridge_options& options)
+      : io_(io),
+        options_(options),
+        log_(options.paths.stdio_bridge_log()),
+        outbox_(io, kOutboxCapacity),
+        requests_done_(io.get_executor()),
+        writer_done_(io.get_executor()),
+        reinit_done_(io.get_executor()),
+        stream_kick_(io.get_executor()),
+        signals_(io, SIGINT, SIGTERM),
+        stdin_(io),
+        stdout_(io) {}
+
+  awaitable<void> run();
+  int exit_code() const { return exit_code_; }
+
+ private:
+  struct post_result {
+    int status = 0;
+    std::string content_type;
+    std::string session_id;
+    std::vector<std::string> lines;  // relayed or captured messages
+    std::string error_body;          // body of a non-200 answer (bounded)
+  };
+
+  awaitable<void> read_stdin();
+  awaitable<void> write_stdout();
+  awaitable<void> event_stream();
+  awaitable<void> handle_line(std::string line);
+  awaitable<void> relay_message(client_message msg);
+  awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver);
+  awaitable<bool> reinitialize(std::uint64_t failed_generation);
+  awaitable<void> delete_session();
+  awaitable<void> emit(std::string line);
+  awaitable<std::size_t> read_some(char* buf, std::size_t n, bool& eof);
+  bool reload_secret();
+  void begin_shutdown(bool cancel_requests);
+  net::http_client_request mcp_request(std::string method, bool with_session) const;
+
+  asio::io_context& io_;
+  bridge_options options_;
+  bridge_log log_;
+  session_state state_;
+  std::string secret_;
+  asio::experimental::channel<void(std::error_code, std::string)> outbox_;
+  int in_flight_ = 0;
+  event requests_done_;
+  bool writer_finished_ = false;
+  event writer_done_;
+  bool reinit_running_ = false;
+  event reinit_done_;
+  event stream_kick_;
+  bool stream_started_ = false;
+  bool shutting_down_ = false;
+  bool stdout_broken_ = false;
+  int exit_code_ = 0;
+  std::set<net::http_client*> active_;
+  net::http_client* stream_client_ = nullptr;
+  asio::signal_set signals_;
+  asio::posix::stream_descriptor stdin_;
+  asio::posix::stream_descriptor stdout_;
+  bool stdin_blocking_ = false;   // stdin is a regular file or /dev/null (epoll refuses those)
+  bool stdout_blocking_ = false;
+};
+
+net::http_client_request relay::mcp_request(std::string method, bool with_session) const {
+  net::http_client_request req;
+  req.method = std::move(method);
+  req.target = "/mcp";
+  req.headers.emplace_back("Authorization", "Bearer " + secret_);
+  if (req.method == "POST") {
+    req.headers.emplace_back("Accept", "application/json, text/event-stream");
+    req.headers.emplace_back("Content-Type", "application/json");
+  } else if (req.method == "GET") {
+    req.headers.emplace_back("Accept", "text/event-stream");
+  }
+  if (with_session && !state_.session_id().empty()) req.headers.emplace_back("Mcp-Session-Id", state_.session_id());
+  if (with_session && !state_.protocol_version().empty())
+    req.headers.emplace_back("MCP-Protocol-Version", state_.protocol_version());
+  return req;
+}
+
+bool relay::reload_secret() {
+  auto s = config::load_secret(options_.paths.auth_json());
+  if (!s || *s == secret_) return false;
+  secret_ = *s;
+  log_.write("secret changed on disk; using the new one");
+  return true;
+}
+
+awaitable<void> relay::emit(std::string line) {
+  if (stdout_broken_) co_return;
+  line.push_back('\n');
+  co_await outbox_.async_send(std::error_code{}, std::move(line), as_value);
+}
+
+awaitable<void> relay::write_stdout() {
+  while (true) {
+    auto [ec, data] = co_await outbox_.async_receive(as_value);
+    if (ec || data.empty()) break;  // closed, or the end-of-output sentinel
+    if (stdout_broken_) continue;
+    std::error_code wec;
+    if (stdout_blocking_) {
+      std::size_t off = 0;
+      while (off < data.size()) {
+        ssize_t n = ::write(STDOUT_FILENO, data.data() + off, data.size() - off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          wec = std::error_code(errno, std::generic_category());
+          break;
+        }
+        off += static_cast<std::size_t>(n);
+      }
+    } else {
+      auto [e, n] = co_await asio::async_write(stdout_, asio::buffer(data), as_value);
+      wec = e;
+    }
+    if (wec) {
+      stdout_broken_ = true;
+      log_.write("stdout closed (" + wec.message() + "); ending");
+      begin_shutdown(true);
+    }
+  }
+  writer_finished_ = true;
+  writer_done_.notify();
+}
+
+awaitable<std::size_t> relay::read_some(char* buf, std::size_t n, bool& eof) {
+  if (stdin_blocking_) {
+    ssize_t got;
+    do got = ::read(STDIN_FILENO, buf, n);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0) eof = true;
+    co_return got > 0 ? static_cast<std::size_t>(got) : 0;
+  }
+  auto [ec, got] = co_await stdin_.async_read_some(asio::buffer(buf, n), as_value);
+  if (ec) eof = true;
+  co_return got;
+}
+
+awaitable<void> relay::read_stdin() {
+  line_splitter splitter(options_.max_line_bytes);
+  std::vector<char> buf(64 * 1024);
+  bool eof = false;
+  while (!eof && !shutting_down_) {
+    std::size_t n = co_await read_some(buf.data(), buf.size(), eof);
+    line_splitter::output out;
+    if (n > 0) splitter.feed(std::string_view(buf.data(), n), out);
+    if (eof) splitter.finish(out);
+    for (std::size_t i = 0; i < out.oversized; ++i) {
+      log_.write("dropped a stdin message larger than " + std::to_string(options_.max_line_bytes) + " bytes");
+      co_await emit(error_line(nullptr, kInvalidRequest,
+                               "Bridge error: message larger than " + std::to_string(options_.max_line_bytes) + " bytes"));
+    }
+    for (auto& line : out.lines) co_await handle_line(std::move(line));
+  }
+}
+
+awaitable<void> relay::handle_line(std::string line) {
+  auto msg = read_client_message(line, options_.max_line_bytes);
+  if (!msg) {
+    log_.write("invalid message on stdin: " + msg.err().message);
+    co_await emit(error_line(nullptr, msg.err().code == "parse_error" ? kParseError : kInvalidRequest,
+                             (msg.err().code == "parse_error" ? "Parse error: " : "Invalid request: ") + msg.err().message));
+    co_return;
+  }
+  if (msg->kind == message_kind::request && msg->method == "initialize") {
+    state_.remember_initialize(msg->value.as_object());
+    co_await relay_message(std::move(*msg));  // in order: later lines need the session id
+    co_return;
+  }
+  if (msg->kind != message_kind::request) {
+    co_await relay_message(std::move(*msg));  // notifications and responses keep their order
+    co_return;
+  }
+  // Requests run concurrently; the count lets EOF wait for them.
+  ++in_flight_;
+  asio::co_spawn(io_, relay_message(std::move(*msg)), [this](std::exception_ptr e) {
+    if (e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        log_.write(std::string("request relay failed: ") + ex.what());
+      }
+    }
+    if (--in_flight_ == 0) requests_done_.notify();
+  });
+}
+
+awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver) {
+  net::http_client_options opts;
+  opts.connect_timeout = std::chrono::seconds(5);
+  opts.idle_timeout = options_.request_timeout;
+  opts.total_timeout = options_.request_timeout;
+  net::http_client client(io_.get_executor(), "127.0.0.1", options_.port, opts);
+  active_.insert(&client);
+  struct unregister {
+    std::set<net::http_client*>& s;
+    net::http_client* c;
+    ~unregister() { s.erase(c); }
+  } guard{active_, &client};
+
+  post_result out;
+  net::sse_parser sse(options_.max_line_bytes);
+  bool sse_body = false;
+  std::string json_body;
+  auto req = mcp_request("POST", with_session);
+  req.body = body;
+  auto head = co_await client.stream(
+      req,
+      [&](const net::response_head& h) {
+        out.status = h.status;
+        out.content_type = to_lower(h.header("Content-Type"));
+        out.session_id = std::string(h.header("Mcp-Session-Id"));
+        sse_body = h.status == 200 && out.content_type.find("text/event-stream") != std::string::npos;
+        return true;
+      },
+      [&](std::string piece) -> awaitable<bool> {
+        if (!sse_body) {
+          std::string& dst = out.status == 200 ? json_body : out.error_body;
+          if (out.status != 200 && dst.size() + piece.size() > kMaxErrorBodyBytes) co_return false;
+          dst += piece;
+          co_return true;
+        }
+        std::vector<net::sse_event> events;
+        if (auto st = sse.feed(piece, events); !st) {
+          log_.write("bad event stream from the server: " + st.err().message);
+          co_return false;
+        }
+        for (auto& e : events) {
+          auto line = stdout_line(e.data);
+          if (!line) {
+            log_.write(line.err().message);
+            continue;
+          }
+          if (deliver) co_await emit(*line);
+          out.lines.push_back(std::move(*line));
+        }
+        co_return true;
+      });
+  if (!head) co_return head.err();
+  if (out.status == 200 && !sse_body && !json_body.empty()) {
+    auto line = stdout_line(json_body);
+    if (!line) co_return make_error("bad_response", line.err().message);
+    if (deliver) co_await emit(*line);
+    out.lines.push_back(std::move(*line));
+  }
+  co_return out;
+}
+
+awaitable<void> relay::relay_message(client_message msg) {
+  const bool is_request = msg.kind == message_kind::request;
+  const bool is_initialize = is_request && msg.method == "initialize";
+  const std::string body = json::dump(msg.value);
+  auto fail = [&](const std::string& text) -> awaitable<void> {
+    log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
+    if (is_request) co_await emit(error_line(msg.id, kInternalError, "Bridge proxy error: " + text));
+  };
+
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const bool with_session = !is_initialize && !state_.session_id().empty();
+    const std::uint64_t generation = state_.generation();
+    // initialize answers are captured first: the session id and version come from them.
+    auto r = co_await post(body, with_session, /*deliver=*/!is_initialize);
+    if (!r) {
+      if (r.err().code == "connect_failed" && attempt == 0 && !shutting_down_) {
+        // The server is gone (stopped or restarting): bring one up, then continue the
+        // session on it.
+        launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
+        auto up = co_await ensure_server(lo, log_);
+        if (!up) {
+          co_await fail(up.err().message);
+          co_return;
+        }
+        if (!is_initialize && state_.can_reinitialize()) co_await reinitialize(generation);
+        continue;
+      }
+      co_await fail(r.err().message);
+      co_return;
+    }
+    switch (classify_post_status(r->status, with_session)) {
+      case post_action::deliver:
+        if (is_initialize) {
+          if (!r->session_id.empty()) state_.set_session_id(r->session_id);
+          for (const auto& line : r->lines)
+            if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
+          for (auto& line : r->lines) co_await emit(line);
+          if (!state_.session_id().empty()) log_.write("session started");
+          stream_kick_.notify();
+        }
+        co_return;
+      case post_action::accepted:
+        co_return;
+      case post_action::reinitialize:
+        log_.write("the server does not know our session (restarted?); re-initializing");
+        if (state_.can_reinitialize() && co_await reinitialize(generation)) continue;
+        co_await fail("the server lost the session and re-initializing failed");
+        co_return;
+      case post_action::reload_secret:
+        if (reload_secret()) continue;
+        co_await fail("the server rejected the secret in " + options_.paths.auth_json().string() +
+                      " (is it running with another OPENTABS_CONFIG_DIR?)");
+        co_return;
+      case post_action::fail: {
+        // The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
+        if (auto v = json::parse_object(r->error_body); v && json::find(*v, "error")) {
+          if (!is_request) {
+            log_.write("server refused " + msg.method + ": HTTP " + std::to_string(r->status));
+            co_return;
+          }
+          (*v)["id"] = msg.id;
+          co_await emit(json::dump(*v));
+          co_return;
+        }
+        std::string excerpt = r->error_body.substr(0, 200);
+        for (auto& ch : excerpt)
+          if (ch == '\n' || ch == '\r') ch = ' ';
+        co_await fail("HTTP " + std::to_string(r->status) + (excerpt.empty() ? "" : ": " + excerpt));
+        co_return;
+      }
+    }
+  }
+  co_await fail("giving up after repeated session failures");
+}
+
+awaitable<bool> relay::reinitialize(std::uint64_t failed_generation) {
+  if (state_.generation() != failed_generation) co_return !state_.session_id().empty();  // already done
+  while (reinit_running_) co_await reinit_done_.wait();
+  if (state_.generation() != failed_generation) co_return !state_.session_id().empty();
+  reinit_running_ = true;
+  bool ok_now = false;
+  auto init = state_.replay_initialize();
+  auto r = co_await post(json::dump(init), false, /*deliver=*/false);
+  if (r && r->status == 200 && !r->session_id.empty()) {
+    state_.set_session_id(r->session_id);
+    for (const auto& line : r->lines)
+      if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
+    json::object initialized{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}};
+    auto n = co_await post(json::dump(initialized), true, false);
+    ok_now = n && (n->status == 202 || n->status == 200);
+    log_.write(ok_now ? "re-initialized: new session on the server" : "re-initialize: notifications/initialized failed");
+    if (stream_client_) stream_client_->cancel();  // reopen the event stream for the new session
+    stream_kick_.notify();
+  } else {
+    log_.write("re-initialize failed: " + (r ? "HTTP " + std::to_string(r->status) : r.err().message));
+  }
+  reinit_running_ = false;
+  reinit_done_.notify();
+  co_return ok_now;
+}
+
+awaitable<void> relay::event_stream() {
+  auto backoff = options_.stream_retry_min;
+  asio::steady_timer wait(io_);
+  while (!shutting_down_) {
+    if (state_.session_id().empty()) {
+      co_await stream_kick_.wait();
+      continue;
+    }
+    const std::uint64_t generation = state_.generation();
+    net::http_client_options opts;
+    opts.connect_timeout = std::chrono::seconds(5);
+    opts.idle_timeout = std::chrono::hours(1);  // quiet streams are normal; reconnect hourly
+    opts.total_timeout = std::chrono::milliseconds(0);
+    net::http_client client(io_.get_executor(), "127.0.0.1", options_.port, opts);
+    stream_client_ = &client;
+    int status = 0;
+    net::sse_parser sse(options_.max_line_bytes);
+    auto req = mcp_request("GET", true);
+    auto r = co_await client.stream(
+        req,
+        [&](const net::response_head& h) {
+          status = h.status;
+          return status == 200;
+        },
+        [&](std::string piece) -> awaitable<bool> {
+          std::vector<net::sse_event> events;
+          if (!sse.feed(piece, events)) co_return false;
+          for (auto& e : events) {
+            auto line = stdout_line(e.data);
+            if (line) co_await emit(*line);
+          }
+          co_return true;
+        });
+    stream_client_ = nullptr;
+    if (shutting_down_) break;
+    if (status == 200) backoff = options_.stream_retry_min;  // it worked; the server closed it
+    if (status == 404) {
+      if (co_await reinitialize(generation)) continue;
+    } else if (status == 405) {
+      log_.write("the server offers no event stream; server notifications arrive with responses only");
+      co_await stream_kick_.wait();
+      continue;
+    }
+    if (state_.generation() != generation) continue;  // new session: connect right away
+    log_.write("event stream " + (r ? std::string("ended") + (status ? " (HTTP " + std::to_string(status) + ")" : "")
+                                    : "failed: " + r.err().message) +
+               "; reconnecting in " + std::to_string(backoff.count()) + " ms");
+    // Sleep the back-off, but wake early when the session changes or we shut down.
+    wait.expires_after(backoff);
+    using namespace asio::experimental::awaitable_operators;
+    co_await (wait.async_wait(as_value) || stream_kick_.timer.async_wait(as_value));
+    backoff = std::min(backoff * 2, options_.stream_retry_max);
+  }
+}
+
+awaitable<void> relay::delete_session() {
+  if (state_.session_id().empty()) co_return;
+  net::http_client_options opts;
+  opts.connect_timeout = std::chrono::seconds(2);
+  opts.idle_timeout = std::chrono::seconds(5);
+  opts.total_timeout = std::chrono::seconds(5);
+  net::http_client client(io_.get_executor(), "127.0.0.1", options_.port, opts);
+  auto req = mcp_request("DELETE", true);
+  auto r = co_await client.send(req);
+  log_.write(r ? "session closed (HTTP " + std::to_string(r->status()) + ")" : "closing the session failed: " + r.err().message);
+}
+
+void relay::begin_shutdown(bool cancel_requests) {
+  if (!shutting_down_) {
+    shutting_down_ = true;
+    std::error_code ignored;
+    if (!stdin_blocking_) stdin_.cancel(ignored);
+  }
+  if (cancel_requests)
+    for (auto* c : active_) c->cancel();
+  if (stream_client_) stream_client_->cancel();
+  stream_kick_.notify();
+}
+
+awaitable<void> relay::run() {
+  ::signal(SIGPIPE, SIG_IGN);
+  try {
+    stdin_.assign(::dup(STDIN_FILENO));
+  } catch (const std::system_error&) {
+    stdin_blocking_ = true;
+  }
+  try {
+    stdout_.assign(::dup(STDOUT_FILENO));
+  } catch (const std::system_error&) {
+    stdout_blocking_ = true;
+  }
+  signals_.async_wait([this](std::error_code ec, int sig) {
+    if (ec) return;
+    log_.write(std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; ending");
+    begin_shutdown(true);
+  });
+  asio::co_spawn(io_, write_stdout(), asio::detached);
+
+  auto secret = config::ensure_secret(options_.paths.auth_json());
+  if (!secret) {
+    log_.write("cannot read or create the secret: " + secret.err().message);
+    exit_code_ = 1;
+  } else {
+    secret_ = secret->secret;
+    log_.write("bridge started for http://127.0.0.1:" + std::to_string(options_.port) + "/mcp");
+    launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
+    auto up = co_await ensure_server(lo, log_);
+    if (!up) log_.write(up.err().message + " (requests will be answered with errors until it runs)");
+    asio::co_spawn(io_, event_stream(), asio::detached);
+    co_await read_stdin();
+    log_.write(shutting_down_ ? "shutting down" : "stdin closed; finishing in-flight requests");
+    while (in_flight_ > 0) co_await requests_done_.wait();
+    shutting_down_ = true;
+    begin_shutdown(false);
+    co_await delete_session();
+  }
+  // End of output: the writer drains what is queued, then stops.
+  co_await outbox_.async_send(std::error_code{}, std::string(), as_value);
+  while (!writer_finished_) co_await writer_done_.wait();
+  std::error_code ignored;
+  signals_.cancel(ignored);
+  stream_kick_.notify();
+  log_.write("bridge stopped");
+}
+
+int run_stdio_bridge(const bridge_options& options) {
+  asio::io_context io{1};
+  relay r(io, options);
+  asio::co_spawn(io, r.run(), [&](std::exception_ptr e) {
+    if (e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        bridge_log(options.paths.stdio_bridge_log()).write(std::string("bridge failed: ") + ex.what());
+      }
+    }
+    io.stop();
+  });
+  io.run();
+  return r.exit_code();
+}
+
+}  // namespace opentabs::bridge

@@ -1,0 +1,251 @@
+// `opentabs start` (foreground, --background, --stdio, --show-config) and `opentabs stop`.
+// The foreground server runs in this process (app::run_server); --background re-runs this
+// binary detached with its output appended to server.log and records server.pid; --stdio
+// hands over to the bridge program.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "app/server.hpp"
+#include "bridge/stdio_bridge.hpp"
+#include "cli/client_config.hpp"
+#include "cli/commands.hpp"
+#include "cli/log_tee.hpp"
+#include "cli/output.hpp"
+#include "cli/pid_file.hpp"
+#include "cli/process.hpp"
+#include "cli/server_api.hpp"
+#include "config/auth_secret.hpp"
+#include "net/asio.hpp"
+#include "util/files.hpp"
+
+namespace opentabs::cli {
+
+namespace {
+
+// Set in the environment of the server that `start --background` spawns: its output
+// already goes to server.log, so it must not tee or print client configuration.
+constexpr const char* kBackgroundChildEnv = "OPENTABS_BACKGROUND_CHILD";
+
+std::chrono::milliseconds env_ms(const char* name, std::chrono::milliseconds fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n <= 0 || n > 600'000) return fallback;
+  return std::chrono::milliseconds(n);
+}
+
+bool port_free(std::uint16_t port) {
+  asio::io_context io;
+  asio::ip::tcp::acceptor a(io);
+  std::error_code ec;
+  asio::ip::tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), port);
+  a.open(ep.protocol(), ec);
+  if (ec) return false;
+  a.set_option(asio::socket_base::reuse_address(true), ec);
+  a.bind(ep, ec);
+  return !ec;
+}
+
+// Whether `port` can be used; otherwise an error saying who holds it and what to do.
+status check_port(const context& ctx, std::uint16_t port) {
+  if (port == 0 || port_free(port)) return ok();
+  server_api api(port, ctx.paths);
+  auto version = api.probe();
+  std::string p = std::to_string(port);
+  if (version && !version->empty()) {
+    std::string pid;
+    if (auto text = read_file(ctx.paths.server_pid(), 4096))
+      if (auto rec = parse_pid_file(*text); rec && (!rec->port || *rec->port == port) && process_alive(rec->pid))
+        pid = ", pid " + std::to_string(rec->pid);
+    return make_error("already_running", "opentabs " + *version + " is already running on port " + p + pid +
+                                             ". See `opentabs status`; stop it with `opentabs stop` (or use --port)");
+  }
+  return make_error("port_in_use", "port " + p + " is in use by another program. Pick another port: `opentabs start --port <n>` "
+                                                 "or OPENTABS_PORT=<n>");
+}
+
+void print_extension_instructions(const context& ctx, bool first_run) {
+  bool c = ctx.term.color_stdout;
+  std::string dir = ctx.paths.extension_dir().string();
+  if (first_run) {
+    print_line(bold("Load the Chrome extension (first run):", c));
+    print_line("  1. open chrome://extensions and switch on Developer mode");
+    print_line("  2. click \"Load unpacked\" and choose " + cyan(dir, c));
+    print_line("  3. pin OpenTabs and open its side panel to enable plugins");
+  } else {
+    print_line(dim("Extension: " + dir + " (reload it in chrome://extensions after an update)", c));
+  }
+}
+
+bool extension_present(const context& ctx) {
+  std::error_code ec;
+  return std::filesystem::exists(ctx.paths.extension_dir() / "manifest.json", ec);
+}
+
+int start_stdio(context& ctx) {
+  bridge::bridge_options o;
+  o.port = ctx.port.port;
+  o.paths = ctx.paths;
+  return bridge::run_stdio_bridge(bridge::with_env_knobs(o));
+}
+
+int start_background(context& ctx, const parsed_command& cmd) {
+  std::uint16_t port = ctx.port.port;
+  if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
+  std::vector<std::string> args = {"start", "--port", std::to_string(port)};
+  if (cmd.has("dev")) args.push_back("--dev");
+  if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
+  bool first_run = !extension_present(ctx);
+  auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
+  if (!pid) return report_error(ctx, pid.err());
+  if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({*pid, port}) + "\n"); !st)
+    return report_error(ctx, "io", "server started (pid " + std::to_string(*pid) + ") but writing " +
+                                       ctx.paths.server_pid().string() + " failed: " + st.err().message);
+
+  // Wait until it answers /health, or until it dies (then say why, from its log).
+  auto timeout = env_ms("OPENTABS_START_TIMEOUT_MS", std::chrono::milliseconds(15'000));
+  progress prog(ctx.term, "starting opentabs on port " + std::to_string(port));
+  server_api api(port, ctx.paths);
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (auto code = reap_child(*pid)) {
+      prog.fail("the server exited during startup (status " + std::to_string(*code) + ")");
+      std::error_code ec;
+      std::filesystem::remove(ctx.paths.server_pid(), ec);
+      std::string tail = tail_lines(ctx.paths.server_log(), 8);
+      return report_error(ctx, "start_failed", "the server exited during startup (status " + std::to_string(*code) +
+                                                   "). Last lines of " + ctx.paths.server_log().string() + ":\n" + tail);
+    }
+    auto v = api.probe();
+    if (v && !v->empty()) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      prog.fail();
+      return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(*pid) + ") did not answer within " +
+                                                    std::to_string(timeout.count()) + " ms; see `opentabs logs`");
+    }
+    for (int i = 0; i < 4; ++i) {
+      prog.tick();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  prog.done("opentabs running in the background on http://127.0.0.1:" + std::to_string(port) + " (pid " +
+            std::to_string(*pid) + ")");
+  if (ctx.json) {
+    print_json(json::object{{"pid", static_cast<std::int64_t>(*pid)},
+                            {"port", static_cast<std::int64_t>(port)},
+                            {"log", json::str(ctx.paths.server_log().string())}});
+    return kExitOk;
+  }
+  print_line("opentabs running in the background on http://127.0.0.1:" + std::to_string(port) + " (pid " +
+             std::to_string(*pid) + ")");
+  print_line("  logs: " + ctx.paths.server_log().string() + "  (`opentabs logs -f`)   stop: `opentabs stop`");
+  print_extension_instructions(ctx, first_run);
+  print_line("  MCP client configuration: `opentabs start --show-config`");
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_start(context& ctx, const parsed_command& cmd) {
+  int modes = (cmd.has("background") ? 1 : 0) + (cmd.has("stdio") ? 1 : 0) + (cmd.has("show-config") ? 1 : 0);
+  if (modes > 1) return report_error(ctx, "usage", "choose one of --background, --stdio and --show-config");
+  if (cmd.has("stdio")) return start_stdio(ctx);  // the bridge ensures the secret and the server itself
+
+  if (auto st = config::ensure_config_dir(ctx.paths); !st) return report_error(ctx, st.err());
+  if (auto st = config::ensure_extension_dirs(ctx.paths); !st) return report_error(ctx, st.err());
+  auto secret = config::ensure_secret(ctx.paths.auth_json());
+  if (!secret) return report_error(ctx, secret.err());
+
+  if (cmd.has("show-config")) {
+    std::string text = render_client_config({ctx.port.port, secret->secret, ctx.term.color_stdout});
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  if (cmd.has("background")) return start_background(ctx, cmd);
+
+  // Foreground.  `--port 0` (ephemeral) is allowed here: the server prints the real port.
+  const bool child = std::getenv(kBackgroundChildEnv) != nullptr;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
+  std::uint16_t port = ctx.port.port;
+  if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
+  bool first_run = !extension_present(ctx);
+  std::unique_ptr<log_tee> tee;
+  if (!child) {
+    if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
+    print_extension_instructions(ctx, first_run);
+    std::string text = render_client_config({port, secret->secret, ctx.term.color_stdout});
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    print_line("");
+    auto t = log_tee::start(ctx.paths.server_log());
+    if (t) tee = std::move(*t);
+    else print_note(ctx, "not writing server.log: " + t.err().message);
+  }
+  app::server_options opts = app::options_from_env();
+  opts.port = port;
+  opts.config_dir = ctx.paths.dir;
+  if (cmd.has("dev")) opts.dev = true;
+  if (cmd.has("conformance-mode")) opts.conformance_mode = true;
+  int code = app::run_server(opts);
+  tee.reset();
+  return code;
+}
+
+int cmd_stop(context& ctx, const parsed_command&) {
+  const auto pid_path = ctx.paths.server_pid();
+  auto text = read_file(pid_path, 4096);
+  if (!text) {
+    server_api api(ctx.port.port, ctx.paths);
+    auto v = api.probe();
+    if (v && !v->empty())
+      return report_error(ctx, "not_background", "opentabs is running on port " + std::to_string(ctx.port.port) +
+                                                     " but was not started with --background (no " + pid_path.string() +
+                                                     "); stop it where it runs (Ctrl-C)");
+    return report_error(ctx, "not_running", "opentabs is not running (no " + pid_path.string() + ")");
+  }
+  auto rec = parse_pid_file(*text);
+  if (!rec) return report_error(ctx, rec.err().code, rec.err().message + " (" + pid_path.string() + "); delete it if no server runs");
+  std::error_code ec;
+  if (!process_alive(rec->pid)) {
+    std::filesystem::remove(pid_path, ec);
+    return report_error(ctx, "not_running", "opentabs is not running (removed the stale " + pid_path.string() + ")");
+  }
+  // Never signal a process that is not ours: the pid may have been reused.
+  if (!looks_like_opentabs_server(rec->pid)) {
+    std::filesystem::remove(pid_path, ec);
+    return report_error(ctx, "not_running", "process " + std::to_string(rec->pid) +
+                                                " is not an opentabs server (stale pid file removed); nothing stopped");
+  }
+  if (rec->port) {
+    server_api api(*rec->port, ctx.paths);
+    auto v = api.probe();
+    if (!v || v->empty())
+      print_note(ctx, "note: no opentabs answer on port " + std::to_string(*rec->port) + "; stopping pid " +
+                          std::to_string(rec->pid) + " anyway");
+  }
+  if (::kill(static_cast<pid_t>(rec->pid), SIGTERM) != 0)
+    return report_error(ctx, "io", "cannot signal pid " + std::to_string(rec->pid) + ": " + std::strerror(errno));
+  progress prog(ctx.term, "stopping opentabs (pid " + std::to_string(rec->pid) + ")");
+  auto deadline = std::chrono::steady_clock::now() + env_ms("OPENTABS_STOP_TIMEOUT_MS", std::chrono::milliseconds(5'000));
+  while (process_alive(rec->pid) && std::chrono::steady_clock::now() < deadline) {
+    prog.tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (process_alive(rec->pid)) {
+    prog.fail();
+    return report_error(ctx, "stop_timeout", "opentabs (pid " + std::to_string(rec->pid) +
+                                                 ") did not exit after SIGTERM; `kill -9 " + std::to_string(rec->pid) +
+                                                 "` ends it forcefully");
+  }
+  std::filesystem::remove(pid_path, ec);
+  prog.done("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
+  if (!ctx.term.stderr_tty) print_line("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
+  return kExitOk;
+}
+
+}  // namespace opentabs::cli

@@ -1,0 +1,34 @@
+// The command implementations, one function per command, grouped in one source file per
+// command family (cmd_start.cpp, cmd_tool.cpp, ...).  Each returns the exit code.
+#pragma once
+
+#include "cli/args.hpp"
+#include "cli/context.hpp"
+
+namespace opentabs::cli {
+
+int cmd_start(context& ctx, const parsed_command& cmd);
+int cmd_stop(context& ctx, const parsed_command& cmd);
+int cmd_status(context& ctx, const parsed_command& cmd);
+int cmd_audit(context& ctx, const parsed_command& cmd);
+int cmd_logs(context& ctx, const parsed_command& cmd);
+int cmd_doctor(context& ctx, const parsed_command& cmd);
+
+int cmd_plugin_search(context& ctx, const parsed_command& cmd);
+int cmd_plugin_list(context& ctx, const parsed_command& cmd);
+int cmd_plugin_install(context& ctx, const parsed_command& cmd);
+int cmd_plugin_remove(context& ctx, const parsed_command& cmd);
+int cmd_plugin_configure(context& ctx, const parsed_command& cmd);
+int cmd_plugin_create(context& ctx, const parsed_command& cmd);
+
+int cmd_tool_list(context& ctx, const parsed_command& cmd);
+int cmd_tool_schema(context& ctx, const parsed_command& cmd);
+int cmd_tool_call(context& ctx, const parsed_command& cmd);
+
+int cmd_config_set(context& ctx, const parsed_command& cmd);
+int cmd_config_path(context& ctx, const parsed_command& cmd);
+int cmd_config_show(context& ctx, const parsed_command& cmd);
+int cmd_config_reset(context& ctx, const parsed_command& cmd);
+int cmd_config_rotate_secret(context& ctx, const parsed_command& cmd);
+
+}  // namespace opentabs::cli

@@ -1,0 +1,49 @@
+// Child processes of the CLI: the detached background server (`start --background`), short
+// helper commands whose output we need (npm), and questions about other processes (is pid
+// N alive, is it an opentabs server).  POSIX only.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace opentabs::cli {
+
+namespace fs = std::filesystem;
+
+// Starts `/proc/self/exe args...` in its own session with stdin from /dev/null and stdout
+// and stderr appended to `log_file` (created 0600), plus `extra_env`.  Returns the pid once
+// exec has succeeded (an exec failure is reported, not a silent dead child).
+result<long> spawn_detached_self(const std::vector<std::string>& args, const fs::path& log_file,
+                                 const std::vector<std::pair<std::string, std::string>>& extra_env);
+
+// Non-blocking: has our child `pid` exited?  Returns its exit status when it has.
+std::optional<int> reap_child(long pid);
+
+struct captured {
+  int exit_code = -1;  // -1 when killed by a signal or timed out
+  bool timed_out = false;
+  std::string out;  // stdout (bounded)
+  std::string err;  // stderr (bounded)
+};
+
+// Runs a program found on PATH, waits at most `timeout`, captures at most `max_bytes` of each
+// stream.  `tick` is called about every 100 ms while waiting (progress feedback).  Error
+// "not_found" when the program is not on PATH.
+result<captured> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                             const std::function<void()>& tick = {}, std::size_t max_bytes = 8 * 1024 * 1024);
+
+bool process_alive(long pid);
+// Whether /proc/<pid>/cmdline looks like an opentabs server ("…opentabs start …").
+bool looks_like_opentabs_server(long pid);
+
+// The last `n` lines of a text file (bounded read), for error reports.
+std::string tail_lines(const fs::path& file, std::size_t n);
+
+}  // namespace opentabs::cli

@@ -1,0 +1,67 @@
+// The CLI's view of a running opentabs server: authenticated REST calls (GET /health,
+// /tools, /audit; POST /tools/<name>/call, /reload, /plugin-settings) made synchronously
+// on a private io_context with the coroutine http_client.  Transport failures become one
+// clear error each: nothing listening says how to start the server, a 401 names the
+// secret file, a timeout says how long we waited.  The secret never appears in errors.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "config/config_paths.hpp"
+#include "json/json.hpp"
+#include "net/http_client.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::cli {
+
+struct api_reply {
+  int status = 0;
+  std::string body;
+  std::string server_version;  // x-opentabs-version, empty when absent
+  std::optional<json::value> json;  // the body parsed, when it is JSON
+};
+
+class server_api {
+ public:
+  server_api(std::uint16_t port, config::config_paths paths);
+
+  std::uint16_t port() const { return port_; }
+  const config::config_paths& paths() const { return paths_; }
+
+  // Reads auth.json.  Errors "no_secret" / "bad_secret" name the file and the fix.
+  result<std::string> secret() const;
+
+  // One request.  `authenticated` adds the bearer token (and fails early without one).
+  // Errors: "server_not_running", "timeout", "bad_secret" (401), "io", "bad_response".
+  result<api_reply> call(const std::string& method, const std::string& target, const std::string& body = "",
+                         bool authenticated = true,
+                         std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+
+  // The same with an explicit secret (rotate-secret authenticates with the old one).
+  result<api_reply> call_with_secret(const std::string& method, const std::string& target, const std::string& body,
+                                     const std::optional<std::string>& secret, std::chrono::milliseconds timeout) const;
+
+  // Unauthenticated GET /health: the server's version when an opentabs server answers,
+  // empty when something else answers, error "server_not_running" when nothing does.
+  result<std::string> probe() const;
+
+  // Authenticated GET of a JSON document; non-2xx statuses become errors with the
+  // server's message.
+  result<json::value> get_json(const std::string& target) const;
+
+  // POST /reload after a config change.  Returns a one-line outcome for people.
+  std::string notify_reload() const;
+
+ private:
+  std::uint16_t port_;
+  config::config_paths paths_;
+};
+
+// The error message a server's JSON error body carries ({"error": ...} in its various
+// shapes), or the raw body cut to one line.
+std::string server_error_text(const api_reply& reply);
+
+}  // namespace opentabs::cli
