@@ -140,17 +140,28 @@ function renderPlugin(plugin) {
     el('div', { class: 'actions' },
       plugin.configSchema ? el('button', { type: 'button', 'data-testid': `settings-${plugin.name}`, onclick: () => openSettings(plugin) }, 'Settings') : null,
       plugin.homepage ? el('button', { type: 'button', onclick: () => act('sp:openPluginTab', { plugin: plugin.name }) }, 'Open') : null,
-      removeButton(() => act('sp:remove', { name: plugin.name }), `remove-${plugin.name}`)));
+      removeButton(() => act('sp:remove', { name: plugin.name }), `remove-${plugin.name}`, `plugin:${plugin.name}`)));
 }
 
-// Two-step remove: the first click arms the button, the second removes.
-function removeButton(onConfirm, testId) {
-  const button = el('button', { type: 'button', class: 'danger', 'data-testid': testId }, 'Remove');
+// Two-step remove: the first click arms the button, the second (within 4 s) removes.  The armed
+// state is kept by key outside the DOM because storage updates re-render the cards.
+const armedUntil = new Map();
+function removeButton(onConfirm, testId, key = testId) {
+  const armed = (armedUntil.get(key) ?? 0) > Date.now();
+  const button = el('button', { type: 'button', class: 'danger', 'data-testid': testId, 'data-armed': armed ? '1' : null },
+    armed ? 'Click again to remove' : 'Remove');
   button.addEventListener('click', () => {
-    if (button.dataset.armed) { button.disabled = true; onConfirm().catch(() => { button.disabled = false; }); return; }
+    if ((armedUntil.get(key) ?? 0) > Date.now()) {
+      armedUntil.delete(key);
+      button.disabled = true;
+      button.textContent = 'Removing…';
+      onConfirm().catch(() => { button.disabled = false; button.textContent = 'Remove'; });
+      return;
+    }
+    armedUntil.set(key, Date.now() + 4000);
     button.dataset.armed = '1';
     button.textContent = 'Click again to remove';
-    setTimeout(() => { delete button.dataset.armed; button.textContent = 'Remove'; }, 4000);
+    setTimeout(() => { if (!armedUntil.has(key)) return; armedUntil.delete(key); render(); }, 4100);
   });
   return button;
 }
@@ -169,7 +180,7 @@ function renderFailed() {
     el('h3', {}, 'Plugin failed to load'),
     el('p', { class: 'small' }, el('code', {}, f.specifier)),
     el('p', { class: 'error small' }, f.error),
-    el('div', { class: 'actions' }, removeButton(() => act('sp:removeFailed', { specifier: f.specifier }), 'remove-failed')))));
+    el('div', { class: 'actions' }, removeButton(() => act('sp:removeFailed', { specifier: f.specifier }), 'remove-failed', `failed:${f.specifier}`)))));
 }
 
 function renderBrowserTools() {

@@ -170,9 +170,8 @@ describe('extension protocol core in real Chromium', () => {
   test('side panel: a failed plugin is shown and can be removed', async () => {
     const card = panel.locator('[data-testid=failed-plugin]').filter({ hasText: path.basename(brokenPlugin) });
     await card.waitFor();
-    const remove = card.locator('[data-testid=remove-failed]');
-    await remove.click();
-    await remove.click(); // second click confirms
+    await card.locator('[data-testid=remove-failed]').click();
+    await card.locator('[data-testid=remove-failed][data-armed="1"]').click(); // second click confirms
     await card.waitFor({ state: 'detached', timeout: 15_000 });
     const { localPlugins } = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8'));
     assert.ok(!localPlugins.some((p) => p.includes(path.basename(brokenPlugin))), 'removed from localPlugins');
