@@ -81,6 +81,9 @@ export const commands = {
       });
       try {
         await send(tabId, 'DOM.enable');
+        // Re-enabling CSS replays CSS.styleSheetAdded for every sheet (unless forced
+        // pseudo-classes need the domain to stay on; then sizes come from the sheet text).
+        if (!holds(tabId, 'pseudo')) await send(tabId, 'CSS.disable').catch(() => {});
         await send(tabId, 'CSS.enable');
         await send(tabId, 'CSS.startRuleUsageTracking');
         // A full style recalculation, so every rule that applies to the page is evaluated.
@@ -92,6 +95,11 @@ export const commands = {
           s.rules++;
           if (u.used) { s.usedRules++; s.usedBytes += u.endOffset - u.startOffset; }
           bySheet.set(u.styleSheetId, s);
+        }
+        for (const id of bySheet.keys()) {
+          if (sheets.has(id)) continue;
+          const { text } = await send(tabId, 'CSS.getStyleSheetText', { styleSheetId: id }).catch(() => ({ text: '' }));
+          sheets.set(id, { styleSheetId: id, length: text.length, sourceURL: '', origin: 'regular' });
         }
         const out = [];
         for (const [id, header] of sheets) {
@@ -106,7 +114,7 @@ export const commands = {
         return { stylesheets: out.filter((s) => s.origin !== 'user-agent') };
       } finally {
         stop();
-        await send(tabId, 'CSS.disable').catch(() => {});
+        if (!holds(tabId, 'pseudo')) await send(tabId, 'CSS.disable').catch(() => {});
       }
     });
   },

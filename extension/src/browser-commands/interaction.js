@@ -7,7 +7,7 @@
 import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { str, tabId as requireTabId, target, invalid } from './params.js';
 import { runPageOp } from './page-agent.js';
-import { withDebugger } from './debugger.js';
+import { withDebugger, onEvent } from './debugger.js';
 
 const NAMED_KEYS = {
   Enter: { code: 'Enter', keyCode: 13, text: '\r' }, Tab: { code: 'Tab', keyCode: 9 }, Escape: { code: 'Escape', keyCode: 27 },
@@ -56,12 +56,30 @@ async function click(params) {
   const x = where.x;
   const y = where.y;
   try {
+    let dialog = null;
     await withDebugger(tabId, async (send) => {
-      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
-      await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
-      await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+      // Page events on, so a dialog the click opens is seen (and can be answered with
+      // browser_handle_dialog).  A dialog blocks the page, and with it the pending
+      // mouseReleased, so the click returns as soon as one opens.
+      await send('Page.enable');
+      let stop = () => {};
+      const opened = new Promise((resolve) => {
+        stop = onEvent(tabId, (method, p) => { if (method === 'Page.javascriptDialogOpening') resolve(p); });
+      });
+      try {
+        await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
+        await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
+        const released = send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+        released.catch(() => {});
+        const first = await Promise.race([released.then(() => null), opened]);
+        if (first) dialog = { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt };
+      } finally {
+        stop();
+      }
     });
-    return { clicked: true, trusted: true, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
+    const out = { clicked: true, trusted: true, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
+    if (dialog) out.dialog = { ...dialog, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' };
+    return out;
   } catch (err) {
     if (!/Cannot attach the debugger/.test(String(err?.message))) throw err;
     // Another debugger (DevTools) owns the tab: fall back to a scripted click and say so.
@@ -83,6 +101,7 @@ async function pressKey(params) {
     ? (modifiers & MODIFIER_BITS.Shift && def.text.length === 1 ? def.text.toUpperCase() : def.text) : undefined;
   const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
   await withDebugger(tabId, async (send) => {
+    await send('Page.enable');
     await send('Input.dispatchKeyEvent', text !== undefined ? { ...base, type: 'keyDown', text, unmodifiedText: text } : { ...base, type: 'rawKeyDown' });
     await send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' });
   });
