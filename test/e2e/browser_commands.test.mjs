@@ -234,7 +234,7 @@ describe('interaction by selector and by ref, in an iframe and a shadow root', (
     assert.match(again.snapshot, new RegExp(`button "Press me" \\[ref=${refOf(/button "Press me"/)}\\]`));
   });
 
-  it('accepts and dismisses JavaScript dialogs', async () => {
+  it('accepts and dismisses JavaScript dialogs', { timeout: 20_000 }, async () => {
     // The click opens a confirm(); the click returns at once and names the open dialog.
     const clicked = await ok('browser.clickElement', { tabId: tab, selector: '#alert-btn' });
     assert.equal(clicked.dialog?.type, 'confirm');

@@ -114,7 +114,7 @@ async function handleDialog(params) {
   if (action !== 'accept' && action !== 'dismiss') throw invalid("Invalid action: expected 'accept' or 'dismiss'");
   const promptText = str(params, 'promptText', { required: false, max: 10_000 });
   return withDebugger(tabId, async (send) => {
-    await send('Page.enable');
+    // No Page.enable here: it waits for the renderer, which the open dialog blocks.
     try {
       await send('Page.handleJavaScriptDialog', promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText });
     } catch (err) {
