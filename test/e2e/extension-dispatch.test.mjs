@@ -126,6 +126,8 @@ describe('extension protocol core in real Chromium', () => {
     const second = callTool(mcp, name.get_note, { id: '00000000-0000-4000-8000-000000000000' });
     const cards = panel.locator('[data-testid=confirmation]');
     await waitFor(async () => (await cards.count()) === 2, 'two confirmation cards');
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-confirmations.png') });
     await cards.filter({ hasText: 'get_note' }).locator('[data-testid=confirm-deny]').click();
     await cards.filter({ hasText: 'list_notes' }).locator('[data-testid=confirm-allow]').click();
     const [firstResult, secondResult] = await Promise.all([first, second]);
@@ -217,12 +219,16 @@ describe('extension protocol core in real Chromium', () => {
     const groups = await panel.locator('[data-testid=browser-group]').allTextContents();
     assert.ok(new Set(groups).size > 3, `browser tools are grouped (${groups.length} groups)`);
     const lightBg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-light.png'), fullPage: true });
+    await panel.evaluate(() => window.scrollTo(0, 0));
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-light.png') });
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-light-full.png'), fullPage: true });
     await panel.locator('[data-testid=theme-toggle]').click();
     await waitFor(() => panel.evaluate(() => document.documentElement.dataset.theme === 'dark'), 'dark theme');
     const darkBg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.notEqual(darkBg, lightBg);
-    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-dark.png'), fullPage: true });
+    await panel.evaluate(() => window.scrollTo(0, 0));
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-dark.png') });
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-dark-full.png'), fullPage: true });
     for (const f of ['side-panel-light.png', 'side-panel-dark.png']) {
       assert.ok(fs.statSync(path.join(ARTIFACTS_DIR, f)).size > 10_000, `${f} has content`);
     }
