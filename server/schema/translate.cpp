@@ -279,6 +279,7 @@ class translator {
 
     // prefixItems (2020-12) = draft-04 array-form items; 2020-12 items after it = additionalItems.
     if (prefix_items) {
+      out.erase("additionalItems");  // not a 2020-12 keyword: next to prefixItems it is ignored
       auto r = schema_list(*prefix_items, "prefixItems");
       if (!r) return r.err();
       out["items"] = std::move(*r);
@@ -332,6 +333,7 @@ class translator {
       if (upper_excl) out["exclusiveMaximum"] = true;
     }
     if (has_sc) out["pattern"] = check_marker(add_check(std::move(sc)));
+    declare_implicit_properties(out, pattern_props);
     if (!pattern_props.empty() || names_validator) assemble_key_rules(out, pattern_props, std::move(names_validator));
 
     // Draft-04 ignores every sibling of "$ref"; 2020-12 applies them, so move the ref into allOf.
@@ -389,13 +391,54 @@ class translator {
     } else {
       return fail(at, "must be a schema");
     }
-    for (auto k : {"$defs", "definitions"})
-      if (auto* d = root_.if_contains(k); d && !doc.contains(k)) doc[k] = *d;
+    if (lim_.max_property_names_nesting == 0) return fail(at, "propertyNames schemas nest too deeply");
+    // Only a schema that refers to something needs the root's definitions.
+    if (json::dump(doc).find("\"$ref\"") != std::string::npos)
+      for (auto k : {"$defs", "definitions"})
+        if (auto* d = root_.if_contains(k); d && !doc.contains(k)) doc[k] = *d;
     limits sub_limits = lim_;
-    sub_limits.max_schema_depth = lim_.max_schema_depth > 0 ? lim_.max_schema_depth - 1 : 0;
+    sub_limits.max_property_names_nesting = lim_.max_property_names_nesting - 1;
     auto v = validator::compile(doc, sub_limits);
     if (!v) return fail(at, v.err().message);
     return std::move(*v);
+  }
+
+  // RapidJSON 1.1 treats every name listed in "required" or "dependencies" as a declared
+  // property (with an accept-anything schema), so additionalProperties and
+  // patternProperties would never apply to it.  Declare those names explicitly with the
+  // schema JSON Schema gives them: matching patterns (folded in by assemble_key_rules), else
+  // additionalProperties.
+  void declare_implicit_properties(object& out, const std::vector<std::pair<js_regex, value>>& patterns) {
+    auto* ap = out.if_contains("additionalProperties");
+    bool restricts = (ap && (ap->is_object() || (ap->is_bool() && !ap->get_bool()))) || !patterns.empty();
+    if (!restricts) return;
+    std::vector<std::string> names;
+    if (auto* req = out.if_contains("required"); req && req->is_array())
+      for (auto& r : req->get_array())
+        if (r.is_string()) names.emplace_back(r.get_string());
+    if (auto* deps = out.if_contains("dependencies"); deps && deps->is_object())
+      for (auto& kv : deps->get_object()) {
+        names.emplace_back(kv.key());
+        if (kv.value().is_array())
+          for (auto& r : kv.value().get_array())
+            if (r.is_string()) names.emplace_back(r.get_string());
+      }
+    if (names.empty()) return;
+    object& props = out["properties"].is_object() ? out["properties"].get_object() : out["properties"].emplace_object();
+    for (auto& name : names) {
+      if (props.contains(name)) continue;
+      bool patterned = false;
+      for (auto& [re, _] : patterns) patterned = patterned || re.search(name);
+      value rule = object{};
+      if (!patterned && ap && ap->is_object()) {
+        rule = *ap;
+      } else if (!patterned && ap && ap->is_bool() && !ap->get_bool()) {
+        object f = false_schema().get_object();
+        f[synthetic_tag] = "opentabs:additionalProperties";
+        rule = std::move(f);
+      }
+      props[name] = std::move(rule);
+    }
   }
 
   // RapidJSON 1.1 mishandles a key that matches a patternProperties entry and is also
@@ -505,6 +548,57 @@ std::size_t count_objects(const value& v) {
     for (auto& x : v.get_array()) n += count_objects(x);
   }
   return n;
+}
+
+// Calls f(pointer, node) for every subschema of a translated document.
+void for_each_subschema(const value& v, const std::string& at, const std::function<void(const std::string&, const value&)>& f) {
+  if (!v.is_object()) return;
+  f(at, v);
+  auto& o = v.get_object();
+  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
+    if (auto* m = o.if_contains(k); m && m->is_object())
+      for (auto& kv : m->get_object()) for_each_subschema(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), f);
+  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
+    if (auto* x = o.if_contains(k); x && x->is_object()) for_each_subschema(*x, at + "/" + k, f);
+  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
+    if (auto* a = o.if_contains(k); a && a->is_array())
+      for (std::size_t i = 0; i < a->get_array().size(); ++i)
+        for_each_subschema(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), f);
+}
+
+// Subschemas applied to the same value as `node` (not to a property or item of it).
+std::vector<std::string> same_value_children(const std::string& at, const object& o) {
+  std::vector<std::string> out;
+  if (auto* r = o.if_contains("$ref"); r && r->is_string())
+    if (auto p = ref_to_pointer(r->get_string())) out.push_back(*p);
+  for (auto k : {"allOf", "anyOf", "oneOf"})
+    if (auto* a = o.if_contains(k); a && a->is_array())
+      for (std::size_t i = 0; i < a->get_array().size(); ++i) out.push_back(at + "/" + k + "/" + std::to_string(i));
+  if (auto* n = o.if_contains("not"); n && n->is_object()) out.push_back(at + "/not");
+  if (auto* d = o.if_contains("dependencies"); d && d->is_object())
+    for (auto& kv : d->get_object())
+      if (kv.value().is_object()) out.push_back(at + "/dependencies/" + escape_pointer_token(kv.key()));
+  return out;
+}
+
+std::optional<std::string> find_left_recursion(const value& doc) {
+  std::set<std::string> done, on_path;
+  std::function<std::optional<std::string>(const std::string&)> visit = [&](const std::string& at) -> std::optional<std::string> {
+    if (done.count(at)) return std::nullopt;
+    if (!on_path.insert(at).second) return at.empty() ? std::string("#") : pointer_to_ref(at);
+    const value* node = resolve_pointer(doc, at);
+    if (node && node->is_object())
+      for (auto& child : same_value_children(at, node->get_object()))
+        if (auto c = visit(child)) return c;
+    on_path.erase(at);
+    done.insert(at);
+    return std::nullopt;
+  };
+  std::optional<std::string> found;
+  for_each_subschema(doc, "", [&](const std::string& at, const value&) {
+    if (!found) found = visit(at);
+  });
+  return found;
 }
 
 bool is_pure_ref(const value& v) {
@@ -703,6 +797,12 @@ result<translation> translate(const json::object& schema, const limits& lim) {
     }
   });
   if (bad) return *bad;
+
+  // A reference cycle that never descends into the value ({"anyOf":[{"$ref":"#"}]})
+  // would make RapidJSON recurse until the stack overflows on the first validation.
+  if (auto cycle = find_left_recursion(doc))
+    return make_error("invalid_schema", "schema: \"" + *cycle +
+                                            "\" refers back to itself without descending into the value (endless recursion)");
 
   // RapidJSON 1.1 builds a schema object for every JSON object in the document (enum
   // values included) and finds each through a linear scan: quadratic, so bound the count.

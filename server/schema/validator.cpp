@@ -473,6 +473,10 @@ struct validator::impl {
         out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
         out.keyword = "propertyNames";
         out.message = "property name '" + last_token(f.instance_ptr) + "' is invalid";
+      } else if (tag && tag->is_string() && tag->get_string() == "opentabs:additionalProperties") {
+        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
+        out.keyword = "additionalProperties";
+        out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
       }
     } else if (kw == "dependencies") {
       out.message = "must satisfy the property dependencies";

@@ -28,6 +28,7 @@ struct limits {
   std::size_t max_schema_nodes = 3000;
   std::size_t max_pattern_length = 4096;
   std::size_t max_instance_depth = 64;         // nesting of validated arguments
+  std::size_t max_property_names_nesting = 3;  // propertyNames schemas inside propertyNames schemas
 };
 
 // The first reason an instance failed, as Ajv (allErrors:false) would report it:

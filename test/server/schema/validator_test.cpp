@@ -291,3 +291,30 @@ TEST_CASE("compile cost is bounded: too many objects, enum values included, are 
   REQUIRE_FALSE(r.ok());
   CHECK(r.err().message == "schema has 4001 JSON objects (enum and const values included), more than the limit of 3000");
 }
+
+TEST_CASE("references that loop without descending into the value are refused") {
+  CHECK(compile_error(R"({"anyOf":[{"$ref":"#"},{"type":"string"}]})").find("refers back to itself") != std::string::npos);
+  CHECK(compile_error(R"({"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"not":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a","type":"object"})")
+            .find("refers back to itself") != std::string::npos);
+  // Recursion through a property or an item is fine (a tree).
+  CHECK(validator::compile(obj(R"({"anyOf":[{"type":"null"},{"type":"object","properties":{"next":{"$ref":"#"}}}]})")).ok());
+}
+
+TEST_CASE("names in required/dependencies are still subject to additionalProperties and patternProperties") {
+  // RapidJSON 1.1 would treat "b" as a declared property here and accept it.
+  auto v = compile(R"({"required":["b"],"additionalProperties":false})");
+  CHECK(verdict(*v, R"({"b":1})") == "(root): must NOT have additional properties ('b')");
+  auto deps = compile(R"({"dependencies":{"a":["b"]},"additionalProperties":{"type":"string"}})");
+  CHECK(verdict(*deps, R"({"a":"x","b":"y"})") == "valid");
+  CHECK(verdict(*deps, R"({"a":1,"b":"y"})") == "/a: must be string");
+  auto pat = compile(R"({"required":["x-a"],"patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":false})");
+  CHECK(verdict(*pat, R"({"x-a":1})") == "valid");
+  CHECK(verdict(*pat, R"({"x-a":"s"})") == "/x-a: must be integer");
+}
+
+TEST_CASE("additionalItems next to prefixItems is ignored, as 2020-12 has no such keyword") {
+  auto v = compile(R"({"prefixItems":[{"type":"string"}],"additionalItems":false})");
+  CHECK(verdict(*v, R"(["a",1,2])") == "valid");
+  auto legacy = compile(R"({"items":[{"type":"string"}],"additionalItems":false})");
+  CHECK(verdict(*legacy, R"(["a",1])") == "(root): must NOT have more than 1 items");
+}
