@@ -79,7 +79,9 @@ export async function startServer(configDir, { port = 0, env = {} } = {}) {
   const child = spawn(SERVER_BIN, ['start'], {
     env: {
       ...process.env,
-      OPENTABS_CONFIG_DIR: configDir, PORT: String(port), OPENTABS_SKIP_NPM_DISCOVERY: '1',
+      // PORT is what the OpenTabs server reads; the opentabs CLI reads OPENTABS_PORT.  Both are
+      // set so 0 (an ephemeral port) works whichever one the binary honours.
+      OPENTABS_CONFIG_DIR: configDir, PORT: String(port), OPENTABS_PORT: String(port), OPENTABS_SKIP_NPM_DISCOVERY: '1',
       OPENTABS_TELEMETRY_DISABLED: '1', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
