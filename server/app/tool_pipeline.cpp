@@ -128,7 +128,7 @@ void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& 
       if (const auto* t = json::get_string(result.content.front().as_object(), "text")) e.message = std::string(*t);
     entry.error = std::move(e);
   }
-  if (!entry.success == false) entry.error.reset();
+  if (entry.success) entry.error.reset();
   auto st = state_.audit.append(std::move(entry));
   if (!st) log::warn("audit log: " + st.err().message);
 }
