@@ -1,0 +1,123 @@
+// The built-in browser tools end to end: the real `opentabs` binary, the real extension in
+// headless Chromium, and the official MCP SDK client.  Covers what only the whole chain can
+// show: the catalog in tools/list, permissions.browser gating, execute_script exec files
+// (expression vs statement semantics), screenshots as MCP image content and saved files,
+// HAR 1.2 export, list_tabs fan-out with connectionId, and a snapshot ref driving a click.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
+  connectMcp, callTool, resultText, waitFor,
+} from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+let site;
+let server;
+let browser;
+let mcp;
+let configDir;
+const json = (r) => JSON.parse(resultText(r));
+async function tool(name, args = {}) {
+  const r = await callTool(mcp, name, args);
+  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
+  return r;
+}
+
+before(async () => {
+  site = await startPagesServer();
+  configDir = tempDir('ot-bt-mcp-');
+  writeConfig(configDir, { permissions: { browser: { permission: 'auto', tools: { browser_close_window: 'off' } } } });
+  server = await startServer(configDir);
+  ensureServerPortFile(configDir, server.port);
+  browser = await launchWithPlaywright(extensionDir(configDir));
+  mcp = await connectMcp(server.port, readSecret(configDir));
+  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+});
+
+after(async () => {
+  await mcp?.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+  await site?.close();
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('browser tools through MCP', () => {
+  it('lists the whole catalog with closed schemas', async () => {
+    const { tools } = await mcp.client.listTools();
+    const browserTools = tools.filter((t) => /^(browser_|extension_|plugin_list_tabs$|plugin_analyze_site$)/.test(t.name));
+    assert.equal(browserTools.length, 77);
+    for (const t of browserTools) {
+      assert.equal(t.inputSchema.type, 'object', t.name);
+      assert.equal(t.inputSchema.additionalProperties, false, t.name);
+    }
+    assert.match(tools.find((t) => t.name === 'browser_close_window').description, /^\[Disabled\] /);
+    const off = await callTool(mcp, 'browser_close_window', { windowId: 1 });
+    assert.equal(off.isError, true);
+    assert.match(resultText(off), /is currently disabled/);
+  });
+
+  it('fans browser_list_tabs out with connectionId and runs execute_script with expression and statement semantics', async () => {
+    const opened = json(await tool('browser_open_tab', { url: `${site.url}/interact.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: opened.id })).status === 'complete', 'page load');
+    const tabs = json(await tool('browser_list_tabs'));
+    const mine = tabs.find((t) => t.id === opened.id);
+    assert.ok(mine?.connectionId, JSON.stringify(tabs));
+    assert.equal(json(await tool('browser_execute_script', { tabId: opened.id, code: 'document.title' })).value, 'Interaction fixture');
+    assert.equal(json(await tool('browser_execute_script', { tabId: opened.id, code: 'const a = 20; return a + 22;' })).value, 42);
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: opened.id, code: "await fetch('/api/data?kind=x').then(r => r.json())" })).value, { kind: 'x', n: 0 });
+    const thrown = await callTool(mcp, 'browser_execute_script', { tabId: opened.id, code: "throw new Error('nope')" });
+    assert.equal(thrown.isError, true);
+    assert.match(resultText(thrown), /nope/);
+    const adapters = fs.readdirSync(path.join(extensionDir(configDir), 'adapters')).filter((f) => f.startsWith('__exec-'));
+    assert.deepEqual(adapters, [], 'exec files are deleted after use');
+    const plugins = json(await tool('plugin_list_tabs'));
+    assert.ok(Array.isArray(plugins));
+  });
+
+  it('returns screenshots as image content and saves them to a file', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/big.html`, active: true }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    const shot = await tool('browser_screenshot_tab', { tabId: tab.id });
+    const image = shot.content.find((c) => c.type === 'image');
+    assert.equal(image.mimeType, 'image/png');
+    const png = Buffer.from(image.data, 'base64');
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    const width = json(await tool('browser_execute_script', { tabId: tab.id, code: 'innerWidth' })).value;
+    assert.equal(png.readUInt32BE(16), width);
+    const file = path.join(configDir, 'shot.png');
+    const saved = json(await tool('browser_screenshot_tab', { tabId: tab.id, filePath: file }));
+    assert.equal(saved.savedTo, file);
+    assert.equal(fs.statSync(file).size, saved.bytes);
+    // The large-page snapshot stays under its cap and its refs drive a click.
+    const snap = json(await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 }));
+    assert.ok(snap.snapshot.length <= 4000 && snap.truncated);
+    const ref = /button "First action" \[ref=(e\d+)\]/.exec(snap.snapshot)[1];
+    await tool('browser_click_element', { tabId: tab.id, ref });
+    assert.match(json(await tool('browser_get_tab_content', { tabId: tab.id, selector: '#status' })).content, /clicked first action/);
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('exports captured traffic as a parseable HAR 1.2 document', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/network.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    await tool('browser_enable_network_capture', { tabId: tab.id });
+    await tool('browser_execute_script', { tabId: tab.id, code: 'window.runNetwork(), 1' });
+    await waitFor(async () => json(await tool('browser_get_network_requests', { tabId: tab.id })).requests.some((r) => r.method === 'POST' && r.responseBody), 'the POST');
+    const { har } = json(await tool('browser_export_har', { tabId: tab.id, includeWebSocketFrames: true }));
+    const doc = JSON.parse(har);
+    assert.equal(doc.log.version, '1.2');
+    const post = doc.log.entries.find((e) => e.request.method === 'POST');
+    assert.equal(post.request.postData.text, '{"hello":"world"}');
+    assert.equal(post.response.status, 200);
+    assert.ok(doc.log.entries.some((e) => e.request.queryString.some((q) => q.name === 'kind' && q.value === 'get')));
+    const file = path.join(configDir, 'traffic.har');
+    const saved = json(await tool('browser_export_har', { tabId: tab.id, filePath: file }));
+    assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).log.entries.length, saved.entries);
+    await tool('browser_disable_network_capture', { tabId: tab.id });
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+});
