@@ -45,6 +45,49 @@ json::object notification(std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
 }
 
+// Connects a caller's cancel_source to the wait it is currently in, for the scope of that
+// wait: the waiter publishes its "cancel me" function in `hook`.
+class cancel_link {
+ public:
+  explicit cancel_link(const std::shared_ptr<tools::cancel_source>& source) : source_(source) {
+    if (source_) source_->on_cancel([this] {
+        if (hook) hook();
+      });
+  }
+  ~cancel_link() {
+    if (source_) source_->clear_hook();
+  }
+  cancel_link(const cancel_link&) = delete;
+  cancel_link& operator=(const cancel_link&) = delete;
+
+  std::function<void()> hook;
+
+ private:
+  std::shared_ptr<tools::cancel_source> source_;
+};
+
+// tool.invocationStart now, tool.invocationEnd when finish() is called (side-panel activity).
+class invocation_notice {
+ public:
+  invocation_notice(extension_hub& hub, std::string plugin, std::string tool)
+      : hub_(hub), plugin_(std::move(plugin)), tool_(std::move(tool)), started_ms_(now_epoch_ms()) {
+    hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(plugin_)},
+                                                                     {"tool", json::str(tool_)},
+                                                                     {"ts", started_ms_}}));
+  }
+  void finish(bool success) {
+    hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(plugin_)},
+                                                                   {"tool", json::str(tool_)},
+                                                                   {"durationMs", now_epoch_ms() - started_ms_},
+                                                                   {"success", success}}));
+  }
+
+ private:
+  extension_hub& hub_;
+  std::string plugin_, tool_;
+  std::int64_t started_ms_;
+};
+
 }  // namespace
 
 tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm,
@@ -212,12 +255,11 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
                                                                    {"tool", json::str(tool.base_name)},
                                                                    {"plugin", json::str(tool.plugin)},
                                                                    {"params", args}}));
-  std::function<void()> hook;
-  if (options.cancel) options.cancel->on_cancel([&hook] {
-      if (hook) hook();
-    });
-  auto d = co_await confirm_.wait(id, &hook);
-  if (options.cancel) options.cancel->clear_hook();
+  decision d;
+  {
+    cancel_link link(options.cancel);
+    d = co_await confirm_.wait(id, &link.hook);
+  }
   switch (d) {
     case decision::allow: co_return std::nullopt;
     case decision::allow_always:
@@ -244,16 +286,8 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
                                            "\" (limit: 25). Wait for in-flight requests to complete.",
                                        true, 429);
   }
-  auto started_ms = now_epoch_ms();
-  hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"ts", started_ms}}));
-  auto end = [&](const tools::call_result& r) {
-    hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(tool.plugin)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"durationMs", now_epoch_ms() - started_ms},
-                                                                   {"success", !r.is_error}}));
-  };
+  invocation_notice notice(hub_, tool.plugin, tool.base_name);
+  auto end = [&](const tools::call_result& r) { notice.finish(!r.is_error); };
   if (!hub_.connected()) {
     auto r = tools::call_result::text(
         "Extension not connected. Please ensure the OpenTabs Chrome extension is running.", true, 422);
@@ -315,13 +349,9 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
       cb({progress, total, message});
     };
   }
-  std::function<void()> hook;
-  ro.cancel_hook = &hook;
-  if (options.cancel) options.cancel->on_cancel([&hook] {
-      if (hook) hook();
-    });
+  cancel_link link(options.cancel);
+  ro.cancel_hook = &link.hook;
   auto reply = co_await hub_.request("tool.dispatch", std::move(params), std::move(ro));
-  if (options.cancel) options.cancel->clear_hook();
   tools::call_result r = reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);
   if (!reply.ok()) entry.error = audit_error_of(reply);
   end(r);
@@ -385,9 +415,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
   }
   if (tool.method.empty())
     co_return tools::call_result::text("Browser tool error: " + tool.name + " is not available in this build", true, 422);
-  auto started_ms = now_epoch_ms();
-  hub_.broadcast(notification("tool.invocationStart",
-                              json::object{{"plugin", "browser"}, {"tool", json::str(tool.name)}, {"ts", started_ms}}));
+  invocation_notice notice(hub_, "browser", tool.name);
   tools::call_result r;
   if (!hub_.connected()) {
     r = tools::call_result::text("Browser tool error: Extension not connected", true, 422);
@@ -439,13 +467,9 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
       auto cb = options.on_progress;
       ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
     }
-    std::function<void()> hook;
-    ro.cancel_hook = &hook;
-    if (options.cancel) options.cancel->on_cancel([&hook] {
-        if (hook) hook();
-      });
+    cancel_link link(options.cancel);
+    ro.cancel_hook = &link.hook;
     auto reply = co_await hub_.request(tool.method, std::move(args), std::move(ro));
-    if (options.cancel) options.cancel->clear_hook();
     if (reply.ok()) {
       r = success_result(reply.result, false);
     } else {
@@ -453,10 +477,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
       entry.error = audit_error_of(reply);
     }
   }
-  hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", "browser"},
-                                                                 {"tool", json::str(tool.name)},
-                                                                 {"durationMs", now_epoch_ms() - started_ms},
-                                                                 {"success", !r.is_error}}));
+  notice.finish(!r.is_error);
   co_return r;
 }
 
