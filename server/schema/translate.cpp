@@ -409,7 +409,10 @@ class translator {
   // schema JSON Schema gives them: matching patterns (folded in by assemble_key_rules), else
   // additionalProperties.
   void declare_implicit_properties(object& out, const std::vector<std::pair<js_regex, value>>& patterns) {
-    auto* ap = out.if_contains("additionalProperties");
+    // A copy: inserting "properties" below may rehash `out` and move its values.
+    std::optional<value> ap_copy;
+    if (auto* found = out.if_contains("additionalProperties")) ap_copy = *found;
+    const value* ap = ap_copy ? &*ap_copy : nullptr;
     bool restricts = (ap && (ap->is_object() || (ap->is_bool() && !ap->get_bool()))) || !patterns.empty();
     if (!restricts) return;
     std::vector<std::string> names;
