@@ -71,6 +71,7 @@ describe('connection lifetime with a plainly launched Chromium', () => {
 
   test('a suspended service worker does not lose the connection', async () => {
     const cdpUrl = await browser.cdpUrl();
+    const idleStart = Date.now();
     // Chrome stops an idle worker 30 s after its last event; our once-a-minute alarm may wake it
     // in between, so wait (polling, not sleeping a fixed time) until it is really gone.
     await waitFor(async () => !(await workerRunning(cdpUrl)), 'Chrome to suspend the idle service worker', 150_000, 1_000);
@@ -93,6 +94,9 @@ describe('connection lifetime with a plainly launched Chromium', () => {
       const { swBoot, connection } = await page.evaluate(() => chrome.storage.session.get(['swBoot', 'connection']));
       assert.ok(swBoot.count >= 2, `service worker started ${swBoot.count} times`);
       assert.equal(connection.state, 'connected');
+      // Pings (every 15 s) were answered all along: the socket opened before the idle phase is
+      // still the one in use, with no pong-timeout reconnect in between.
+      assert.ok(connection.since < idleStart, 'the connection was not re-established during the idle phase');
     } finally {
       await cdp.close();
     }
