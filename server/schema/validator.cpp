@@ -126,9 +126,12 @@ struct compiled {
 std::unique_ptr<compiled> build(const json::object& document, const std::vector<string_check>& checks) {
   auto c = std::make_unique<compiled>();
   to_rapidjson(json::value(document), c->doc, c->doc.GetAllocator());
-  detail::compiling_checks = &checks;
+  struct scope {  // the checks are visible to the regex hook only while this document is built
+    explicit scope(const std::vector<string_check>* c) : saved(detail::compiling_checks) { detail::compiling_checks = c; }
+    ~scope() { detail::compiling_checks = saved; }
+    const std::vector<string_check>* saved;
+  } visible(&checks);
   c->schema = std::make_unique<rj_schema_document>(c->doc);
-  detail::compiling_checks = nullptr;
   return c;
 }
 
