@@ -18,6 +18,35 @@ std::string last_word(const std::string& path) {
 }
 bool is_group_command(const command_spec& c) { return c.path.find(' ') != std::string::npos; }
 
+// Edit distance where swapping two neighbouring letters costs 1 (optimal string
+// alignment): "stauts" is one step from "status", two from "start".
+std::size_t typo_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The closest candidate within 3 typos, or empty.
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = 4;
+  for (const auto& c : candidates) {
+    std::size_t d = typo_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
 bool is_option_word(std::string_view w) { return w.size() >= 2 && w[0] == '-'; }
 
 const option_spec* find_option(const std::vector<option_spec>& opts, std::string_view name) {
@@ -186,7 +215,7 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
           out.command = &c;
       }
       if (!out.command) {
-        auto hint = closest_match(w2, subs);
+        auto hint = suggest(w2, subs);
         return usage("unknown command '" + w1 + " " + w2 + "'" +
                      (hint.empty() ? "" : "; did you mean '" + w1 + " " + hint + "'?") + " See `opentabs " + w1 +
                      " --help`");
@@ -196,7 +225,7 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
       std::vector<std::string> names = groups;
       for (const auto& c : table)
         if (!is_group_command(c)) names.push_back(c.path);
-      auto hint = closest_match(w1, names);
+      auto hint = suggest(w1, names);
       return usage("unknown command '" + w1 + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
                    " See `opentabs --help`");
     }
@@ -237,7 +266,7 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
       spec = find_short(opts, w[1]);
     }
     if (!spec) {
-      auto hint = closest_match(shown, names);
+      auto hint = suggest(shown, names);
       return usage("unknown option '" + shown + "' for `opentabs " + cmd.path + "`" +
                    (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }

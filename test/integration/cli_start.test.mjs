@@ -1,0 +1,147 @@
+// `opentabs start` modes with the real binary: --background writes server.pid and
+// server.log and is recognised by a second start; stop ends it safely; a port held by
+// another program is refused with a helpful message; --show-config prints the client
+// snippets (and only those).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { OPENTABS_BIN } from './support/server.mjs';
+
+function cli(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(OPENTABS_BIN, args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENTABS_SKIP_NPM_DISCOVERY: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function freePort() {
+  const srv = createNetServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+// Running, not merely a zombie waiting for a reaper (the detached server's parent exits).
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('opentabs start / stop', () => {
+  test('--background: pid file, log file, status, refusal of a second start, stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-bg-'));
+    const port = await freePort();
+    const env = { OPENTABS_CONFIG_DIR: dir, OPENTABS_PORT: String(port) };
+    const started = await cli(['start', '--background'], env);
+    let pid;
+    try {
+      assert.equal(started.code, 0, started.stderr);
+      assert.match(started.stdout, new RegExp(`running in the background on http://127.0.0.1:${port} \\(pid \\d+\\)`));
+      assert.match(started.stdout, /Load unpacked/);
+      const rec = JSON.parse(readFileSync(join(dir, 'server.pid'), 'utf8'));
+      pid = rec.pid;
+      assert.equal(rec.port, port);
+      assert.ok(alive(pid));
+      assert.match(readFileSync(join(dir, 'server.log'), 'utf8'), new RegExp(`listening on http://127.0.0.1:${port}`));
+
+      const status = await cli(['status', '--json'], env);
+      assert.equal(status.code, 0, status.stderr);
+      assert.equal(JSON.parse(status.stdout).status, 'ok');
+
+      const again = await cli(['start', '--background'], env);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, new RegExp(`opentabs \\S+ is already running on port ${port}, pid ${pid}`));
+      const fg = await cli(['start'], env);
+      assert.equal(fg.code, 1);
+      assert.match(fg.stderr, /already running/);
+
+      const logs = await cli(['logs', '--lines', '50'], env);
+      assert.match(logs.stdout, /listening on/);
+    } finally {
+      const stopped = await cli(['stop'], env);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stdout + stopped.stderr, /stopped opentabs \(pid \d+\)/);
+    }
+    assert.ok(!existsSync(join(dir, 'server.pid')));
+    assert.ok(!alive(pid));
+    const status = await cli(['status'], env);
+    assert.equal(status.code, 1);
+    const stopAgain = await cli(['stop'], env);
+    assert.equal(stopAgain.code, 1);
+    assert.match(stopAgain.stderr, /not running/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('stop refuses a pid file that points at something else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-stale-'));
+    const { writeFileSync } = await import('node:fs');
+    // Our own test process is alive and certainly not an opentabs server.
+    writeFileSync(join(dir, 'server.pid'), JSON.stringify({ pid: process.pid, port: 1 }));
+    const r = await cli(['stop'], { OPENTABS_CONFIG_DIR: dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /is not an opentabs server/);
+    assert.ok(alive(process.pid));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a port held by another program is refused with a helpful message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-busy-'));
+    const other = createServer((req, res) => res.end('not opentabs'));
+    await new Promise((r) => other.listen(0, '127.0.0.1', r));
+    const port = other.address().port;
+    for (const args of [['start'], ['start', '--background']]) {
+      const r = await cli(args, { OPENTABS_CONFIG_DIR: dir, OPENTABS_PORT: String(port) });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, new RegExp(`port ${port} is in use by another program.*--port`));
+    }
+    await new Promise((r) => other.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--show-config prints only the client snippets, with the secret and port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-show-'));
+    const r = await cli(['start', '--show-config', '--port', '9600'], { OPENTABS_CONFIG_DIR: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const secret = JSON.parse(readFileSync(join(dir, 'extension', 'auth.json'), 'utf8')).secret;
+    const out = r.stdout;
+    assert.ok(out.includes(`claude mcp add --transport http opentabs http://127.0.0.1:9600/mcp`));
+    assert.ok(out.includes(`"Authorization": "Bearer ${secret}"`));
+    assert.match(out, /"type": "remote"/); // OpenCode
+    assert.match(out, /"serverUrl": "http:\/\/127.0.0.1:9600\/mcp"/); // Windsurf
+    assert.match(out, /\/mcp\/gateway/);
+    assert.match(out, /"command": "opentabs"/);
+    assert.match(out, /"--stdio"/);
+    assert.ok(!out.includes('listening'));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('start refuses conflicting modes and bad ports', async () => {
+    const r = await cli(['start', '--background', '--stdio'], {});
+    assert.equal(r.code, 2);
+    const p = await cli(['start', '--background', '--port', '0'], {});
+    assert.equal(p.code, 2);
+    assert.match(p.stderr, /invalid port '0'/);
+  });
+});
