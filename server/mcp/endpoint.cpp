@@ -42,6 +42,8 @@ namespace {
 // report racing the end of a call) find a closed sink instead of a dangling exchange.
 struct stream_sink {
   net::http_exchange* ex = nullptr;
+  std::unique_ptr<asio::steady_timer> wake;  // standalone streams: keep-alive / end signal
+  bool ending = false;
   bool send(std::string_view json_message) { return ex && ex->send_chunk(sse_message_event(json_message)); }
   bool send_raw(std::string_view bytes) { return ex && ex->send_chunk(bytes); }
   bool open() const { return ex && !ex->peer_gone(); }
@@ -68,11 +70,10 @@ struct in_flight_call {
 
 struct live_session {
   live_session(asio::any_io_executor ex, std::shared_ptr<session_record> r)
-      : rec(std::move(r)), id(rec->id), life_timer(ex), stream_timer(ex) {}
+      : rec(std::move(r)), id(rec->id), life_timer(ex) {}
   std::shared_ptr<session_record> rec;
   std::string id;
   asio::steady_timer life_timer;    // session_life's idle deadline
-  asio::steady_timer stream_timer;  // standalone stream keep-alive, cancelled to end it
   std::shared_ptr<stream_sink> standalone;
   std::unordered_map<std::string, std::shared_ptr<in_flight_call>> calls;  // by id_key
   bool list_changed_pending = false;  // a list_changed that found no open stream
@@ -219,9 +220,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   void end_session(std::shared_ptr<live_session> s, std::string_view why) {
     if (s->ended) return;
     s->ended = true;
-    asio::error_code ignored;
     s->life_timer.cancel();
-    s->stream_timer.cancel();
+    if (s->standalone) end_stream_soon(*s->standalone);
     for (auto& [key, c] : s->calls) {
       c->cancelled = true;
       c->cancel->cancel();
@@ -321,13 +321,13 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     auto s = session_for(ex);
     if (!s) co_return;
-    if (s->standalone && s->standalone->open()) {
-      ex.respond(transport_error(409, "Conflict: this session already has an open standalone SSE stream"));
-      co_return;
-    }
+    // One standalone stream per session: a new GET takes over from an older one (which
+    // may belong to a connection that died unnoticed; see standalone_stream).
+    if (auto old = s->standalone) end_stream_soon(*old);
     ex.start_stream(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
+    sink->wake = std::make_unique<asio::steady_timer>(exec);
     sink_guard guard{sink};
     s->standalone = sink;
     busy_guard busy(s->rec, table);
@@ -335,18 +335,30 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       s->list_changed_pending = false;
       sink->send(notification_json("notifications/tools/list_changed"));
     }
-    co_await (ex.wait_peer_closed() || standalone_keepalive(s, sink));
+    co_await standalone_stream(s, sink);
     if (s->standalone == sink) s->standalone.reset();
     ex.end_stream();
   }
 
-  // Keeps a standalone stream alive; returns when the session ends or the peer is gone.
-  awaitable<void> standalone_keepalive(std::shared_ptr<live_session> s, std::shared_ptr<stream_sink> sink) {
-    while (!s->ended) {
-      s->stream_timer.expires_after(options.sse_keepalive_interval);
-      auto [ec] = co_await s->stream_timer.async_wait(as_value);
-      if (ec || s->ended) co_return;
-      if (!sink->send_raw(sse_keepalive_comment())) co_return;
+  static void end_stream_soon(stream_sink& sink) {
+    sink.ending = true;
+    if (sink.wake) sink.wake->cancel();
+  }
+
+  // Holds a standalone stream open until the session ends, a newer GET takes over, or a
+  // write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,
+  // which is also how a vanished peer is noticed: the connection's reader is not running
+  // while this handler owns the exchange.  (http_exchange::wait_peer_closed would notice
+  // sooner, but raced with `||` it crashes under GCC 12; see the mcp report.)
+  awaitable<void> standalone_stream(std::shared_ptr<live_session> s, std::shared_ptr<stream_sink> sink) {
+    // Loops leave with break, never co_return: GCC 12 mis-compiles some co_returns and
+    // negated co_awaits inside loops (observed as resumed-after-completion crashes).
+    while (!s->ended && !sink->ending) {
+      sink->wake->expires_after(options.sse_keepalive_interval);
+      auto [ec] = co_await sink->wake->async_wait(as_value);
+      if (ec || s->ended || sink->ending) break;
+      bool sent = sink->send_raw(sse_keepalive_comment());
+      if (!sent) break;
     }
   }
 
@@ -357,7 +369,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     while (true) {
       timer.expires_after(options.sse_keepalive_interval);
       auto [ec] = co_await timer.async_wait(as_value);
-      if (ec) co_return;
+      if (ec) break;
       sink->send_raw(sse_keepalive_comment());
     }
   }
