@@ -93,19 +93,29 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
     co_return tools::call_result::text("This tool intentionally returns an error for testing", true, 422);
   if (name == "json_schema_2020_12_tool") co_return tools::call_result::text(json::dump(arguments));
   if (name == "test_tool_with_logging") {
+    // No co_return inside the loops: GCC 12 mis-compiles some (see endpoint.cpp).
     const char* steps[] = {"Tool execution started", "Tool processing data", "Tool execution completed"};
-    for (int i = 0; i < 3; ++i) {
-      if (i > 0 && !co_await pause(options)) co_return tools::call_result::text("cancelled", true, 422);
-      events_.plugin_log(tools::plugin_log_entry{std::string(plugin_name), "info", steps[i], nullptr, now_epoch_ms()});
+    bool cancelled = false;
+    for (int i = 0; i < 3 && !cancelled; ++i) {
+      if (i > 0) {
+        bool go_on = co_await pause(options);
+        cancelled = !go_on;
+      }
+      if (!cancelled) events_.plugin_log(tools::plugin_log_entry{std::string(plugin_name), "info", steps[i], nullptr, now_epoch_ms()});
     }
-    co_return tools::call_result::text("Logging test completed");
+    co_return cancelled ? tools::call_result::text("cancelled", true, 422) : tools::call_result::text("Logging test completed");
   }
   if (name == "test_tool_with_progress") {
+    bool cancelled = false;
     for (double p : {0.0, 50.0, 100.0}) {
       if (options.on_progress) options.on_progress(tools::progress_update{p, 100.0, ""});
-      if (p < 100.0 && !co_await pause(options)) co_return tools::call_result::text("cancelled", true, 422);
+      if (p < 100.0) {
+        bool go_on = co_await pause(options);
+        cancelled = !go_on;
+      }
+      if (cancelled) break;
     }
-    co_return tools::call_result::text("Progress test completed");
+    co_return cancelled ? tools::call_result::text("cancelled", true, 422) : tools::call_result::text("Progress test completed");
   }
   co_return co_await inner_.call_tool(std::move(name), std::move(arguments), std::move(options));
 }

@@ -449,7 +449,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         if (!it) {
           responses.push_back(error_json(it.id, it.error));
         } else if (it.msg->kind == message_kind::request) {
-          if (auto r = co_await run_request(s, *it.msg, nullptr)) responses.push_back(std::move(*r));
+          auto r = co_await run_request(s, *it.msg, nullptr);
+          if (r) responses.push_back(std::move(*r));
         }
       }
       if (responses.empty()) {
@@ -476,7 +477,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       if (!it) {
         sink->send(error_json(it.id, it.error));
       } else if (it.msg->kind == message_kind::request) {
-        if (auto r = co_await run_request(s, *it.msg, sink)) sink->send(*r);
+        auto r = co_await run_request(s, *it.msg, sink);
+        if (r) sink->send(*r);
       }
     }
     ex.end_stream();
