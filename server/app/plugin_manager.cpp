@@ -1,0 +1,611 @@
+#include "app/plugin_manager.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include "app/child_process.hpp"
+#include "app/npm_commands.hpp"
+#include "config/config_edits.hpp"
+#include "plugins/discovery.hpp"
+#include "plugins/naming.hpp"
+#include "util/log.hpp"
+#include "util/strings.hpp"
+
+namespace opentabs::app {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using namespace asio::experimental::awaitable_operators;
+
+namespace {
+
+constexpr std::size_t kMaxParallelQueries = 4;  // npm view / search processes at once
+constexpr std::int64_t kRetryAfterMs = 2000;
+constexpr std::size_t kMaxPathLength = 4096;
+
+std::optional<std::chrono::milliseconds> env_ms(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  if (*end != '\0' || n <= 0) {
+    log::warn(std::string("ignoring ") + name + ": not a positive integer");
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(n);
+}
+
+std::string seconds_text(std::chrono::milliseconds d) {
+  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + " s";
+  return std::to_string(d.count()) + " ms";
+}
+
+// `text` for an error message: bounded, control characters replaced.
+std::string shown(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text.substr(0, 200)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  if (text.size() > 200) out += "…";
+  return out + "\"";
+}
+
+error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
+error failed(std::string code, std::string message) { return make_error(std::move(code), std::move(message)); }
+
+// The one place where plugin-management failures become JSON-RPC errors.
+json::object wire_error(const error& e) {
+  json::object err{{"code", e.code == "invalid_params" ? -32602 : -32603}, {"message", json::str(e.message)}};
+  if (e.code == "busy") err["data"] = json::object{{"retryAfterMs", kRetryAfterMs}};
+  else if (starts_with(e.code, "npm:") && e.code.size() > 4) err["data"] = json::object{{"npmErrorCode", json::str(e.code.substr(4))}};
+  return err;
+}
+
+// A string parameter that must be present and non-empty.
+result<std::string> required_string(const json::object& params, std::string_view key, std::size_t max_len) {
+  const auto* v = json::get_string(params, key);
+  std::string bad = "Invalid params: " + std::string(key) + " must be a non-empty string";
+  if (!v || v->empty()) return invalid(bad);
+  if (v->size() > max_len) return invalid(bad + " of at most " + std::to_string(max_len) + " characters");
+  for (char c : std::string_view(*v))
+    if (c == '\0') return invalid(bad + " without NUL characters");
+  return std::string(*v);
+}
+
+// Runs `tasks`, at most `width` at a time, and returns when all have finished.
+net::awaitable<void> run_bounded(asio::any_io_executor ex, std::vector<std::function<net::awaitable<void>()>> tasks,
+                                 std::size_t width) {
+  struct join {
+    explicit join(asio::any_io_executor e) : done(e) {}
+    asio::steady_timer done;
+    std::size_t left = 0;
+  };
+  for (std::size_t i = 0; i < tasks.size(); i += width) {
+    auto j = std::make_shared<join>(ex);
+    std::size_t end = std::min(tasks.size(), i + width);
+    j->left = end - i;
+    for (std::size_t k = i; k < end; ++k) {
+      asio::co_spawn(
+          ex,
+          [j, task = std::move(tasks[k])]() -> net::awaitable<void> {
+            try {
+              co_await task();
+            } catch (const std::exception& e) {
+              log::warn(std::string("plugin management task failed: ") + e.what());
+            }
+            if (--j->left == 0) j->done.cancel();
+          },
+          asio::detached);
+    }
+    if (j->left > 0) {
+      j->done.expires_at(asio::steady_timer::time_point::max());
+      co_await j->done.async_wait(net::as_value);
+    }
+  }
+}
+
+std::string default_folder_opener() {
+#ifdef __APPLE__
+  return "open";
+#else
+  return "xdg-open";
+#endif
+}
+
+}  // namespace
+
+npm_timing npm_timing_from_env() {
+  npm_timing t;
+  if (auto v = env_ms("OPENTABS_NPM_TIMEOUT_MS")) t.change = *v;
+  if (auto v = env_ms("OPENTABS_NPM_QUERY_TIMEOUT_MS")) t.query = *v;
+  return t;
+}
+
+// Which operations are running.  Shared with the slots held by running coroutines, so a
+// coroutine frame torn down at shutdown never touches a destroyed manager.
+struct plugin_manager::activity {
+  std::string change;  // the install/update/remove in progress, e.g. "install opentabs-plugin-x"
+  std::size_t queries = 0;
+};
+
+namespace {
+
+template <class Activity>
+class change_slot {
+ public:
+  change_slot(std::shared_ptr<Activity> a, std::string what) : a_(std::move(a)) { a_->change = std::move(what); }
+  ~change_slot() { a_->change.clear(); }
+  change_slot(const change_slot&) = delete;
+  change_slot& operator=(const change_slot&) = delete;
+
+ private:
+  std::shared_ptr<Activity> a_;
+};
+
+template <class Activity>
+class query_slot {
+ public:
+  explicit query_slot(std::shared_ptr<Activity> a) : a_(std::move(a)) { ++a_->queries; }
+  ~query_slot() { --a_->queries; }
+  query_slot(const query_slot&) = delete;
+  query_slot& operator=(const query_slot&) = delete;
+
+ private:
+  std::shared_ptr<Activity> a_;
+};
+
+}  // namespace
+
+struct plugin_manager::found_plugin {
+  std::string name;
+  std::string display_name;
+  std::string version;
+  std::string package_name;
+  std::string source;  // npm | local
+  fs::path source_path;
+  std::size_t tool_count = 0;
+};
+
+struct plugin_manager::npm_run {
+  process_outcome outcome;
+  npm::failure failure;  // when outcome.exit_code != 0
+  bool ok() const { return outcome.exit_code == 0; }
+};
+
+plugin_manager::plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, fs::path home,
+                               hooks h, npm_timing timing)
+    : ex_(std::move(ex)),
+      state_(state),
+      hub_(hub),
+      home_(std::move(home)),
+      hooks_(std::move(h)),
+      timing_(timing),
+      activity_(std::make_shared<activity>()) {}
+
+void plugin_manager::handle(const ext_connection& c, std::string method, json::object params, json::value id) {
+  asio::co_spawn(ex_, serve(c.id, std::move(method), std::move(params), std::move(id)), [](std::exception_ptr e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      log::error(std::string("plugin management request failed: ") + ex.what());
+    }
+  });
+}
+
+net::awaitable<void> plugin_manager::serve(std::string connection_id, std::string method, json::object params,
+                                           json::value id) {
+  auto r = co_await run(method, params);
+  json::object reply{{"jsonrpc", "2.0"}, {"id", id}};
+  if (r) {
+    reply["result"] = std::move(*r);
+  } else {
+    reply["error"] = wire_error(r.err());
+    log::warn(method + ": " + r.err().message);
+  }
+  if (!hub_.send_to(connection_id, reply))
+    log::info(method + " finished after the extension that asked disconnected; the answer was dropped");
+}
+
+net::awaitable<result<json::object>> plugin_manager::run(const std::string& method, const json::object& params) {
+  if (method == "plugin.search") co_return co_await search(params);
+  if (method == "plugin.install") co_return co_await install(params);
+  if (method == "plugin.updateFromRegistry") co_return co_await update(params);
+  if (method == "plugin.remove") co_return co_await remove(params);
+  if (method == "plugin.removeBySpecifier") co_return co_await remove_by_specifier(params);
+  if (method == "plugin.checkUpdates") co_return co_await check_updates();
+  if (method == "folder.open") co_return co_await open_folder(params);
+  co_return failed("method_not_found", "Method not found: " + method);
+}
+
+net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vector<std::string> argv,
+                                                                        std::chrono::milliseconds timeout,
+                                                                        std::string what) {
+  process_options o;
+  o.timeout = timeout;
+  o.max_output_bytes = 8 * 1024 * 1024;
+  auto r = co_await run_process(ex_, std::move(argv), o);
+  if (!r) {
+    if (r.err().code == "not_found")
+      co_return failed("npm_missing", "npm is not installed or not on the server's PATH; it is needed for " + what);
+    co_return failed("npm_failed", "could not run npm for " + what + ": " + r.err().message);
+  }
+  if (r->timed_out)
+    co_return failed("timeout", what + " timed out after " + seconds_text(timeout) +
+                                    " and was stopped; is the npm registry reachable from this machine?");
+  npm_run out;
+  out.outcome = std::move(*r);
+  if (out.outcome.exit_code != 0) out.failure = npm::describe_failure(out.outcome.err, out.outcome.exit_code);
+  co_return out;
+}
+
+std::optional<plugin_manager::found_plugin> plugin_manager::find_installed(std::string_view name) const {
+  auto summary = [](const plugins::plugin& p) {
+    return found_plugin{p.name(), p.loaded.display_name, p.loaded.version, p.loaded.package_name,
+                        p.loaded.source, p.loaded.source_path, p.tools.size()};
+  };
+  if (const auto* p = state_.find_plugin(name)) return summary(*p);
+  auto candidates = npm::plugin_package_candidates(name);
+  if (!candidates) return std::nullopt;
+  for (const auto& c : *candidates) {
+    auto derived = plugins::plugin_name_from_package(c);
+    for (const auto& p : state_.plugins)
+      if (p.loaded.package_name == c || (derived && p.name() == *derived)) return summary(p);
+  }
+  return std::nullopt;
+}
+
+// ---- plugin.search ----------------------------------------------------------------------
+
+net::awaitable<result<json::object>> plugin_manager::search(const json::object& params) {
+  auto query = npm::search_query_from(json::find(params, "query"));
+  if (!query) co_return query.err();
+  if (activity_->queries >= kMaxParallelQueries)
+    co_return failed("busy", "Too many plugin searches at once; try again shortly");
+  query_slot<activity> slot(activity_);
+
+  auto r = co_await run_npm(npm::search_argv(*query), timing_.query, "npm search");
+  if (!r) co_return r.err();
+  if (!r->ok())
+    co_return failed("npm:" + r->failure.code, npm::failure_message("search", "keywords:opentabs-plugin", r->failure));
+  auto hits = npm::parse_search_output(r->outcome.out);
+  if (!hits) co_return failed("npm_failed", "npm search printed something unexpected: " + hits.err().message);
+
+  // Display names and icons live in each package's `opentabs` field: one `npm view` per
+  // hit, a few at a time, best effort (a hit keeps its package name when it fails).
+  auto shared = std::make_shared<std::vector<npm::search_hit>>(std::move(*hits));
+  std::vector<std::function<net::awaitable<void>()>> tasks;
+  for (std::size_t i = 0; i < shared->size(); ++i) {
+    tasks.push_back([this, shared, i]() -> net::awaitable<void> {
+      auto& hit = (*shared)[i];
+      auto v = co_await run_npm(npm::view_manifest_argv(hit.name, hit.version), timing_.query, "npm view " + hit.name);
+      if (v && v->ok()) npm::apply_manifest_output(hit, v->outcome.out);
+      else log::debug("no manifest details for " + hit.name + ": " + (v ? v->failure.reason : v.err().message));
+    });
+  }
+  co_await run_bounded(ex_, std::move(tasks), kMaxParallelQueries);
+  json::array results;
+  for (const auto& h : *shared) results.push_back(npm::search_hit_json(h));
+  co_return json::object{{"results", std::move(results)}};
+}
+
+// ---- plugin.install / plugin.updateFromRegistry -----------------------------------------
+
+namespace {
+
+json::object plugin_result(std::string_view name, std::string_view display_name, std::string_view version,
+                           std::size_t tool_count) {
+  return json::object{{"ok", true},
+                      {"plugin", json::object{{"name", json::str(name)},
+                                              {"displayName", json::str(display_name)},
+                                              {"version", json::str(version)},
+                                              {"toolCount", tool_count}}}};
+}
+
+}  // namespace
+
+net::awaitable<result<json::object>> plugin_manager::install(const json::object& params) {
+  auto name = required_string(params, "name", npm::max_package_name_length);
+  if (!name) co_return name.err();
+  auto candidates = npm::plugin_package_candidates(*name);
+  if (!candidates) co_return candidates.err();
+  if (!activity_->change.empty())
+    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+  change_slot<activity> slot(activity_, "install " + candidates->front());
+
+  std::string installed;
+  for (std::size_t i = 0; i < candidates->size(); ++i) {
+    const auto& pkg = (*candidates)[i];
+    log::info("installing plugin package " + pkg + " with npm");
+    auto r = co_await run_npm(npm::install_argv(pkg), timing_.change, "npm install " + pkg);
+    if (!r) co_return r.err();
+    if (r->ok()) {
+      installed = pkg;
+      break;
+    }
+    bool more = i + 1 < candidates->size();
+    if (r->failure.code == "E404" && more) continue;
+    if (r->failure.code == "E404" && candidates->size() > 1) {
+      std::string tried;
+      for (const auto& c : *candidates) tried += (tried.empty() ? "" : ", ") + c;
+      co_return failed("npm:E404", "No plugin package for " + shown(*name) + " was found in the npm registry (tried " +
+                                       tried + ")");
+    }
+    co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
+  }
+  log::info("npm installed " + installed + "; reloading plugins");
+  hooks_.reload();
+
+  auto derived = plugins::plugin_name_from_package(installed);
+  for (const auto& p : state_.plugins) {
+    if (p.loaded.package_name == installed || (derived && p.name() == *derived)) {
+      log::info("plugin \"" + p.name() + "\" " + p.loaded.version + " installed (" + std::to_string(p.tools.size()) +
+                " tools); it starts disabled until reviewed");
+      co_return plugin_result(p.name(), p.loaded.display_name, p.loaded.version, p.tools.size());
+    }
+  }
+  for (const auto& e : state_.discovery_errors)
+    if (e.specifier == installed)
+      co_return failed("invalid_plugin", "Package \"" + installed + "\" was installed but could not be loaded as an OpenTabs plugin: " + e.error);
+  co_return failed("invalid_plugin", "Package \"" + installed +
+                                         "\" was installed but is not a valid OpenTabs plugin (no opentabs field in "
+                                         "package.json or missing dist/tools.json)");
+}
+
+net::awaitable<result<json::object>> plugin_manager::update(const json::object& params) {
+  auto name = required_string(params, "name", npm::max_package_name_length);
+  if (!name) co_return name.err();
+  auto p = find_installed(*name);
+  if (!p) co_return invalid("Plugin " + shown(*name) + " is not currently installed");
+  if (p->source != "npm")
+    co_return invalid("Plugin \"" + p->name + "\" is a local plugin (" + p->source_path.string() +
+                      "); update it in its source directory, npm cannot");
+  if (!npm::is_plugin_package_name(p->package_name))
+    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + shown(p->package_name) +
+                                           ", which npm cannot be asked about");
+  if (!activity_->change.empty())
+    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+  change_slot<activity> slot(activity_, "update " + p->package_name);
+
+  log::info("updating plugin package " + p->package_name + " with npm");
+  auto r = co_await run_npm(npm::update_argv(p->package_name), timing_.change, "npm update " + p->package_name);
+  if (!r) co_return r.err();
+  if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
+  hooks_.reload();
+  std::erase_if(outdated_, [&](const outdated_plugin& o) { return o.name == p->package_name; });
+  auto now = find_installed(p->name);
+  if (!now)
+    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
+                                           "valid OpenTabs plugin (see failedPlugins)");
+  log::info("plugin \"" + now->name + "\" is now at " + now->version);
+  co_return plugin_result(now->name, now->display_name, now->version, now->tool_count);
+}
+
+// ---- plugin.remove / plugin.removeBySpecifier -------------------------------------------
+
+result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
+  std::vector<std::string> entries;
+  std::error_code ec;
+  for (const auto& spec : state_.cfg.local_plugins) {
+    auto r = plugins::resolve_specifier(spec, home_, state_.paths.dir);
+    bool same = false;
+    if (r.path) {
+      auto real = fs::canonical(*r.path, ec);
+      same = !ec && real == p.source_path;
+    } else {
+      same = r.package == p.package_name;
+    }
+    if (same) entries.push_back(spec);
+  }
+  if (entries.empty()) {
+    for (const auto& dir : state_.cfg.local_plugin_dirs) {
+      auto r = plugins::resolve_specifier(dir, home_, state_.paths.dir);
+      if (r.path && fs::canonical(*r.path, ec) == p.source_path.parent_path())
+        return invalid("Plugin \"" + p.name + "\" is found through the localPluginDirs entry " + shown(dir) +
+                       "; delete its directory " + p.source_path.string() + " or remove that entry");
+    }
+    return invalid("Plugin \"" + p.name + "\" was not found in localPlugins in config.json");
+  }
+  auto w = state_.store.update([&](json::object& root) -> result<bool> {
+    bool changed = false;
+    for (const auto& e : entries) changed |= config::remove_from_string_list(root, "localPlugins", e);
+    return changed;
+  });
+  if (!w) return failed("config_write", "Could not save config.json: " + w.err().message);
+  for (const auto& e : entries) log::info("removed " + e + " from localPlugins");
+  return true;
+}
+
+net::awaitable<result<json::object>> plugin_manager::remove(const json::object& params) {
+  auto name = required_string(params, "name", npm::max_package_name_length);
+  if (!name) co_return name.err();
+  auto p = find_installed(*name);
+  if (!p) {
+    if (!plugins::is_valid_plugin_name(*name) && !npm::is_valid_package_name(*name))
+      co_return invalid("Invalid plugin name: " + shown(*name) + " is neither a plugin name nor an npm package name");
+    co_return invalid("Plugin " + shown(*name) + " is not currently installed");
+  }
+  if (!activity_->change.empty())
+    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+  change_slot<activity> slot(activity_, "remove " + p->name);
+
+  if (p->source == "local") {
+    auto dropped = drop_local_plugin(*p);
+    if (!dropped) co_return dropped.err();
+  } else {
+    if (!npm::is_plugin_package_name(p->package_name))
+      co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + shown(p->package_name) +
+                                             ", which npm cannot uninstall");
+    log::info("uninstalling plugin package " + p->package_name + " with npm");
+    auto r = co_await run_npm(npm::uninstall_argv(p->package_name), timing_.change, "npm uninstall " + p->package_name);
+    if (!r) co_return r.err();
+    if (!r->ok())
+      co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
+  }
+  hooks_.reload();
+  std::erase_if(outdated_, [&](const outdated_plugin& o) { return o.name == p->package_name; });
+  co_await tell_extensions_uninstalled(p->name);
+  log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
+  co_return json::object{{"ok", true}};
+}
+
+net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const json::object& params) {
+  auto spec = required_string(params, "specifier", kMaxPathLength);
+  if (!spec) co_return spec.err();
+  const plugins::discovery_error* failure = nullptr;
+  for (const auto& e : state_.discovery_errors)
+    if (e.specifier == *spec) failure = &e;
+  if (!failure) co_return invalid("No failed plugin has the specifier " + shown(*spec));
+  std::string source = failure->source;
+  if (!activity_->change.empty())
+    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+  change_slot<activity> slot(activity_, "remove " + *spec);
+
+  if (source == "npm") {
+    if (!npm::is_valid_package_name(*spec))
+      co_return invalid("The failed entry " + shown(*spec) + " is not an npm package; it cannot be removed with npm");
+    log::info("uninstalling failed plugin package " + *spec + " with npm");
+    auto r = co_await run_npm(npm::uninstall_argv(*spec), timing_.change, "npm uninstall " + *spec);
+    if (!r) co_return r.err();
+    if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", *spec, r->failure));
+  } else {
+    const auto& cfg = state_.cfg;
+    auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), *spec) != list.end(); };
+    std::string list_key = in(cfg.local_plugins) ? "localPlugins" : in(cfg.local_plugin_dirs) ? "localPluginDirs" : "";
+    if (list_key.empty())
+      co_return invalid("The failed plugin " + shown(*spec) +
+                        " was found through localPluginDirs; delete or fix that directory, or remove its parent from "
+                        "localPluginDirs");
+    auto w = state_.store.update([&](json::object& root) -> result<bool> {
+      return config::remove_from_string_list(root, list_key, *spec);
+    });
+    if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
+    log::info("removed failed plugin " + *spec + " from " + list_key);
+  }
+  hooks_.reload();
+  co_return json::object{{"ok", true}};
+}
+
+net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plugin) {
+  std::vector<std::function<net::awaitable<void>()>> tasks;
+  for (auto* c : hub_.connections()) {
+    tasks.push_back([this, id = c->id, plugin]() -> net::awaitable<void> {
+      request_options o;
+      o.connection_id = id;
+      o.label = "plugin.uninstall";
+      asio::steady_timer limit(ex_, timing_.uninstall_notice);
+      json::object params;
+      params["name"] = json::str(plugin);
+      auto r = co_await (hub_.request("plugin.uninstall", std::move(params), o) || limit.async_wait(net::as_value));
+      if (r.index() == 1) log::debug("plugin.uninstall " + plugin + ": no answer within " + seconds_text(timing_.uninstall_notice));
+      else if (std::get<0>(r).outcome != ext_reply::kind::result)
+        log::debug("plugin.uninstall " + plugin + ": " + std::get<0>(r).message);
+    });
+  }
+  std::size_t width = std::max<std::size_t>(1, tasks.size());
+  co_await run_bounded(ex_, std::move(tasks), width);
+}
+
+// ---- plugin.checkUpdates ----------------------------------------------------------------
+
+net::awaitable<result<json::object>> plugin_manager::check_updates() {
+  struct check {
+    std::string package;
+    std::string current;
+    std::optional<std::string> latest;
+    std::string problem;
+  };
+  auto checks = std::make_shared<std::vector<check>>();
+  for (const auto& p : state_.plugins)
+    if (p.loaded.source == "npm" && npm::is_plugin_package_name(p.loaded.package_name))
+      checks->push_back({p.loaded.package_name, p.loaded.version, std::nullopt, {}});
+  if (checks->empty()) {
+    outdated_.clear();
+    co_return json::object{{"outdatedPlugins", json::array{}}};
+  }
+  if (activity_->queries >= kMaxParallelQueries)
+    co_return failed("busy", "Too many plugin queries at once; try again shortly");
+  query_slot<activity> slot(activity_);
+
+  std::vector<std::function<net::awaitable<void>()>> tasks;
+  for (std::size_t i = 0; i < checks->size(); ++i) {
+    tasks.push_back([this, checks, i]() -> net::awaitable<void> {
+      auto& c = (*checks)[i];
+      auto r = co_await run_npm(npm::view_version_argv(c.package), timing_.query, "npm view " + c.package);
+      if (!r) c.problem = r.err().message;
+      else if (!r->ok()) c.problem = npm::failure_message("view", c.package, r->failure);
+      else if (!(c.latest = npm::parse_view_version(r->outcome.out))) c.problem = "npm view " + c.package + " printed no version";
+    });
+  }
+  co_await run_bounded(ex_, std::move(tasks), kMaxParallelQueries);
+
+  std::vector<outdated_plugin> outdated;
+  std::size_t unreachable = 0;
+  std::string first_problem;
+  for (const auto& c : *checks) {
+    if (!c.latest) {
+      ++unreachable;
+      if (first_problem.empty()) first_problem = c.problem;
+      continue;
+    }
+    if (npm::is_newer(c.current, *c.latest))
+      outdated.push_back({c.package, c.current, *c.latest, "npm update -g " + c.package});
+  }
+  if (unreachable == checks->size())
+    co_return failed("npm_failed", "Could not check for plugin updates: " + first_problem);
+  if (unreachable > 0)
+    log::info("checked " + std::to_string(checks->size() - unreachable) + " of " + std::to_string(checks->size()) +
+              " npm plugins for updates (" + first_problem + ")");
+  for (const auto& o : outdated) log::info(o.name + ": " + o.current_version + " → " + o.latest_version + " (run: " + o.update_command + ")");
+  outdated_ = outdated;
+  json::array list;
+  for (const auto& o : outdated)
+    list.push_back(json::object{{"name", json::str(o.name)},
+                                {"currentVersion", json::str(o.current_version)},
+                                {"latestVersion", json::str(o.latest_version)},
+                                {"updateCommand", json::str(o.update_command)}});
+  co_return json::object{{"outdatedPlugins", std::move(list)}};
+}
+
+// ---- folder.open ------------------------------------------------------------------------
+
+net::awaitable<result<json::object>> plugin_manager::open_folder(const json::object& params) {
+  auto path = required_string(params, "path", kMaxPathLength);
+  if (!path) co_return path.err();
+  fs::path dir(*path);
+  if (!dir.is_absolute()) co_return invalid("Invalid params: path must be an absolute path");
+  std::error_code ec;
+  auto st = fs::status(dir, ec);
+  if (ec || !fs::exists(st)) co_return failed("open_failed", "Folder does not exist: " + dir.string());
+  if (!fs::is_directory(st)) co_return failed("open_failed", "Not a folder: " + dir.string());
+  auto real = fs::canonical(dir, ec);
+  if (ec) co_return failed("open_failed", "Cannot resolve folder " + dir.string() + ": " + ec.message());
+  if (activity_->queries >= kMaxParallelQueries) co_return failed("busy", "Too many requests at once; try again shortly");
+  query_slot<activity> slot(activity_);
+
+  // OPENTABS_FOLDER_OPENER: test knob (there is no desktop in CI); default xdg-open / open.
+  const char* knob = std::getenv("OPENTABS_FOLDER_OPENER");
+  std::string opener = knob && *knob ? knob : default_folder_opener();
+  process_options o;
+  o.timeout = timing_.query;
+  o.max_output_bytes = 64 * 1024;
+  o.kill_on_timeout = false;  // a launcher still running is a launcher that worked
+  std::vector<std::string> argv;  // (a braced list inside co_await trips GCC 12)
+  argv.push_back(opener);
+  argv.push_back(real.string());
+  auto r = co_await run_process(ex_, std::move(argv), o);
+  if (!r) {
+    if (r.err().code == "not_found")
+      co_return failed("open_failed", "Cannot open folders on this machine: " + opener + " is not installed");
+    co_return failed("open_failed", r.err().message);
+  }
+  if (!r->timed_out && r->exit_code != 0) {
+    std::string why(trim(r->err));
+    if (auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
+    if (why.size() > 300) why.resize(300);
+    co_return failed("open_failed", opener + " could not open " + real.string() + " (exit " +
+                                        std::to_string(r->exit_code) + (why.empty() ? ")" : "): " + why));
+  }
+  co_return json::object{{"ok", true}};
+}
+
+}  // namespace opentabs::app

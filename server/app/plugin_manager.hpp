@@ -1,0 +1,98 @@
+// Plugin management requested over the extension channel (spec §3.5): plugin.search,
+// plugin.install, plugin.updateFromRegistry, plugin.remove, plugin.removeBySpecifier,
+// plugin.checkUpdates and folder.open.  npm does the work (argv from npm_commands, run by
+// child_process on the io thread with a deadline); config.json edits go through the config
+// store; after a change the server's reload announces it (sync.full, plugins.changed).
+//
+// Each request is answered later, on the connection that asked (by id: it may have gone
+// away meanwhile).  Failures are JSON-RPC errors: −32602 for bad names and unknown
+// plugins, −32603 for npm failures, timeouts and a busy manager (data.retryAfterMs).
+// At most one install/update/remove runs at a time (npm's global directory is shared),
+// and at most a few read-only npm queries.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "json/json.hpp"
+#include "net/asio.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::app {
+
+struct npm_timing {
+  std::chrono::milliseconds change{60'000};          // npm install / update / uninstall
+  std::chrono::milliseconds query{10'000};           // npm view / search, folder opener
+  std::chrono::milliseconds uninstall_notice{5'000};  // plugin.uninstall to the extension
+};
+
+// Defaults, shortened by the test knobs OPENTABS_NPM_TIMEOUT_MS (change) and
+// OPENTABS_NPM_QUERY_TIMEOUT_MS (query).
+npm_timing npm_timing_from_env();
+
+struct outdated_plugin {
+  std::string name;  // npm package name
+  std::string current_version;
+  std::string latest_version;
+  std::string update_command;
+};
+
+class plugin_manager {
+ public:
+  struct hooks {
+    // Rediscovers plugins and announces the result (sync.full, plugins.changed,
+    // tools/list_changed).
+    std::function<void()> reload;
+  };
+
+  plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, std::filesystem::path home,
+                 hooks h, npm_timing timing = npm_timing_from_env());
+
+  // handler_context::async_request: starts the work and returns at once.
+  void handle(const ext_connection& c, std::string method, json::object params, json::value id);
+
+  // What the last plugin.checkUpdates found.
+  const std::vector<outdated_plugin>& outdated() const { return outdated_; }
+
+ private:
+  struct activity;
+  struct found_plugin;
+
+  net::awaitable<void> serve(std::string connection_id, std::string method, json::object params, json::value id);
+  net::awaitable<result<json::object>> run(const std::string& method, const json::object& params);
+
+  net::awaitable<result<json::object>> search(const json::object& params);
+  net::awaitable<result<json::object>> install(const json::object& params);
+  net::awaitable<result<json::object>> update(const json::object& params);
+  net::awaitable<result<json::object>> remove(const json::object& params);
+  net::awaitable<result<json::object>> remove_by_specifier(const json::object& params);
+  net::awaitable<result<json::object>> check_updates();
+  net::awaitable<result<json::object>> open_folder(const json::object& params);
+
+  // One npm command; spawn failures and timeouts become errors, a non-zero exit does not.
+  struct npm_run;
+  net::awaitable<result<npm_run>> run_npm(std::vector<std::string> argv, std::chrono::milliseconds timeout,
+                                          std::string what);
+  // Best effort: plugin.uninstall to every connected extension, each bounded.
+  net::awaitable<void> tell_extensions_uninstalled(std::string plugin);
+  // By plugin name, or by any package name `name` may stand for.
+  std::optional<found_plugin> find_installed(std::string_view name) const;
+  result<bool> drop_local_plugin(const found_plugin& p);
+
+  asio::any_io_executor ex_;
+  server_state& state_;
+  extension_hub& hub_;
+  std::filesystem::path home_;
+  hooks hooks_;
+  npm_timing timing_;
+  std::shared_ptr<activity> activity_;
+  std::vector<outdated_plugin> outdated_;
+};
+
+}  // namespace opentabs::app
