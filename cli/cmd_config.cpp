@@ -33,7 +33,8 @@ std::string plugin_of_key(std::string_view key) {
 // Refuses a plugin the running server does not know (a typo would otherwise silently
 // configure nothing).  No server, no check.
 status check_known_plugin(const server_api& api, const std::string& plugin) {
-  if (plugin.empty() || plugin == "browser") return ok();
+  // WebMCP sites ("webmcp:<site>") exist only while a page is open: no check.
+  if (plugin.empty() || plugin == "browser" || starts_with(plugin, "webmcp:")) return ok();
   auto health = api.get_json("/health");
   if (!health || !health->is_object()) return ok();
   std::vector<std::string> names;

@@ -1,5 +1,7 @@
 #include "app/extension_handlers.hpp"
 
+#include "app/webmcp_naming.hpp"
+
 #include <map>
 
 #include "config/config_edits.hpp"
@@ -67,6 +69,7 @@ class handlers {
     if (method == "config.setAllToolsPermission") return set_all_tools_permission(params);
     if (method == "config.setSkipPermissions") return set_skip_permissions(params);
     if (method == "config.setPluginSettings") return set_plugin_settings(params);
+    if (method.rfind("webmcp.", 0) == 0) return ctx_.webmcp ? ctx_.webmcp(c, method, params, id) : none();
     if (method.rfind("plugin.", 0) == 0 || method == "folder.open") {
       if (!is_request || !ctx_.async_request) return none();
       ctx_.async_request(c, method, params, *id);
@@ -145,6 +148,11 @@ class handlers {
       if (!tools::find_browser_tool(tool)) return "Browser tool not found: " + std::string(tool);
       return std::nullopt;
     }
+    // WebMCP sites ("webmcp:<site>") may be configured before or after their pages are open.
+    if (webmcp::is_permission_key(plugin)) {
+      if (!webmcp::valid_tool_name(tool)) return "Invalid WebMCP tool name: " + std::string(tool);
+      return std::nullopt;
+    }
     const auto* p = ctx_.state.find_plugin(plugin);
     if (!p) return "Plugin not found: " + std::string(plugin);
     if (p->find_tool(tool)) return std::nullopt;
@@ -181,7 +189,7 @@ class handlers {
     if (!plugin || !perm) return error_reply(-32602, "Missing params: plugin and permission are required");
     auto level = tools::parse_permission(*perm);
     if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
-    if (*plugin != "browser" && !ctx_.state.find_plugin(*plugin))
+    if (*plugin != "browser" && !webmcp::is_permission_key(*plugin) && !ctx_.state.find_plugin(*plugin))
       return error_reply(-32602, "Plugin not found: " + std::string(*plugin));
     config::plugin_permission_change change;
     change.level = *level;

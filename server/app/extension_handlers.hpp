@@ -31,6 +31,8 @@ struct handler_context {
   // plugin.search|install|updateFromRegistry|remove|removeBySpecifier|checkUpdates, folder.open.
   // Null: those methods answer -32601.
   std::function<void(ext_connection&, std::string method, json::object params, json::value id)> async_request;
+  // webmcp.* reports (webmcp_bridge); null: ignored.
+  extension_hub::inbound_handler webmcp;
 };
 
 extension_hub::inbound_handler make_inbound_handler(handler_context ctx);

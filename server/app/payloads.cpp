@@ -1,4 +1,5 @@
 #include "app/payloads.hpp"
+#include "app/webmcp_bridge.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -84,7 +85,8 @@ json::object sync_full_params(const server_state& state) {
                  {"browserPermission", json::str(browser_permission(state))},
                  {"serverVersion", OPENTABS_VERSION},
                  {"serverSourcePath", json::str(state.server_source_path)},
-                 {"skipPermissions", state.skip_permissions}};
+                 {"skipPermissions", state.skip_permissions},
+                 {"webmcpSites", webmcp_sites_payload(state)}};
   if (!state.extension_hash.empty()) o["extensionHash"] = json::str(state.extension_hash);
   return o;
 }

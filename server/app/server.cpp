@@ -20,6 +20,7 @@
 #include "app/routes.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
+#include "app/webmcp_bridge.hpp"
 #include "config/auth_secret.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
@@ -164,14 +165,20 @@ class server_app {
     hub_.set_on_open([this](ext_connection& c) {
       c.send(json::dump(notification("sync.full", sync_full_params(state_))));
     });
-    hub_.set_on_close([this](const std::string&) {
+    pipeline_.set_webmcp_handler([this](const tools::tool_def& t, json::object args, tools::call_options& o,
+                                        audit::audit_entry& e) { return webmcp_.call(t, std::move(args), o, e); });
+    hub_.set_on_close([this](const std::string& id) {
+      webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
     });
     hub_.set_inbound_handler(make_inbound_handler(handler_context{
         state_, hub_, confirm_, events_, [this](bool rediscover) { config_changed(rediscover); },
         [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
         [this](const std::string& plugin, const json::object& settings) { return settings_problem(plugin, settings); },
-        nullptr}));
+        nullptr,
+        [this](ext_connection& c, const std::string& m, const json::object& p, const json::value* id) {
+          return webmcp_.handle(c, m, p, id);
+        }}));
     router_.reload = [this]() -> net::awaitable<reload_outcome> { co_return co_await coalesced_reload(); };
     router_.apply_plugin_settings = [this](const std::string& plugin, const json::object& settings) {
       return store_plugin_settings(plugin, settings);
@@ -463,6 +470,9 @@ class server_app {
   confirmations confirm_;
   tool_pipeline pipeline_;
   platform_tools platform_;
+  webmcp_bridge webmcp_{state_, hub_, events_, [this] {
+    hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
+  }};
   std::unique_ptr<mcp::conformance_tools> conformance_;
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/tool_registry.hpp"
+#include "app/webmcp_directory.hpp"
 #include "audit/audit_log.hpp"
 #include "config/config.hpp"
 #include "config/config_paths.hpp"
@@ -62,6 +63,7 @@ struct server_state {
   std::vector<plugins::plugin> plugins;                    // loaded, registry order
   std::vector<plugins::discovery_error> discovery_errors;  // broken plugins and skipped paths
   tool_registry registry;
+  webmcp_directory webmcp;  // tools pages publish through WebMCP (not reloaded: pages own them)
 
   audit::audit_log audit;
   std::map<std::string, log_ring> plugin_logs;

@@ -143,6 +143,14 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
             tool.name + " auto` (or `plugin-permission.browser ask|auto` for all browser tools).",
         true, 422);
   }
+  if (tool.kind == tools::tool_kind::webmcp) {
+    return tools::call_result::text(
+        "WebMCP tool \"" + tool.name + "\" of " + tool.plugin +
+            " is turned off. Tools that web pages publish are off until the user enables their site: in the "
+            "OpenTabs side panel (WebMCP card), or with `opentabs config set plugin-permission." +
+            tool.plugin + " ask` (or auto).",
+        true, 422);
+  }
   const auto* p = state_.find_plugin(tool.plugin);
   std::string version = p ? p->loaded.version : "?";
   const auto it = state_.cfg.permissions.find(tool.plugin);
@@ -237,6 +245,8 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
   tools::call_result result;
   if (tool.kind == tools::tool_kind::plugin)
     result = co_await dispatch_plugin(tool, std::move(args), tab_id, instance, options, entry);
+  else if (tool.kind == tools::tool_kind::webmcp && webmcp_)
+    result = co_await webmcp_(tool, std::move(args), options, entry);
   else
     result = co_await dispatch_browser(tool, std::move(args), options, entry);
   co_return finish(std::move(result));

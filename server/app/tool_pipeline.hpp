@@ -39,6 +39,10 @@ class tool_pipeline final : public tools::tool_service {
   // Platform tools (plugin_inspect, plugin_mark_reviewed) are served by this function.
   using platform_fn = std::function<net::awaitable<tools::call_result>(const tools::tool_def&, const json::object&)>;
   void set_platform_handler(platform_fn f) { platform_ = std::move(f); }
+  // WebMCP page tools (tool_kind::webmcp) are dispatched by this function after the gate.
+  using webmcp_fn = std::function<net::awaitable<tools::call_result>(const tools::tool_def&, json::object,
+                                                                    tools::call_options&, audit::audit_entry&)>;
+  void set_webmcp_handler(webmcp_fn f) { webmcp_ = std::move(f); }
   // Called after "always allow" changed a permission (persist, reload, notify).
   void set_on_always_allow(std::function<void(const tools::tool_def&)> f) { on_always_allow_ = std::move(f); }
 
@@ -65,6 +69,7 @@ class tool_pipeline final : public tools::tool_service {
   tools::server_events& events_;
   std::unique_ptr<browser_tool_handler> browser_handler_;
   platform_fn platform_;
+  webmcp_fn webmcp_;
   std::function<void(const tools::tool_def&)> on_always_allow_;
 };
 

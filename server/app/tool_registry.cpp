@@ -9,22 +9,36 @@ namespace opentabs::app {
 void tool_registry::rebuild(std::vector<tools::tool_def> plugin_tools, const std::vector<tools::tool_def>& browser_tools,
                             std::vector<tools::tool_def> platform_tools) {
   std::vector<tool_ptr> next;
-  next.reserve(plugin_tools.size() + browser_tools.size() + platform_tools.size());
+  std::vector<tool_ptr> webmcp(tools_.begin() + static_cast<std::ptrdiff_t>(std::min(webmcp_begin_, tools_.size())), tools_.end());
+  next.reserve(plugin_tools.size() + browser_tools.size() + platform_tools.size() + webmcp.size());
   for (auto& t : plugin_tools) next.push_back(std::make_shared<const tools::tool_def>(std::move(t)));
   // The browser catalog lives for the whole program: share it without copying.
   for (const auto& t : browser_tools) next.push_back(tool_ptr(tool_ptr(), &t));
   for (auto& t : platform_tools) next.push_back(std::make_shared<const tools::tool_def>(std::move(t)));
+  webmcp_begin_ = next.size();
+  for (auto& t : webmcp) next.push_back(std::move(t));
+  plugin_count_ = plugin_tools.size();
+  browser_count_ = browser_tools.size();
+  tools_ = std::move(next);
+  reindex();
+}
+
+void tool_registry::set_webmcp_tools(std::vector<tools::tool_def> webmcp_tools) {
+  tools_.resize(std::min(webmcp_begin_, tools_.size()));
+  webmcp_begin_ = tools_.size();
+  for (auto& t : webmcp_tools) tools_.push_back(std::make_shared<const tools::tool_def>(std::move(t)));
+  reindex();
+}
+
+void tool_registry::reindex() {
   std::unordered_map<std::string, std::size_t> index;
-  index.reserve(next.size() * 2);
-  for (std::size_t i = 0; i < next.size(); ++i) {
-    const auto& t = *next[i];
+  index.reserve(tools_.size() * 2);
+  for (std::size_t i = 0; i < tools_.size(); ++i) {
+    const auto& t = *tools_[i];
     index.emplace(t.name, i);
     // The spec's double-underscore spelling of plugin tools resolves to the same tool.
     if (t.kind == tools::tool_kind::plugin) index.emplace(t.plugin + "__" + t.base_name, i);
   }
-  plugin_count_ = plugin_tools.size();
-  browser_count_ = browser_tools.size();
-  tools_ = std::move(next);
   by_name_ = std::move(index);
   ++generation_;
 }

@@ -1,0 +1,157 @@
+#include "app/webmcp_bridge.hpp"
+
+#include "app/call_results.hpp"
+#include "config/permissions.hpp"
+#include "util/clock.hpp"
+#include "util/log.hpp"
+
+namespace opentabs::app {
+namespace {
+
+using outcome = extension_hub::inbound_outcome;
+
+constexpr std::size_t kMaxContentItems = 100;
+
+outcome error_reply(std::int64_t code, std::string message) {
+  return outcome{outcome::kind::reply,
+                 json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}}};
+}
+
+json::object notification(std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+json::object update_json(const webmcp_update& u) {
+  json::array accepted, rejected;
+  for (const auto& [tool, name] : u.accepted)
+    accepted.push_back(json::object{{"tool", json::str(tool)}, {"name", json::str(name)}});
+  for (const auto& r : u.rejected)
+    rejected.push_back(json::object{{"tool", json::str(r.name)}, {"reason", json::str(r.reason)}});
+  return json::object{{"accepted", std::move(accepted)}, {"rejected", std::move(rejected)}};
+}
+
+// A page's tool result → MCP content.  {content:[…], isError} passes through (each block
+// must be an object with a string "type"); anything else becomes one text block.
+tools::call_result result_of(const json::value& reply) {
+  tools::call_result r;
+  const auto* obj = reply.if_object();
+  const auto* content = obj ? json::get_array(*obj, "content") : nullptr;
+  bool well_formed = content && !content->empty() && content->size() <= kMaxContentItems;
+  if (well_formed)
+    for (const auto& block : *content)
+      if (!block.is_object() || !json::get_string(block.get_object(), "type")) well_formed = false;
+  if (!well_formed) return success_result(reply, false);
+  for (const auto& block : *content) r.content.push_back(sanitize_output(block));
+  r.is_error = json::get_bool(*obj, "isError").value_or(false);
+  if (r.is_error) r.http_status = 422;
+  return r;
+}
+
+}  // namespace
+
+json::array webmcp_sites_payload(const server_state& state) {
+  json::array out;
+  for (const auto& s : state.webmcp.sites()) {
+    json::array tools, tabs;
+    for (const auto& t : s.tools)
+      tools.push_back(json::object{
+          {"name", json::str(t)},
+          {"permission", json::str(tools::to_string(config::configured_permission(state.cfg, s.key, t)))}});
+    for (auto t : s.tabs) tabs.push_back(t);
+    out.push_back(json::object{{"key", json::str(s.key)},
+                               {"site", json::str(s.site)},
+                               {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, s.key)))},
+                               {"tabs", std::move(tabs)},
+                               {"tools", std::move(tools)}});
+  }
+  return out;
+}
+
+webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, tools::server_events& events,
+                             std::function<void()> announce_sites)
+    : state_(state), hub_(hub), events_(events), announce_sites_(std::move(announce_sites)) {}
+
+void webmcp_bridge::publish() {
+  state_.registry.set_webmcp_tools(state_.webmcp.tool_defs());
+  events_.tools_changed();
+  if (announce_sites_) announce_sites_();
+}
+
+outcome webmcp_bridge::handle(ext_connection& c, const std::string& method, const json::object& params,
+                              const json::value* id) {
+  result<webmcp_update> update = webmcp_update{};
+  if (method == "webmcp.frameTools") {
+    update = state_.webmcp.replace_frame(c.id, params);
+  } else if (method == "webmcp.syncAll") {
+    update = state_.webmcp.sync_all(c.id, params);
+  } else if (method == "webmcp.tabRemoved") {
+    auto tab = json::get_int(params, "tabId");
+    if (!tab) update = make_error("invalid_params", "tabId must be an integer");
+    else update->changed = state_.webmcp.remove_tab(c.id, *tab);
+  } else {
+    if (id) return error_reply(-32601, "Method not found: " + method);
+    return {};
+  }
+  if (!update) {
+    log::debug(method + " rejected: " + update.err().message);
+    if (id) return error_reply(-32602, "Invalid params: " + update.err().message);
+    return {};
+  }
+  for (const auto& r : update->rejected) log::info("WebMCP tool " + r.name + " refused: " + r.reason);
+  if (update->changed) publish();
+  if (!id) return {};
+  return outcome{outcome::kind::reply, json::object{{"result", update_json(*update)}}};
+}
+
+void webmcp_bridge::connection_closed(const std::string& connection_id) {
+  if (state_.webmcp.remove_connection(connection_id)) publish();
+}
+
+net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& tool, json::object args,
+                                                       tools::call_options& options, audit::audit_entry& audit) {
+  auto target = state_.webmcp.find(tool.name);
+  if (!target) {
+    audit.error = audit::audit_error{"NOT_FOUND", "the page no longer offers this tool", std::nullopt};
+    co_return tools::call_result::text("WebMCP tool " + tool.name +
+                                           " is no longer available: its page was closed, navigated away or "
+                                           "unregistered it.",
+                                       true, 404);
+  }
+  auto started_ms = now_epoch_ms();
+  hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},
+                                                                   {"tool", json::str(tool.base_name)},
+                                                                   {"ts", started_ms}}));
+  request_options ro;
+  ro.connection_id = target->connection_id;
+  ro.plugin = tool.plugin;
+  ro.label = "WebMCP " + tool.name;
+  std::function<void()> hook;
+  ro.cancel_hook = &hook;
+  if (options.cancel) options.cancel->on_cancel([&hook] {
+      if (hook) hook();
+    });
+  json::object params{{"tabId", target->tab_id},
+                      {"frameId", target->frame_id},
+                      {"tool", json::str(target->tool)},
+                      {"arguments", std::move(args)}};
+  if (!target->document_id.empty()) params["documentId"] = json::str(target->document_id);
+  auto reply = co_await hub_.request("webmcp.callTool", std::move(params), std::move(ro));
+  if (options.cancel) options.cancel->clear_hook();
+  tools::call_result r;
+  if (reply.ok()) {
+    r = result_of(reply.result);
+    if (r.is_error) audit.error = audit::audit_error{"TOOL_ERROR", "the page's tool reported an error", std::nullopt};
+  } else {
+    std::string why = reply.outcome == ext_reply::kind::error ? sanitize_error_text(reply.message) : reply.message;
+    if (why.empty()) why = "no answer from the extension";
+    r = tools::call_result::text("WebMCP tool error: " + why, true, 422);
+    audit.error = audit_error_of(reply);
+  }
+  hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(tool.plugin)},
+                                                                 {"tool", json::str(tool.base_name)},
+                                                                 {"durationMs", now_epoch_ms() - started_ms},
+                                                                 {"success", !r.is_error}}));
+  co_return r;
+}
+
+}  // namespace opentabs::app

@@ -1,0 +1,330 @@
+#include "app/webmcp_directory.hpp"
+
+#include <algorithm>
+
+#include "app/webmcp_naming.hpp"
+#include "schema/validator.hpp"
+
+namespace opentabs::app {
+namespace {
+
+error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
+
+std::string shown_name(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 80)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  if (s.size() > 80) out += "...";
+  return out;
+}
+
+bool valid_document_id(std::string_view s) {
+  if (s.size() > 128) return false;
+  for (char c : s)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+      return false;
+  return true;
+}
+
+// One tool descriptor from a page → a checked entry, or the reason it was refused.
+result<std::pair<std::string, json::object>> checked_schema(const json::value* raw, const webmcp_limits& lim) {
+  json::object schema;
+  if (!raw || raw->is_null()) {
+    schema = json::object{{"type", "object"}, {"properties", json::object()}};
+  } else if (raw->is_string()) {
+    // Native Chrome hands schemas around as JSON text.
+    if (raw->get_string().size() > lim.max_schema_bytes)
+      return invalid("inputSchema is larger than " + std::to_string(lim.max_schema_bytes) + " bytes");
+    auto parsed = json::parse_object(std::string_view(raw->get_string()), json::parse_limits{lim.max_schema_bytes, 32});
+    if (!parsed) return invalid("inputSchema is not valid JSON: " + parsed.err().message);
+    schema = std::move(*parsed);
+  } else if (raw->is_object()) {
+    schema = raw->get_object();
+  } else {
+    return invalid("inputSchema must be a JSON Schema object, got " + std::string(json::type_name(*raw)));
+  }
+  if (json::dump(schema).size() > lim.max_schema_bytes)
+    return invalid("inputSchema is larger than " + std::to_string(lim.max_schema_bytes) + " bytes");
+  if (const auto* type = json::find(schema, "type")) {
+    if (!type->is_string() || type->get_string() != "object")
+      return invalid("inputSchema must describe an object (\"type\": \"object\")");
+  } else {
+    schema["type"] = "object";
+  }
+  return std::pair<std::string, json::object>{std::string(), std::move(schema)};
+}
+
+}  // namespace
+
+std::size_t webmcp_directory::connection_tool_count(const std::string& connection_id, const frame_key* except) const {
+  std::size_t n = 0;
+  for (const auto& [key, frame] : frames_)
+    if (std::get<0>(key) == connection_id && (!except || key != *except)) n += frame.tools.size();
+  return n;
+}
+
+std::string webmcp_directory::fingerprint(const std::string& connection_id) const {
+  // Order-independent: a page that re-registers the same tools in another order changed nothing.
+  std::vector<std::string> parts;
+  for (const auto& [key, frame] : frames_) {
+    if (std::get<0>(key) != connection_id) continue;
+    for (const auto& t : frame.tools)
+      parts.push_back(t.mcp_name + '\x1f' + t.title + '\x1f' + t.description + '\x1f' + json::dump(t.input_schema));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + '\x1e';
+  return out;
+}
+
+void webmcp_directory::reindex() {
+  by_name_.clear();
+  for (const auto& [key, frame] : frames_)
+    for (std::size_t i = 0; i < frame.tools.size(); ++i) by_name_.emplace(frame.tools[i].mcp_name, std::pair{key, i});
+}
+
+result<webmcp_update> webmcp_directory::replace_frame(const std::string& connection_id, const json::object& params) {
+  auto tab = json::get_int(params, "tabId");
+  if (!tab || *tab < 0) return invalid("tabId must be a non-negative integer");
+  auto frame_id = json::get_int(params, "frameId");
+  if (!frame_id || *frame_id < 0) return invalid("frameId must be a non-negative integer");
+  std::string document_id;
+  if (const auto* d = json::find(params, "documentId"); d && !d->is_null()) {
+    if (!d->is_string() || !valid_document_id(std::string_view(d->get_string())))
+      return invalid("documentId must be a string of at most 128 letters, digits, '-' or '_'");
+    document_id = std::string(d->get_string());
+  }
+  const auto* url = json::get_string(params, "url");
+  if (!url) return invalid("url must be a string");
+  if (url->size() > limits_.max_url_chars) return invalid("url is longer than " + std::to_string(limits_.max_url_chars) + " characters");
+  auto site = webmcp::site_of_url(std::string_view(*url));
+  if (!site) return invalid("url must be an http(s) URL with a host");
+  const auto* list = json::get_array(params, "tools");
+  if (!list) return invalid("tools must be an array");
+
+  frame_key key{connection_id, *tab, *frame_id};
+  auto existing = frames_.find(key);
+  if (existing == frames_.end() && !list->empty()) {
+    std::size_t frames_in_tab = 0;
+    for (const auto& [k, f] : frames_)
+      if (std::get<0>(k) == connection_id && std::get<1>(k) == *tab) ++frames_in_tab;
+    if (frames_in_tab >= limits_.max_frames_per_tab)
+      return invalid("too many frames with WebMCP tools in tab " + std::to_string(*tab) + " (limit " +
+                     std::to_string(limits_.max_frames_per_tab) + ")");
+  }
+  auto before = fingerprint(connection_id);
+
+  frame_entry next;
+  next.document_id = document_id;
+  next.url = std::string(*url);
+  next.site = *site;
+  next.slug = webmcp::site_slug(*site);
+  // A new document in the same frame keeps nothing from the old one: names are reused only
+  // while the same document re-reports.
+  const frame_entry* previous = existing != frames_.end() && existing->second.document_id == document_id ? &existing->second : nullptr;
+  std::size_t budget_left = limits_.max_tools_per_connection - std::min(limits_.max_tools_per_connection, connection_tool_count(connection_id, &key));
+  std::set<std::string> seen, assigned;
+  webmcp_update update;
+  std::size_t overflow = 0;
+  std::string overflow_reason;
+
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto& item = (*list)[i];
+    const auto* obj = item.if_object();
+    std::string label = "#" + std::to_string(i);
+    if (obj)
+      if (const auto* n = json::get_string(*obj, "name")) label = shown_name(*n);
+    if (next.tools.size() >= limits_.max_tools_per_frame || next.tools.size() >= budget_left) {
+      ++overflow;
+      overflow_reason = next.tools.size() >= limits_.max_tools_per_frame
+                            ? "too many tools in one frame (limit " + std::to_string(limits_.max_tools_per_frame) + ")"
+                            : "too many WebMCP tools in this browser (limit " +
+                                  std::to_string(limits_.max_tools_per_connection) + ")";
+      continue;
+    }
+    auto reject = [&](std::string reason) { update.rejected.push_back({label, std::move(reason)}); };
+    if (!obj) { reject("tool descriptor must be an object"); continue; }
+    const auto* name = json::get_string(*obj, "name");
+    if (!name || name->empty()) { reject("missing name"); continue; }
+    if (!webmcp::valid_tool_name(*name)) { reject("invalid name: use 1-128 characters from A-Z a-z 0-9 _ . -"); continue; }
+    if (!seen.insert(std::string(*name)).second) { reject("duplicate name in this frame"); continue; }
+    const auto* desc = json::get_string(*obj, "description");
+    if (!desc || desc->empty()) { reject("missing description"); continue; }
+    if (desc->size() > limits_.max_description_chars) {
+      reject("description longer than " + std::to_string(limits_.max_description_chars) + " characters");
+      continue;
+    }
+    std::string title;
+    if (const auto* t = json::find(*obj, "title"); t && !t->is_null()) {
+      if (!t->is_string() || t->get_string().size() > limits_.max_title_chars) {
+        reject("title must be a string of at most " + std::to_string(limits_.max_title_chars) + " characters");
+        continue;
+      }
+      title = std::string(t->get_string());
+    }
+    auto schema = checked_schema(json::find(*obj, "inputSchema"), limits_);
+    if (!schema) { reject(schema.err().message); continue; }
+    schema::limits lim;
+    lim.max_schema_bytes = limits_.max_schema_bytes;
+    lim.max_schema_depth = 32;
+    lim.max_schema_nodes = limits_.max_schema_nodes;
+    auto compiled = schema::validator::compile(schema->second, lim);
+    if (!compiled) { reject("invalid inputSchema: " + compiled.err().message); continue; }
+
+    tool_entry entry;
+    entry.name = std::string(*name);
+    entry.title = std::move(title);
+    entry.description = std::string(*desc);
+    entry.input_schema = std::move(schema->second);
+    entry.validator = *compiled;
+    if (const auto* ann = json::get_object(*obj, "annotations")) entry.read_only = json::get_bool(*ann, "readOnlyHint").value_or(false);
+
+    // Stable names: a tool the same document reported before keeps its name; otherwise the
+    // plain `webmcp_<site>_<tool>` if free, else one qualified by tab (and frame).
+    std::string mcp_name;
+    if (previous)
+      for (const auto& t : previous->tools)
+        if (t.name == entry.name) mcp_name = t.mcp_name;
+    auto taken = [&](const std::string& n) {
+      if (assigned.count(n)) return true;
+      auto it = by_name_.find(n);
+      return it != by_name_.end() && it->second.first != key;
+    };
+    if (mcp_name.empty() || taken(mcp_name)) {
+      mcp_name = webmcp::mcp_tool_name(next.slug, entry.name);
+      if (taken(mcp_name)) {
+        std::string suffix = "_t" + std::to_string(*tab);
+        if (*frame_id != 0) suffix += "f" + std::to_string(*frame_id);
+        mcp_name = webmcp::mcp_tool_name(next.slug, entry.name, suffix);
+        for (int n = 2; taken(mcp_name); ++n) mcp_name = webmcp::mcp_tool_name(next.slug, entry.name, suffix + "_" + std::to_string(n));
+      }
+    }
+    assigned.insert(mcp_name);
+    entry.mcp_name = mcp_name;
+    update.accepted.emplace_back(entry.name, mcp_name);
+    next.tools.push_back(std::move(entry));
+  }
+  if (overflow > 0) update.rejected.push_back({std::to_string(overflow) + " more tool(s)", overflow_reason});
+
+  if (next.tools.empty()) {
+    if (existing != frames_.end()) frames_.erase(existing);
+  } else {
+    frames_[key] = std::move(next);
+  }
+  reindex();
+  update.changed = fingerprint(connection_id) != before;
+  return update;
+}
+
+result<webmcp_update> webmcp_directory::sync_all(const std::string& connection_id, const json::object& params) {
+  const auto* list = json::get_array(params, "frames");
+  if (!list) return invalid("frames must be an array");
+  auto before = fingerprint(connection_id);
+  for (auto it = frames_.begin(); it != frames_.end();) {
+    if (std::get<0>(it->first) == connection_id) it = frames_.erase(it);
+    else ++it;
+  }
+  reindex();
+  webmcp_update total;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto* frame = (*list)[i].if_object();
+    if (!frame) {
+      total.rejected.push_back({"frames[" + std::to_string(i) + "]", "must be an object"});
+      continue;
+    }
+    auto one = replace_frame(connection_id, *frame);
+    if (!one) {
+      total.rejected.push_back({"frames[" + std::to_string(i) + "]", one.err().message});
+      continue;
+    }
+    for (auto& a : one->accepted) total.accepted.push_back(std::move(a));
+    for (auto& r : one->rejected) total.rejected.push_back(std::move(r));
+  }
+  total.changed = fingerprint(connection_id) != before;
+  return total;
+}
+
+bool webmcp_directory::remove_tab(const std::string& connection_id, std::int64_t tab_id) {
+  bool removed = false;
+  for (auto it = frames_.begin(); it != frames_.end();) {
+    if (std::get<0>(it->first) == connection_id && std::get<1>(it->first) == tab_id) {
+      removed = removed || !it->second.tools.empty();
+      it = frames_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (removed) reindex();
+  return removed;
+}
+
+bool webmcp_directory::remove_connection(const std::string& connection_id) {
+  bool removed = false;
+  for (auto it = frames_.begin(); it != frames_.end();) {
+    if (std::get<0>(it->first) == connection_id) {
+      removed = true;
+      it = frames_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (removed) reindex();
+  return removed;
+}
+
+std::optional<webmcp_target> webmcp_directory::find(std::string_view mcp_name) const {
+  auto it = by_name_.find(mcp_name);
+  if (it == by_name_.end()) return std::nullopt;
+  const auto& [key, index] = it->second;
+  const auto& frame = frames_.at(key);
+  return webmcp_target{std::get<0>(key), std::get<1>(key), std::get<2>(key), frame.document_id,
+                       frame.tools[index].name, frame.site, frame.url};
+}
+
+std::vector<tools::tool_def> webmcp_directory::tool_defs() const {
+  std::vector<tools::tool_def> out;
+  out.reserve(by_name_.size());
+  for (const auto& [name, where] : by_name_) {
+    const auto& frame = frames_.at(where.first);
+    const auto& t = frame.tools[where.second];
+    tools::tool_def d;
+    d.name = t.mcp_name;
+    d.plugin = webmcp::permission_key(frame.slug);
+    d.base_name = t.name;
+    d.kind = tools::tool_kind::webmcp;
+    d.display_name = t.title.empty() ? t.name : t.title;
+    // Provenance after the page's own words: the description is page content, not ours.
+    d.description = t.description + "\n\n(WebMCP tool published by the web page " + frame.site + " in browser tab " +
+                    std::to_string(std::get<1>(where.first)) + (t.read_only ? "; the page marks it read-only" : "") + ".)";
+    d.group = frame.site;
+    d.input_schema = t.input_schema;
+    d.validator = t.validator;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<webmcp_site> webmcp_directory::sites() const {
+  std::map<std::string, webmcp_site> by_key;
+  for (const auto& [key, frame] : frames_) {
+    auto k = webmcp::permission_key(frame.slug);
+    auto& s = by_key[k];
+    s.key = k;
+    s.site = frame.site;
+    if (std::find(s.tabs.begin(), s.tabs.end(), std::get<1>(key)) == s.tabs.end()) s.tabs.push_back(std::get<1>(key));
+    for (const auto& t : frame.tools) {
+      s.tools.push_back(t.name);
+      s.mcp_names.push_back(t.mcp_name);
+    }
+  }
+  std::vector<webmcp_site> out;
+  for (auto& [k, s] : by_key) {
+    std::sort(s.tools.begin(), s.tools.end());
+    s.tools.erase(std::unique(s.tools.begin(), s.tools.end()), s.tools.end());
+    std::sort(s.mcp_names.begin(), s.mcp_names.end());
+    std::sort(s.tabs.begin(), s.tabs.end());
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace opentabs::app
