@@ -32,7 +32,9 @@ void http_exchange::end_stream() {
 awaitable<void> http_exchange::wait_peer_closed() {
   conn_.pending.clear();
   while (!conn_.out.closed()) {
-    if (!co_await conn_.read_more()) break;
+    // (GCC 12 mis-compiles co_await inside a negated condition: await into a variable.)
+    bool more = co_await conn_.read_more();
+    if (!more) break;
     conn_.pending.clear();
   }
 }

@@ -112,7 +112,8 @@ awaitable<void> http_server::read_requests(connection& conn) {
       bool any_byte = !conn.pending.empty();
       while (parser.current() == codec::request_parser::state::need_more) {
         if (conn.pending.empty()) {
-          if (!co_await conn.read_more()) {
+          bool more = co_await conn.read_more();  // not inside the condition: GCC 12
+          if (!more) {
             conn.out.finish();
             co_return;
           }
