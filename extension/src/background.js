@@ -14,6 +14,8 @@ import * as tabState from './background/tab-state.js';
 import { onProgress } from './background/tool-dispatch.js';
 import { READINESS_POLL_MS, isSafePluginName } from './shared/constants.js';
 import { urlMatchesPlugin } from './shared/url-match.js';
+// WebMCP page tools: registers its own listeners and the webmcp.callTool command.
+import './webmcp/background.js';
 
 const KEEPALIVE_ALARM = 'opentabs-keepalive';
 const LOG_LEVELS = new Set(['debug', 'info', 'warning', 'error']);

@@ -28,8 +28,11 @@ export const EXTENSION_METHODS = [
   'extension.checkAdapter', 'extension.forceReconnect', 'extension.getTabState',
 ];
 
+// WebMCP page tools (extension/PROTOCOL-WEBMCP.md).
+export const WEBMCP_METHODS = ['webmcp.callTool'];
+
 export const DISPATCH_METHODS = [
-  'sync.full', 'plugin.update', 'plugin.uninstall', 'tool.dispatch',
+  'sync.full', 'plugin.update', 'plugin.uninstall', 'tool.dispatch', ...WEBMCP_METHODS,
   ...BROWSER_METHODS, ...EXTENSION_METHODS,
 ];
 

@@ -1,0 +1,99 @@
+// WebMCP relay, ISOLATED world, document_start, every frame (manifest content script).
+//
+// Pairs with page-main.js in the same frame: at document_start — before any page script can
+// exist — the two exchange a detached DOM node through one synchronous event on `window`, and
+// this side hands over a fresh random secret on that node.  From then on every message travels
+// as an event on the node, which page scripts cannot reach, and carries the secret.  Whatever a
+// page dispatches on `window` afterwards is ignored.
+//
+// Towards the extension: tool lists go to the background (`webmcp:tools`), which uses the
+// sender's own tab/frame/document/URL as Chrome reports them (never what the page claims);
+// calls arrive from the background (`webmcp:call`) and are answered with the tool's result.
+(() => {
+  'use strict';
+
+  const HELLO_FROM_MAIN = 'opentabs-webmcp-main-hello';
+  const HELLO_FROM_RELAY = 'opentabs-webmcp-relay-hello';
+  const TO_MAIN = 'opentabs-webmcp-to-main';
+  const TO_RELAY = 'opentabs-webmcp-to-relay';
+  const MAX_REPORT_CHARS = 2 * 1024 * 1024;
+  const MAX_PENDING_CALLS = 32;
+
+  const secret = crypto.randomUUID();
+  let channel = null;
+  let lastReportedCount = 0;   // so an empty list is only sent when it retracts something
+  let nextCallId = 1;
+  const pendingCalls = new Map(); // id -> sendResponse
+
+  function sendToMain(message) {
+    if (!channel) return;
+    channel.dispatchEvent(new CustomEvent(TO_MAIN, { detail: JSON.stringify({ ...message, secret }) }));
+  }
+
+  function toBackground(message) {
+    return chrome.runtime.sendMessage({ target: 'background', ...message }).catch(() => null);
+  }
+
+  async function reportTools(tools) {
+    if (tools.length === 0 && lastReportedCount === 0) return;
+    lastReportedCount = tools.length;
+    const reply = await toBackground({ type: 'webmcp:tools', tools });
+    // The server refuses tools it cannot accept; the page author learns why on the console.
+    for (const r of Array.isArray(reply?.rejected) ? reply.rejected.slice(0, 20) : []) {
+      sendToMain({ kind: 'warn', text: `tool ${String(r.tool)} was not forwarded: ${String(r.reason)}` });
+    }
+    if (typeof reply?.error === 'string') sendToMain({ kind: 'warn', text: reply.error });
+  }
+
+  function onFromMain(event) {
+    const text = event.detail;
+    if (typeof text !== 'string' || text.length > MAX_REPORT_CHARS) return;
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    if (!message || message.secret !== secret) return;
+    if (message.kind === 'tools' && Array.isArray(message.tools)) {
+      reportTools(message.tools);
+    } else if (message.kind === 'result') {
+      const respond = pendingCalls.get(message.id);
+      if (!respond) return;
+      pendingCalls.delete(message.id);
+      respond(typeof message.error === 'string' ? { error: message.error } : { result: message.result });
+    }
+  }
+
+  function adopt(node) {
+    if (channel || !(node instanceof Node)) return;
+    channel = node;
+    window.removeEventListener(HELLO_FROM_MAIN, onMainHello, true);
+    channel.addEventListener(TO_RELAY, onFromMain);
+    channel.dispatchEvent(new CustomEvent(TO_MAIN, { detail: JSON.stringify({ kind: 'ready', secret }) }));
+  }
+  function onMainHello(event) { adopt(event.relatedTarget); }
+
+  window.addEventListener(HELLO_FROM_MAIN, onMainHello, true);
+  // If page-main.js ran first it is waiting for this and answers synchronously.
+  window.dispatchEvent(new Event(HELLO_FROM_RELAY));
+
+  chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+    if (msg?.target !== 'webmcp-frame' || sender.id !== chrome.runtime.id || sender.tab) return false;
+    if (msg.type === 'webmcp:call') {
+      if (!channel) { sendResponse({ error: 'The WebMCP relay of this page is not ready' }); return false; }
+      if (pendingCalls.size >= MAX_PENDING_CALLS) { sendResponse({ error: 'Too many WebMCP calls in flight on this page' }); return false; }
+      const id = nextCallId++;
+      pendingCalls.set(id, sendResponse);
+      sendToMain({ kind: 'call', id, tool: String(msg.tool), args: msg.args ?? {} });
+      return true;
+    }
+    if (msg.type === 'webmcp:ping') { sendResponse({ ok: true, tools: lastReportedCount }); return false; }
+    if (msg.type === 'webmcp:resend') { lastReportedCount = Math.max(lastReportedCount, 1); sendToMain({ kind: 'resend' }); sendResponse({ ok: true }); return false; }
+    return false;
+  });
+
+  // Leaving the page (or entering the back/forward cache) retracts its tools; a restored page
+  // re-publishes them (page-main.js listens for pageshow).
+  window.addEventListener('pagehide', () => {
+    if (lastReportedCount === 0) return;
+    lastReportedCount = 0;
+    toBackground({ type: 'webmcp:tools', tools: [] });
+  }, true);
+})();
