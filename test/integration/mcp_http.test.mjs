@@ -5,6 +5,7 @@
 // and idle expiry (shortened through the OPENTABS_MCP_SESSION_IDLE_MS knob).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { startServer } from './support/server.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -28,6 +29,19 @@ function mcp(s, path = '/mcp') {
       return { sid, h, body: await r.json() };
     },
   };
+}
+
+/** Sends raw bytes; resolves with what the server answered before closing (or 3 s). */
+function raw(port, bytes) {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let got = '';
+    sock.on('data', (d) => (got += d.toString('latin1')));
+    sock.on('close', () => resolve(got));
+    sock.on('error', () => resolve(got));
+    sock.write(bytes);
+    setTimeout(() => sock.destroy(), 3000).unref();
+  });
 }
 
 /** The JSON-RPC messages in an SSE body. */
@@ -85,8 +99,12 @@ describe('MCP wire rules on the real binary', () => {
     assert.equal(before.status, 400);
     assert.match((await before.json()).error.message, /initialize/);
 
-    const big = await m.post({ jsonrpc: '2.0', id: 9, method: 'ping', params: { pad: 'x'.repeat(11 * 1024 * 1024) } }, h);
-    assert.equal(big.status, 413);
+    // Oversize: announced length beyond 10 MiB is refused before the body is read (a raw
+    // socket, because fetch reports the early answer as EPIPE while still uploading).
+    const big = await raw(s.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nAuthorization: Bearer ${s.secret}\r\n` +
+      `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\nMcp-Session-Id: ${h['Mcp-Session-Id']}\r\n` +
+      `Content-Length: ${11 * 1024 * 1024}\r\n\r\n{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"xxxx`);
+    assert.match(big, /^HTTP\/1\.1 413/);
 
     const ping = await m.post({ jsonrpc: '2.0', id: 10, method: 'ping' }, h);
     assert.deepEqual(await ping.json(), { jsonrpc: '2.0', id: 10, result: {} });
