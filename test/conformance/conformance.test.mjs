@@ -3,8 +3,8 @@
 // no bearer token on /mcp, plus the suite's fixture tools (server/mcp/conformance_tools).
 // The default suite must pass except for the scenarios listed in baseline.yml (features
 // opentabs does not offer); the pending json-schema-2020-12 scenario is run explicitly.
-// When the 0.2.0-alpha line is installed as `conformance-alpha`, its
-// server-session-lifecycle scenario (404 after DELETE) runs too.
+// The 0.2.0-alpha.12 line (installed as `conformance-alpha`) additionally validates every
+// message against the spec schema and checks the session lifecycle (404 after DELETE).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -71,10 +71,11 @@ describe('MCP conformance suite', () => {
     assert.match(out, /Passed: 4\/4, 0 failed/);
   });
 
-  test('0.2.0-alpha server-session-lifecycle: DELETE accepted, 404 afterwards', { timeout: 60_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
-    const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--scenario', 'server-session-lifecycle']);
-    console.log(out.split('\n').filter((l) => /Passed:|FAILURE|SUCCESS/.test(l)).join('\n'));
+  test('0.2.0-alpha --requirements 2025-11-25: wire-schema checks, server-session-lifecycle (404 after DELETE)', { timeout: 300_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
+    const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2025-11-25', '--expected-failures', join(here, 'baseline.yml')]);
+    console.log(out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
     assert.equal(code, 0, out);
-    assert.match(out, /Passed: (\d+)\/\1, 0 failed/);
+    assert.match(out, /✓ server-session-lifecycle: 3 passed, 0 failed/);
+    assert.match(out, /✓ tools-call-with-progress: \d+ passed, 0 failed/);
   });
 });
