@@ -84,10 +84,10 @@ async function onFrameTools(msg, sender) {
   if (size > MAX_REPORT_CHARS) return { error: `tool list larger than ${MAX_REPORT_CHARS} characters; nothing forwarded` };
   const key = `${tabId}:${frameId}`;
   const documentId = typeof sender.documentId === 'string' ? sender.documentId : '';
-  // A new top-level document replaces every frame of the old one.
-  if (frameId === 0) {
-    for (const [k, f] of frames) if (f.tabId === tabId && f.documentId !== documentId && k !== key) frames.delete(k);
-  }
+  // A new top-level document replaces every frame of the old one (their pagehide may not
+  // have got through).
+  const previousTop = frames.get(`${tabId}:0`);
+  if (frameId === 0 && previousTop && previousTop.documentId !== documentId) await dropTab(tabId, 'navigated');
   const frame = { tabId, frameId, documentId, url, tools: cleanTools(msg.tools) };
   if (frame.tools.length === 0) {
     const had = frames.delete(key);
