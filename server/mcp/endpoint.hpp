@@ -1,6 +1,19 @@
 // An MCP Streamable HTTP endpoint (/mcp, or /mcp/gateway with gateway=true): sessions,
 // JSON-RPC handling, SSE responses and the standalone GET stream.  The app's router has
 // already checked Host, Origin and the bearer token before calling handle().
+//
+// Behaviour in brief (details in endpoint.cpp and spec/mcp.md §2–3):
+// - POST initialize without Mcp-Session-Id creates a session (its own coroutine with an
+//   idle deadline), at most max_new_sessions_per_minute (429 + Retry-After beyond).
+// - Requests are answered as JSON, except POSTs containing tools/call, which stream SSE
+//   (progress, call-related plugin logs, then the result); notification-only POSTs → 202.
+// - GET opens the session's standalone stream (list_changed, plugin logs); a newer GET
+//   takes over from an older one.  DELETE ends the session; unknown/expired/deleted → 404.
+// - notifications/cancelled cancels the call through call_options::cancel and the call's
+//   stream then ends without a response.  A 2026-07-28 server/discover probe gets a plain
+//   400 so dual-era clients fall back to initialize.
+// - The gateway offers only opentabs_list_tools / opentabs_call, has no logging
+//   capability and gets no plugin-log broadcasts (as in OpenTabs).
 #pragma once
 
 #include <chrono>

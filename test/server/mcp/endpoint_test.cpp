@@ -460,3 +460,30 @@ TEST_CASE("a standalone stream whose client vanished is noticed by its keep-aliv
     CHECK(h.server->connection_count() <= 1);
   });
 }
+
+TEST_CASE("shutdown ends every session, open stream and parked call; later requests get 503") {
+  harness h;
+  h.run([&]() -> awaitable<void> {
+    auto a = co_await h.open_session();
+    auto b = co_await h.open_session();
+    client get(h.io), slow(h.io);
+    co_await get.connect(h.port);
+    co_await get.send("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n" + session_headers(a) + "\r\n");
+    auto stream = co_await get.head();
+    co_await slow.connect(h.port);
+    co_await slow.send(post("/mcp", rpc(1, "tools/call", R"({"name":"notes_slow"})"), session_headers(b)));
+    auto call = co_await slow.head();
+    co_await h.until([&] { return h.service.slow_started == 1; });
+
+    h.mcp_endpoint->shutdown();
+    CHECK(h.mcp_endpoint->session_count() == 0);
+    CHECK(co_await get.body(stream));
+    CHECK(stream.complete);
+    CHECK(co_await slow.body(call));
+    CHECK(call.complete);
+    CHECK(call.events().empty());  // a cancelled call sends no response
+    CHECK(h.service.slow_cancelled == 1);
+    auto late = co_await h.request(post("/mcp", initialize_body()));
+    CHECK(late.status == 503);
+  });
+}
