@@ -222,7 +222,11 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     s->ended = true;
     s->life_timer.cancel();
     if (s->standalone) end_stream_soon(*s->standalone);
-    for (auto& [key, c] : s->calls) {
+    // Copied first: a cancel hook belongs to the pipeline and must not be able to
+    // invalidate this iteration.
+    std::vector<std::shared_ptr<in_flight_call>> calls;
+    for (auto& [key, c] : s->calls) calls.push_back(c);
+    for (auto& c : calls) {
       c->cancelled = true;
       c->cancel->cancel();
     }

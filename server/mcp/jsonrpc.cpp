@@ -36,7 +36,10 @@ rpc_error rpc_error::invalid_request(std::string_view detail) {
   return {rpc_code::invalid_request, "Invalid Request: " + std::string(detail), nullptr};
 }
 rpc_error rpc_error::method_not_found(std::string_view method) {
-  return {rpc_code::method_not_found, "Method not found: " + std::string(method), nullptr};
+  // Echo at most 100 bytes of a name the client chose.
+  std::string shown(method.substr(0, 100));
+  if (method.size() > 100) shown += "...";
+  return {rpc_code::method_not_found, "Method not found: " + shown, nullptr};
 }
 rpc_error rpc_error::invalid_params(std::string_view field, std::string_view problem) {
   return {rpc_code::invalid_params, "Invalid params: " + std::string(field) + " " + std::string(problem),

@@ -79,3 +79,10 @@ TEST_CASE("id keys do not confuse strings and numbers") {
   CHECK(id_key(json::value(1)) != id_key(json::str("1")));
   CHECK(id_key(json::value(1)) == id_key(json::value(1)));
 }
+
+TEST_CASE("error texts echo client-chosen names only in bounded form") {
+  CHECK(rpc_error::method_not_found("resources/list").message == "Method not found: resources/list");
+  auto long_name = rpc_error::method_not_found(std::string(5000, 'm'));
+  CHECK(long_name.message.size() < 130);
+  CHECK(long_name.message.substr(long_name.message.size() - 3) == "...");
+}
