@@ -41,6 +41,10 @@ const std::map<std::string, command_fn>& handlers() {
       {"config show", cmd_config_show},
       {"config reset", cmd_config_reset},
       {"config rotate-secret", cmd_config_rotate_secret},
+      {"native-host install", cmd_native_host_install},
+      {"native-host uninstall", cmd_native_host_uninstall},
+      {"native-host status", cmd_native_host_status},
+      {"native-host run", cmd_native_host_run},
   };
   return m;
 }

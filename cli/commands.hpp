@@ -31,4 +31,9 @@ int cmd_config_show(context& ctx, const parsed_command& cmd);
 int cmd_config_reset(context& ctx, const parsed_command& cmd);
 int cmd_config_rotate_secret(context& ctx, const parsed_command& cmd);
 
+int cmd_native_host_install(context& ctx, const parsed_command& cmd);
+int cmd_native_host_uninstall(context& ctx, const parsed_command& cmd);
+int cmd_native_host_status(context& ctx, const parsed_command& cmd);
+int cmd_native_host_run(context& ctx, const parsed_command& cmd);
+
 }  // namespace opentabs::cli

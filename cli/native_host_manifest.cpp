@@ -1,0 +1,88 @@
+#include "cli/native_host_manifest.hpp"
+
+#include "app/browser_tools.hpp"
+#include "plugins/sha256.hpp"
+#include "util/files.hpp"
+
+namespace opentabs::cli::native {
+
+result<std::string> extension_id_from_key(std::string_view base64_key) {
+  auto der = app::decode_base64(base64_key);
+  if (!der || der->empty()) return make_error("bad_key", "the extension manifest's \"key\" is not valid base64");
+  plugins::sha256 h;
+  h.update(*der);
+  auto digest = h.finish();
+  std::string id;
+  for (std::size_t i = 0; i < 16; ++i) {
+    id.push_back(static_cast<char>('a' + (digest[i] >> 4)));
+    id.push_back(static_cast<char>('a' + (digest[i] & 0x0f)));
+  }
+  return id;
+}
+
+result<std::string> extension_id_from_manifest(const fs::path& manifest_json) {
+  auto text = read_file(manifest_json, 1024 * 1024);
+  if (!text) return make_error("no_manifest", "cannot read " + manifest_json.string() + ": " + text.err().message);
+  auto parsed = json::parse_object(*text);
+  if (!parsed) return make_error("bad_manifest", manifest_json.string() + ": " + parsed.err().message);
+  const auto* key = json::get_string(*parsed, "key");
+  if (!key) return make_error("bad_manifest", manifest_json.string() + " has no \"key\" (the extension ID would not be fixed)");
+  return extension_id_from_key(std::string_view(*key));
+}
+
+platform current_platform() {
+#ifdef __APPLE__
+  return platform::macos;
+#else
+  return platform::linux_;
+#endif
+}
+
+result<std::vector<manifest_location>> manifest_locations(platform p, const fs::path& home,
+                                                          std::optional<std::string_view> xdg_config_home,
+                                                          std::string_view browser,
+                                                          std::optional<fs::path> user_data_dir) {
+  if (user_data_dir) return std::vector<manifest_location>{{"custom", *user_data_dir / "NativeMessagingHosts"}};
+  if (browser != "chrome" && browser != "chromium" && browser != "all")
+    return make_error("usage", "unknown browser '" + std::string(browser) + "': use chrome, chromium or all");
+  fs::path base;
+  if (p == platform::macos) base = home / "Library" / "Application Support";
+  else if (xdg_config_home && !xdg_config_home->empty() && fs::path(*xdg_config_home).is_absolute()) base = fs::path(*xdg_config_home);
+  else base = home / ".config";
+  std::vector<manifest_location> out;
+  if (browser == "chrome" || browser == "all")
+    out.push_back({"chrome", p == platform::macos ? base / "Google" / "Chrome" / "NativeMessagingHosts"
+                                                 : base / "google-chrome" / "NativeMessagingHosts"});
+  if (browser == "chromium" || browser == "all")
+    out.push_back({"chromium", p == platform::macos ? base / "Chromium" / "NativeMessagingHosts"
+                                                   : base / "chromium" / "NativeMessagingHosts"});
+  return out;
+}
+
+json::object host_manifest(const fs::path& launcher, std::string_view extension_id) {
+  return json::object{{"name", json::str(kHostName)},
+                      {"description", "opentabs: tells the OpenTabs extension where the local server is and starts it"},
+                      {"path", json::str(launcher.string())},
+                      {"type", "stdio"},
+                      {"allowed_origins", json::array{json::str("chrome-extension://" + std::string(extension_id) + "/")}}};
+}
+
+namespace {
+// Single-quoted for /bin/sh: every ' becomes '\''.
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+std::string launcher_script(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port) {
+  std::string s = "#!/bin/sh\n# Started by Chrome for the OpenTabs extension (native messaging). Written by\n"
+                  "# `opentabs native-host install`; removed by `opentabs native-host uninstall`.\n";
+  s += "OPENTABS_CONFIG_DIR=" + sh_quote(config_dir.string()) + "\nexport OPENTABS_CONFIG_DIR\n";
+  if (port) s += "OPENTABS_PORT=" + std::to_string(*port) + "\nexport OPENTABS_PORT\n";
+  s += "exec " + sh_quote(binary.string()) + " native-host run \"$@\"\n";
+  return s;
+}
+
+}  // namespace opentabs::cli::native

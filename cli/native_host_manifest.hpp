@@ -1,0 +1,53 @@
+// Where Chrome and Chromium look for native-messaging host manifests, what ours contains, and
+// the extension ID it must name: `allowed_origins` holds exactly our extension, whose ID is
+// fixed by the `key` in extension/manifest.json (SHA-256 of the DER public key, the first 32
+// hex digits mapped 0-f → a-p).  Pure: paths are computed from the given home, platform and
+// environment, so every rule is unit-tested.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/json.hpp"
+#include "util/result.hpp"
+
+namespace opentabs::cli::native {
+
+namespace fs = std::filesystem;
+
+inline constexpr std::string_view kHostName = "com.opentabs.server";
+
+// The extension ID for a manifest `key` (base64 DER SubjectPublicKeyInfo).  Error
+// "bad_key" when the text is not base64.
+result<std::string> extension_id_from_key(std::string_view base64_key);
+// The `key` of an extension manifest.json file → its ID.
+result<std::string> extension_id_from_manifest(const fs::path& manifest_json);
+
+enum class platform { linux_, macos };
+platform current_platform();
+
+struct manifest_location {
+  std::string browser;  // "chrome", "chromium" or "custom"
+  fs::path dir;         // .../NativeMessagingHosts
+  fs::path file() const { return dir / (std::string(kHostName) + ".json"); }
+};
+
+// The per-user manifest directories: for `browser` ("chrome", "chromium" or "all"), or the
+// one directory of a custom profile (`user_data_dir`).  Linux honours XDG_CONFIG_HOME.
+// Error "usage" for an unknown browser name.
+result<std::vector<manifest_location>> manifest_locations(platform p, const fs::path& home,
+                                                          std::optional<std::string_view> xdg_config_home,
+                                                          std::string_view browser,
+                                                          std::optional<fs::path> user_data_dir);
+
+// The host manifest Chrome reads.
+json::object host_manifest(const fs::path& launcher, std::string_view extension_id);
+
+// The launcher script Chrome starts: pins the config dir (and port, when given) and runs
+// `opentabs native-host run` with Chrome's arguments.
+std::string launcher_script(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port);
+
+}  // namespace opentabs::cli::native
