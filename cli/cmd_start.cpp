@@ -134,8 +134,7 @@ int start_background(context& ctx, const parsed_command& cmd) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
-  prog.done("opentabs running in the background on http://127.0.0.1:" + std::to_string(port) + " (pid " +
-            std::to_string(*pid) + ")");
+  prog.done();  // the outcome is printed below, on stdout
   if (ctx.json) {
     print_json(json::object{{"pid", static_cast<std::int64_t>(*pid)},
                             {"port", static_cast<std::int64_t>(port)},
@@ -243,8 +242,8 @@ int cmd_stop(context& ctx, const parsed_command&) {
                                                  "` ends it forcefully");
   }
   std::filesystem::remove(pid_path, ec);
-  prog.done("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
-  if (!ctx.term.stderr_tty) print_line("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
+  prog.done();
+  print_line("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
   return kExitOk;
 }
 

@@ -45,44 +45,49 @@ async function connectBridge(configDir, port, extraEnv = {}) {
 }
 
 describe('stdio bridge', () => {
-  test('lists and calls tools through a running server, with a progress notification', async () => {
+  test('lists and calls tools through a running server, with a progress notification', { timeout: 60_000 }, async () => {
     const s = await startServer({ config: browserAuto });
     const ext = await new ExtensionClient(s, { connectionId: 'bridge-ext' }).connect();
-    ext.on('browser.listTabs', async (params) => {
+    ext.on('browser.listTabs', () => [{ id: 3, title: 'Bridged', url: 'https://example.com/', active: true, windowId: 1 }]);
+    ext.on('browser.getTabInfo', async (params) => {
       ext.notify('tool.progress', { dispatchId: params.__opentabs_dispatchId, progress: 1, total: 2, message: 'half way' });
       await new Promise((r) => setTimeout(r, 50));
-      return [{ id: 3, title: 'Bridged', url: 'https://example.com/', active: true, windowId: 1 }];
+      return { id: params.tabId, title: 'Progressing' };
     });
-    const b = await connectBridge(s.configDir, s.port);
+    let b;
     try {
+      b = await connectBridge(s.configDir, s.port);
       assert.equal(b.client.getServerVersion().name, 'opentabs');
       const { tools } = await b.client.listTools();
       assert.ok(tools.some((t) => t.name === 'browser_list_tabs'));
-      const progress = [];
-      const r = await b.client.callTool({ name: 'browser_list_tabs', arguments: {} }, undefined, {
-        onprogress: (p) => progress.push(p),
-      });
+      const r = await b.client.callTool({ name: 'browser_list_tabs', arguments: {} });
       assert.equal(r.isError, undefined);
       assert.equal(JSON.parse(r.content[0].text)[0].title, 'Bridged');
+      const progress = [];
+      const info = await b.client.callTool({ name: 'browser_get_tab_info', arguments: { tabId: 3 } }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      assert.equal(JSON.parse(info.content[0].text).title, 'Progressing');
       assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'half way' }]);
       // Several requests in flight at once all get their own answers.
       const many = await Promise.all([1, 2, 3, 4].map(() => b.client.listTools()));
       assert.ok(many.every((m) => m.tools.length === tools.length));
       assert.deepEqual(b.errors, [], 'stdout carried something that is not a JSON-RPC message');
+      const log = readFileSync(join(s.configDir, 'logs', 'stdio-bridge.log'), 'utf8');
+      assert.match(log, /^\[stdio-bridge\] \d{4}-\d\d-\d\dT[\d:.]+Z bridge started/m);
+      assert.ok(!log.includes(s.secret));
     } finally {
-      await b.client.close();
+      await b?.client.close();
+      await ext.close();
+      await s.stop();
     }
-    const log = readFileSync(join(s.configDir, 'logs', 'stdio-bridge.log'), 'utf8');
-    assert.match(log, /^\[stdio-bridge\] \d{4}-\d\d-\d\dT[\d:.]+Z bridge started/m);
-    assert.ok(!log.includes(s.secret));
-    await ext.close();
-    await s.stop();
   });
 
-  test('server notifications on the GET stream reach the client (tools/list_changed)', async () => {
+  test('server notifications on the GET stream reach the client (tools/list_changed)', { timeout: 60_000 }, async () => {
     const s = await startServer({ config: browserAuto });
-    const b = await connectBridge(s.configDir, s.port);
+    let b;
     try {
+      b = await connectBridge(s.configDir, s.port);
       const changed = new Promise((resolve) =>
         b.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve(true)),
       );
@@ -96,17 +101,18 @@ describe('stdio bridge', () => {
       assert.equal(reload.status, 200);
       assert.equal(await changed, true);
     } finally {
-      await b.client.close();
+      await b?.client.close();
+      await s.stop();
     }
-    await s.stop();
   });
 
-  test('auto-start from cold: no server running, the bridge starts one and lists tools', async () => {
+  test('auto-start from cold: no server running, the bridge starts one and lists tools', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentabs-cold-'));
     const port = await freePort();
-    const b = await connectBridge(dir, port);
+    let b;
     let pid;
     try {
+      b = await connectBridge(dir, port);
       const { tools } = await b.client.listTools();
       assert.ok(tools.length >= 76);
       const rec = JSON.parse(readFileSync(join(dir, 'server.pid'), 'utf8'));
@@ -114,7 +120,7 @@ describe('stdio bridge', () => {
       assert.equal(rec.port, port);
       assert.match(readFileSync(join(dir, 'logs', 'stdio-bridge.log'), 'utf8'), /starting one: opentabs start --background --port/);
     } finally {
-      await b.client.close();
+      await b?.client.close();
     }
     // The server outlives the bridge (other clients may use it); stop it like a person would.
     const stop = await new Promise((resolve) => {
@@ -127,12 +133,13 @@ describe('stdio bridge', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a server restart mid-session is invisible to the client', async () => {
+  test('a server restart mid-session is invisible to the client', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentabs-restart-'));
     const port = await freePort();
     let s = await startServer({ configDir: dir, port, config: browserAuto });
-    const b = await connectBridge(dir, port, { OPENTABS_BRIDGE_RETRY_MS: '100' });
+    let b;
     try {
+      b = await connectBridge(dir, port, { OPENTABS_BRIDGE_RETRY_MS: '100' });
       const first = await b.client.listTools();
       await s.stop({ keepConfig: true });
       s = await startServer({ configDir: dir, port });
@@ -145,7 +152,7 @@ describe('stdio bridge', () => {
       assert.match(readFileSync(join(dir, 'logs', 'stdio-bridge.log'), 'utf8'), /re-initialized/);
       await ext.close();
     } finally {
-      await b.client.close();
+      await b?.client.close();
       await s.stop({ keepConfig: true });
     }
     rmSync(dir, { recursive: true, force: true });
@@ -153,7 +160,7 @@ describe('stdio bridge', () => {
 });
 
 describe('stdio bridge, raw stdio', () => {
-  test('parse errors answer with id null, stdout is protocol only, EOF exits 0 and deletes the session', async () => {
+  test('parse errors answer with id null, stdout is protocol only, EOF exits 0 and deletes the session', { timeout: 60_000 }, async () => {
     const s = await startServer();
     const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: s.configDir },
