@@ -16,6 +16,8 @@ import { READINESS_POLL_MS, isSafePluginName } from './shared/constants.js';
 import { urlMatchesPlugin } from './shared/url-match.js';
 // WebMCP page tools: registers its own listeners and the webmcp.callTool command.
 import './webmcp/background.js';
+// Native messaging: the server's port and secret from `opentabs native-host`, starting it if needed.
+import { nativeConnectionParams } from './native/native-link.js';
 
 const KEEPALIVE_ALARM = 'opentabs-keepalive';
 const LOG_LEVELS = new Set(['debug', 'info', 'warning', 'error']);
@@ -96,7 +98,9 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     case 'ws:message': routeServerMessage(msg.message); sendResponse({ ok: true }); return false;
     case 'ws:state': return respond(onConnectionState(msg));
     case 'bg:connectionParams':
-      return respond((async () => ({ port: await resolveServerPort(), connectionId: await connectionId() }))());
+      return respond((async () => ({
+        port: await resolveServerPort(), connectionId: await connectionId(), ...(await nativeConnectionParams()),
+      }))());
     case 'plugin:logs': return respond(onPluginLogs(msg, sender));
     case 'plugin:readiness':
       if (typeof msg.plugin === 'string') tabState.refresh([msg.plugin]);

@@ -108,7 +108,8 @@ async function connect() {
   if (!params) { setStatus('disconnected', 'background unavailable'); scheduleReconnect(); return; }
   const { port, connectionId } = params;
 
-  let secret = await readSecret();
+  // The background may know the secret from the native host (extension/src/native/).
+  let secret = typeof params.secret === 'string' ? params.secret : await readSecret();
   if (myGeneration !== generation) return;
   if (!secret) { setStatus('disconnected', 'auth.json missing or invalid', port); scheduleReconnect(); return; }
 
