@@ -170,7 +170,10 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"lastReloadDurationMs", state.reloads.last_duration_ms},
       {"stateSchemaVersion", 8},
       {"discoveryErrors", std::move(discovery)},
-      {"fileWatcher", json::object{{"watchedPlugins", 0}, {"pendingPlugins", 0}, {"lastPollAt", nullptr}, {"pollDetections", 0}}},
+      {"fileWatcher", json::object{{"watchedPlugins", state.watcher.watched_plugins},
+                                   {"pendingPlugins", 0},
+                                   {"lastPollAt", state.watcher.last_poll_ms ? json::value(state.watcher.last_poll_ms) : json::value(nullptr)},
+                                   {"pollDetections", state.watcher.poll_detections}}},
       {"auditSummary", std::move(audit_summary)}};
 }
 

@@ -17,6 +17,7 @@
 #include "app/extension_install.hpp"
 #include "app/payloads.hpp"
 #include "app/platform_tools.hpp"
+#include "app/plugin_manager.hpp"
 #include "app/routes.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
@@ -32,6 +33,7 @@
 #include "plugins/settings.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
+#include "util/files.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -147,7 +149,8 @@ class server_app {
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
         signals_(io, SIGINT, SIGTERM),
         watch_timer_(io),
-        reload_timer_(io) {
+        reload_timer_(io),
+        plugin_manager_(io.get_executor(), state_, hub_, home, plugin_manager::hooks{[this] { reload_now(true); }}) {
     state_.dev = o.dev;
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
@@ -175,7 +178,9 @@ class server_app {
         state_, hub_, confirm_, events_, [this](bool rediscover) { config_changed(rediscover); },
         [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
         [this](const std::string& plugin, const json::object& settings) { return settings_problem(plugin, settings); },
-        nullptr,
+        [this](ext_connection& c, std::string method, json::object params, json::value id) {
+          plugin_manager_.handle(c, std::move(method), std::move(params), std::move(id));
+        },
         [this](ext_connection& c, const std::string& m, const json::object& p, const json::value* id) {
           return webmcp_.handle(c, m, p, id);
         }}));
@@ -217,6 +222,12 @@ class server_app {
       std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
       return 1;
     }
+    // The extension reads its default port from here when the user has not set one in the
+    // side panel (an ephemeral or non-default port would otherwise be unreachable).
+    if (auto st = write_file_atomic(state_.paths.extension_dir() / "server.json",
+                                    json::dump(json::object{{"port", *port}}) + "\n", 0644);
+        !st)
+      log::warn("could not write extension/server.json: " + st.err().message);
     std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), *port);
     std::fflush(stdout);
     log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(*port) + " (" +
@@ -425,18 +436,42 @@ class server_app {
     return {};
   }
 
-  // config.json edited by hand or by another process: apply without a restart.
+  // The files a dev-mode server watches per local plugin: a rebuilt dist/ pushes plugin.update.
+  std::map<std::string, file_stamp> dev_stamps() const {
+    std::map<std::string, file_stamp> out;
+    for (const auto& p : state_.plugins) {
+      if (p.loaded.source != "local") continue;
+      auto dist = p.loaded.source_path / "dist";
+      for (const char* f : {"adapter.iife.js", "tools.json"}) out[(dist / f).string()] = stamp_of(dist / f);
+    }
+    return out;
+  }
+
+  // config.json edited by hand or by another process: apply without a restart (all modes);
+  // in dev mode also a rebuilt dist/ of a local plugin.  mtime polling keeps this portable
+  // and cheap (a few stat calls per interval).
   net::awaitable<void> watch_config() {
     auto interval = std::chrono::milliseconds(env_number("OPENTABS_MTIME_POLL_MS").value_or(2000));
     if (interval < 50ms) interval = 50ms;
+    auto plugin_stamps = state_.dev ? dev_stamps() : std::map<std::string, file_stamp>{};
     while (!stopping_) {
       watch_timer_.expires_after(interval);
       auto [ec] = co_await watch_timer_.async_wait(net::as_value);
       if (ec || stopping_) co_return;
-      auto now = stamp_of(state_.store.path());
-      if (now == config_stamp_) continue;
-      log::info("config.json changed on disk; reloading");
+      state_.watcher.last_poll_ms = now_epoch_ms();
+      bool config_moved = stamp_of(state_.store.path()) != config_stamp_;
+      bool dist_moved = false;
+      if (state_.dev) {
+        auto now = dev_stamps();
+        dist_moved = now != plugin_stamps;
+        plugin_stamps = std::move(now);
+        state_.watcher.watched_plugins = plugin_stamps.size() / 2;
+      }
+      if (!config_moved && !dist_moved) continue;
+      ++state_.watcher.poll_detections;
+      log::info(config_moved ? "config.json changed on disk; reloading" : "a local plugin was rebuilt; reloading");
       reload_now(true);
+      if (state_.dev) plugin_stamps = dev_stamps();
     }
   }
 
@@ -481,6 +516,7 @@ class server_app {
   asio::signal_set signals_;
   asio::steady_timer watch_timer_;
   asio::steady_timer reload_timer_;
+  plugin_manager plugin_manager_;
   std::shared_ptr<asio::steady_timer> hard_stop_;
   file_stamp config_stamp_;
   bool stopping_ = false;

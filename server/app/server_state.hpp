@@ -40,6 +40,13 @@ class log_ring {
   std::deque<tools::plugin_log_entry> entries_;
 };
 
+// /health fileWatcher.
+struct watcher_stats {
+  std::size_t watched_plugins = 0;
+  std::int64_t last_poll_ms = 0;  // 0 = no poll yet
+  std::uint64_t poll_detections = 0;
+};
+
 struct reload_stats {
   std::uint64_t count = 0;
   std::int64_t last_timestamp_ms = 0;
@@ -68,6 +75,7 @@ struct server_state {
   audit::audit_log audit;
   std::map<std::string, log_ring> plugin_logs;
   reload_stats reloads;
+  watcher_stats watcher;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
   const plugins::plugin* find_plugin(std::string_view name) const {
