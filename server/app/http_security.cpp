@@ -38,6 +38,14 @@ bool origin_allowed(std::string_view origin, bool present) {
   return starts_with(origin, "chrome-extension://");
 }
 
+bool is_own_loopback_origin(std::string_view origin, std::uint16_t port) {
+  if (port == 0) return false;
+  auto p = std::to_string(port);
+  for (const char* host : {"http://127.0.0.1:", "http://localhost:", "http://[::1]:"})
+    if (iequals(origin, std::string(host) + p)) return true;
+  return false;
+}
+
 bool bearer_matches(std::string_view header, std::string_view secret) {
   header = trim(header);
   if (header.size() < 7 || !iequals(header.substr(0, 7), "bearer ")) return false;

@@ -4,6 +4,7 @@
 // the WebSocket credential carried in Sec-WebSocket-Protocol.  Pure functions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,10 @@ namespace opentabs::app {
 bool host_allowed(std::string_view host_header);
 // No Origin at all, or a chrome-extension:// one.
 bool origin_allowed(std::string_view origin_header, bool origin_present);
+// The server's own loopback origin (http://127.0.0.1:<port>, http://localhost:<port>,
+// http://[::1]:<port>).  MCP 2025-11-25 allows it on the MCP endpoint; a DNS-rebinding page
+// can never carry it, since its origin is the attacker's host name.
+bool is_own_loopback_origin(std::string_view origin_header, std::uint16_t port);
 // "Bearer <secret>" (scheme case-insensitive), compared in constant time.
 bool bearer_matches(std::string_view authorization_header, std::string_view secret);
 

@@ -49,7 +49,9 @@ net::awaitable<void> router::handle(net::http_exchange& ex) {
     ex.respond(http_response::error(403, "forbidden", "Forbidden: invalid Host header"));
     co_return;
   }
-  if (!origin_allowed(req.header("Origin"), req.has_header("Origin"))) {
+  bool mcp_path = req.path == "/mcp" || req.path == "/mcp/gateway";
+  if (!origin_allowed(req.header("Origin"), req.has_header("Origin")) &&
+      !(mcp_path && is_own_loopback_origin(req.header("Origin"), port_))) {
     ex.respond(http_response::error(403, "forbidden", "Forbidden: browser requests are not allowed"));
     co_return;
   }

@@ -32,6 +32,8 @@ class router {
          mcp::endpoint& gateway, route_options options);
 
   net::awaitable<void> handle(net::http_exchange& ex);
+  // The bound port, known after listen(): the MCP endpoint accepts the server's own origin.
+  void set_port(std::uint16_t port) { port_ = port; }
 
   // POST /reload: the reload pipeline (coalesced by the caller's implementation).
   std::function<net::awaitable<reload_outcome>()> reload;
@@ -52,6 +54,7 @@ class router {
   mcp::endpoint& mcp_;
   mcp::endpoint& gateway_;
   route_options options_;
+  std::uint16_t port_ = 0;
   rate_limiter tool_calls_{30, std::chrono::seconds(60)};
   rate_limiter extension_reloads_{10, std::chrono::seconds(60)};
   rate_limiter plugin_settings_{10, std::chrono::seconds(60)};

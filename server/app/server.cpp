@@ -222,6 +222,7 @@ class server_app {
       std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
       return 1;
     }
+    router_.set_port(*port);
     // The extension reads its default port from here when the user has not set one in the
     // side panel (an ephemeral or non-default port would otherwise be unreachable).
     if (auto st = write_file_atomic(state_.paths.extension_dir() / "server.json",

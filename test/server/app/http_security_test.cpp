@@ -23,6 +23,16 @@ TEST_CASE("Origin rule") {
   CHECK_FALSE(origin_allowed("", true));
 }
 
+TEST_CASE("own loopback origin (MCP endpoint only)") {
+  CHECK(is_own_loopback_origin("http://127.0.0.1:9515", 9515));
+  CHECK(is_own_loopback_origin("http://localhost:9515", 9515));
+  CHECK(is_own_loopback_origin("http://[::1]:9515", 9515));
+  CHECK_FALSE(is_own_loopback_origin("http://127.0.0.1:9516", 9515));
+  CHECK_FALSE(is_own_loopback_origin("http://localhost.evil.com:9515", 9515));
+  CHECK_FALSE(is_own_loopback_origin("https://127.0.0.1:9515", 9515));
+  CHECK_FALSE(is_own_loopback_origin("http://127.0.0.1:0", 0));
+}
+
 TEST_CASE("bearer token") {
   std::string secret(64, 'a');
   CHECK(bearer_matches("Bearer " + secret, secret));
