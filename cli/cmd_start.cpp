@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "app/extension_install.hpp"
 #include "app/server.hpp"
 #include "bridge/stdio_bridge.hpp"
 #include "cli/client_config.hpp"
@@ -83,6 +84,20 @@ void print_extension_instructions(const context& ctx, bool first_run) {
   }
 }
 
+// Installs or updates <configDir>/extension with the server's own function (it keeps
+// adapters/ and auth.json), so the first-run message can say where the extension is before
+// the server starts.  Returns whether this was the first install; a failure is only a
+// note, because the server retries the copy itself on startup.
+bool install_extension_copy(const context& ctx) {
+  auto report = app::install_extension(app::extension_source_dir(), ctx.paths.extension_dir());
+  if (!report) {
+    print_note(ctx, "could not install the extension into " + ctx.paths.extension_dir().string() + ": " +
+                        report.err().message);
+    return false;
+  }
+  return report->first_install;
+}
+
 bool extension_present(const context& ctx) {
   std::error_code ec;
   return std::filesystem::exists(ctx.paths.extension_dir() / "manifest.json", ec);
@@ -101,7 +116,7 @@ int start_background(context& ctx, const parsed_command& cmd) {
   std::vector<std::string> args = {"start", "--port", std::to_string(port)};
   if (cmd.has("dev")) args.push_back("--dev");
   if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
-  bool first_run = !extension_present(ctx);
+  bool first_run = install_extension_copy(ctx) || !extension_present(ctx);
   auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
   if (!pid) return report_error(ctx, pid.err());
   if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({*pid, port}) + "\n"); !st)
@@ -173,7 +188,7 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
   std::uint16_t port = ctx.port.port;
   if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
-  bool first_run = !extension_present(ctx);
+  bool first_run = child ? false : (install_extension_copy(ctx) || !extension_present(ctx));
   std::unique_ptr<log_tee> tee;
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
