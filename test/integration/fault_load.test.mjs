@@ -30,7 +30,7 @@ function rawExchange(port, bytes) {
     const sock = net.connect(port, '127.0.0.1');
     const chunks = [];
     sock.on('data', (d) => chunks.push(d));
-    sock.on('error', reject);
+    sock.on('error', (e) => (chunks.length ? null : reject(e))); // a reset after the answer is fine
     sock.on('close', () => resolveExchange(Buffer.concat(chunks).toString('latin1')));
     sock.on('connect', () => sock.end(bytes));
   });
@@ -142,13 +142,14 @@ describe('load and hostile input', () => {
     assert.equal(seenLength, argument.length, 'the extension got the whole argument');
     assert.equal(r.body.content[0].text, JSON.stringify(result), 'the whole result came back');
 
-    const over = await s.fetch('/tools/fault-blob00_echo/call', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ arguments: { message: argument + 'xx' } }),
-    });
-    assert.equal(over.status, 413, 'one byte over the limit is refused with 413');
-    await over.text();
+    // One byte over: refused with 413 from the head alone (so over a raw socket: the server
+    // answers and closes before the body is sent, which a fetch may see as EPIPE).
+    const over = await rawExchange(
+      s.port,
+      `POST /tools/fault-blob00_echo/call HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${tenMiB + 1}\r\n\r\n{"arguments":`,
+    );
+    assert.match(over, /^HTTP\/1\.1 413/, 'one byte over the limit is refused with 413');
     assert.equal((await fetch(`${s.base}/health`)).status, 200);
   });
 

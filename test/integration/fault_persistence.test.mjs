@@ -26,6 +26,19 @@ function pluginConfig(root) {
   return { localPlugins: [dir], additionalAllowedDirectories: [root], permissions: { [PLUGIN]: { permission: 'auto' } } };
 }
 
+/** An initialized MCP session on `s`; returns call(name, args) → the tools/call answer text. */
+async function mcpSession(s) {
+  const post = (body, headers = {}) =>
+    s.fetch('/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'kill', version: '0' } } });
+  assert.equal(init.status, 200);
+  await init.text();
+  const h = { 'Mcp-Session-Id': init.headers.get('mcp-session-id'), 'MCP-Protocol-Version': '2025-11-25' };
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, h)).text();
+  let id = 2;
+  return async (name, args) => (await post({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } }, h)).text();
+}
+
 /**
  * Lines of audit.log: complete lines that are JSON (`entries`), complete lines that are not
  * (`corrupt`: a torn line that a later append followed), and whether the file ends mid-line.
@@ -58,7 +71,7 @@ describe('persistence faults', () => {
     let lastEntries = 0;
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        const s = await startServer({ configDir, ...(round === 0 ? { config: pluginConfig(root) } : {}) });
+        const s = await startServer({ configDir, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100' }, ...(round === 0 ? { config: pluginConfig(root) } : {}) });
         // Every restart loads what the previous one left.
         assert.doesNotThrow(() => JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')), `config.json parses before round ${round}`);
         const audit = await s.fetch('/audit?limit=500');
@@ -69,14 +82,16 @@ describe('persistence faults', () => {
         const ext = await new ExtensionClient(s, { connectionId: `kill-${round}` }).connect();
         await ext.waitFor((m) => m.method === 'sync.full');
         ext.on('tool.dispatch', (p) => ({ output: { i: p.input.i } }));
-        // Writers: tool calls (one audit line each) and permission flips (a config.json
-        // rewrite each), as fast as the server takes them, until the kill.
+        // Writers: tool calls over /mcp (one audit line each; REST calls are limited to 30 a
+        // minute) and permission flips (a config.json rewrite each), as fast as the server
+        // takes them, until the kill.
         let stop = false;
         let calls = 0;
         let flips = 0;
-        const callers = Array.from({ length: 8 }, async () => {
+        const sessions = await Promise.all(Array.from({ length: 8 }, () => mcpSession(s)));
+        const callers = sessions.map(async (call) => {
           while (!stop) {
-            await s.callTool(TOOL, { i: calls }).catch(() => {});
+            await call(TOOL, { i: calls }).catch(() => {});
             calls++;
           }
         });

@@ -1,0 +1,455 @@
+// The opentabs benchmark (issue 9): drives the real server binary as the Chrome extension
+// (bench/extension.mjs, its own process, answering every dispatch at once) and as MCP/REST
+// clients (this process: raw keep-alive HTTP/1.1 sockets, no fetch, so the generator costs
+// little), and prints one table: start-to-/health time, idle RSS, RSS with 120 plugins × 30
+// tools, tools/list at that size, sequential tools/call latency, throughput at 1/16/64
+// concurrent calls over /mcp and REST, server CPU per call, and memory over 100,000 calls.
+// The generator's own cost is measured in the same run: its CPU per call (this process and
+// the extension process) and a floor against a null HTTP target (bench/null_target.mjs).
+//
+// Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
+//                             [--ext-connections N]  (default 16; see bench/extension.mjs for why)
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { writeBenchPlugins } from './plugins.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const BIN = resolve(opt('--bin', join(ROOT, 'build/opentabs')));
+const OUT = resolve(opt('--out', join(ROOT, 'bench/results/latest.md')));
+const QUICK = args.includes('--quick');
+// --profile: perf-record the server during the 64-concurrent runs; reports land next to OUT.
+const PROFILE = args.includes('--profile');
+const PLUGINS = 120;
+const TOOLS = 30;
+const REST_CALLS = 25;
+const EXT_CONNECTIONS = Number(opt('--ext-connections', '16'));
+const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
+
+const log = (...a) => console.error('[bench]', ...a);
+const tmp = mkdtempSync(join(os.tmpdir(), 'opentabs-bench-'));
+
+// ---------------------------------------------------------------- process measurements
+
+function rssKiB(pid) {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+/** CPU time of every thread of `pid`, in µs (schedstat: ns on CPU). */
+function cpuMicros(pid) {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1000;
+}
+function selfCpuMicros() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const median = (xs) => pct([...xs].sort((a, b) => a - b), 50);
+const fmtMs = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(ms < 10 ? 2 : 1)} ms`);
+const fmtMiB = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+async function freePort() {
+  const srv = net.createServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+// ---------------------------------------------------------------- raw HTTP client
+
+/** One keep-alive connection; request() resolves with {status, body} when the response is complete. */
+class RawConnection {
+  constructor(port) {
+    this.port = port;
+    this.buf = Buffer.alloc(0);
+    this.waiting = null;
+  }
+  open() {
+    return new Promise((res, rej) => {
+      this.sock = net.connect(this.port, '127.0.0.1', res);
+      this.sock.setNoDelay(true);
+      this.sock.once('error', rej);
+      this.sock.on('data', (d) => {
+        this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+        this.#tryComplete();
+      });
+    });
+  }
+  request(bytes) {
+    return new Promise((res, rej) => {
+      this.waiting = { res, rej };
+      this.sock.write(bytes);
+    });
+  }
+  #tryComplete() {
+    if (!this.waiting) return;
+    const headEnd = this.buf.indexOf('\r\n\r\n');
+    if (headEnd < 0) return;
+    const head = this.buf.toString('latin1', 0, headEnd);
+    let end;
+    const cl = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (cl) {
+      end = headEnd + 4 + Number(cl[1]);
+      if (this.buf.length < end) return;
+    } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+      const term = this.buf.indexOf('\r\n0\r\n\r\n', headEnd);
+      if (term < 0) return;
+      end = term + 7;
+    } else {
+      return;
+    }
+    const status = Number(head.slice(9, 12));
+    const body = this.buf.subarray(headEnd + 4, end);
+    this.buf = this.buf.subarray(end);
+    const w = this.waiting;
+    this.waiting = null;
+    w.res({ status, body, head });
+  }
+  close() {
+    this.sock.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- the server under test
+
+async function startServer({ configDir, env = {} }) {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(BIN, ['start'], {
+    env: {
+      ...process.env,
+      OPENTABS_CONFIG_DIR: configDir,
+      PORT: String(port),
+      OPENTABS_PORT: String(port),
+      OPENTABS_SKIP_NPM_DISCOVERY: '1',
+      OPENTABS_TELEMETRY_DISABLED: '1',
+      OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '10000',
+      // A reply the server drops (over its per-connection inbound limit) then fails its call
+      // after 5 s, counted as an error, instead of stalling the run for 30 s.
+      OPENTABS_DISPATCH_TIMEOUT_MS: '5000',
+      NO_COLOR: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  // Poll /health on fresh sockets as fast as the loop turns, from the spawn on.
+  const request = 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+  for (;;) {
+    const c = new RawConnection(port);
+    try {
+      await c.open();
+      const r = await c.request(request);
+      c.close();
+      if (r.status === 200) break;
+    } catch {
+      c.close();
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  const healthMs = performance.now() - t0;
+  const secret = JSON.parse(readFileSync(join(configDir, 'extension', 'auth.json'), 'utf8')).secret;
+  return {
+    child,
+    pid: child.pid,
+    port,
+    secret,
+    healthMs,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function restRequest(s, plugin, tool, args) {
+  const body = JSON.stringify({ arguments: args });
+  return Buffer.from(
+    `POST /tools/${plugin}_${tool}/call HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+async function mcpSession(s, conn) {
+  const post = (body, sid) => {
+    const text = JSON.stringify(body);
+    return conn.request(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\n${sid ? `Mcp-Session-Id: ${sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n` : ''}` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  };
+  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+  const sid = /\r\nmcp-session-id: *([^\r]+)/i.exec(init.head)[1];
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sid);
+  return sid;
+}
+
+function mcpRequest(s, sid, id, method, params) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+  return Buffer.from(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nMcp-Session-Id: ${sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+// ---------------------------------------------------------------- load runs
+
+/**
+ * `concurrency` connections, each sending its next request when the last one completed,
+ * until `calls` calls are done.  Requests are pre-built (one per plugin/tool pair) so the
+ * generator does no JSON work per call.  Returns throughput, latency percentiles, and CPU
+ * per call of the server, of this process and of the extension process.
+ */
+async function runLoad(s, ext, { transport, concurrency, calls, names }) {
+  const conns = [];
+  for (let i = 0; i < concurrency; i++) {
+    const c = new RawConnection(s.port);
+    await c.open();
+    const sid = transport === 'mcp' ? await mcpSession(s, c) : null;
+    // 25 concurrent dispatches per plugin at most (tool_pipeline.cpp): each connection keeps
+    // to its own plugins, so no call is refused for that.
+    const mine = names.filter((_, j) => j % concurrency === i % names.length || concurrency === 1);
+    const pool = (mine.length ? mine : names).map(([p, t]) =>
+      transport === 'mcp' ? mcpRequest(s, sid, 2, 'tools/call', { name: `${p}_${t}`, arguments: { query: 'hello', limit: 5 } }) : restRequest(s, p, t, { query: 'hello', limit: 5 }),
+    );
+    conns.push({ c, pool });
+  }
+  const lat = new Float64Array(calls);
+  let issued = 0;
+  let errors = 0;
+  const serverCpu0 = cpuMicros(s.pid);
+  const extCpu0 = cpuMicros(ext.pid);
+  const selfCpu0 = selfCpuMicros();
+  const t0 = performance.now();
+  await Promise.all(
+    conns.map(async ({ c, pool }) => {
+      let k = 0;
+      while (issued < calls) {
+        const n = issued++;
+        const start = performance.now();
+        const r = await c.request(pool[k++ % pool.length]);
+        lat[n] = performance.now() - start;
+        if (r.status !== 200 || r.body.includes('"isError":true')) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const result = {
+    calls,
+    errors,
+    perSecond: calls / seconds,
+    serverCpuPerCall: (cpuMicros(s.pid) - serverCpu0) / calls,
+    genCpuPerCall: (selfCpuMicros() - selfCpu0) / calls,
+    extCpuPerCall: (cpuMicros(ext.pid) - extCpu0) / calls,
+  };
+  const sorted = Array.from(lat).sort((a, b) => a - b);
+  result.p50 = pct(sorted, 50);
+  result.p99 = pct(sorted, 99);
+  result.max = sorted[sorted.length - 1];
+  for (const { c } of conns) c.close();
+  if (errors) log(`${transport} c=${concurrency}: ${errors} failed calls`);
+  return result;
+}
+
+/** The generator against a null HTTP target: the most it can drive, and its latency floor. */
+async function nullFloor(concurrency, calls) {
+  const child = fork(join(HERE, 'null_target.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const port = await new Promise((r) => child.once('message', (m) => r(m.port)));
+  const fake = { port, pid: child.pid, secret: 'x' };
+  const r = await runLoad(fake, { pid: child.pid }, { transport: 'rest', concurrency, calls, names: [['null', 'call']] });
+  child.kill();
+  return r;
+}
+
+/** perf record on the server (call graphs), stopped by finishPerf which writes a flat report. */
+function startPerf(pid) {
+  const data = join(tmp, `perf-${Date.now()}.data`);
+  const child = spawn('perf', ['record', '-F', '1999', '-g', '-p', String(pid), '-o', data], { stdio: 'ignore' });
+  return { child, data };
+}
+async function finishPerf({ child, data }, out) {
+  child.kill('SIGINT');
+  await new Promise((r) => child.on('exit', r));
+  const flat = execFileSync('perf', ['report', '-i', data, '--stdio', '--no-children', '--percent-limit', '0.7', '-g', 'none', '--sort', 'dso,symbol'], { maxBuffer: 64 << 20 }).toString();
+  const tree = execFileSync('perf', ['report', '-i', data, '--stdio', '--children', '--percent-limit', '3', '-g', 'none', '--sort', 'symbol'], { maxBuffer: 64 << 20 }).toString();
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `# self time\n${flat}\n\n# including callees\n${tree}`);
+  log(`profile written to ${out}`);
+}
+
+// ---------------------------------------------------------------- the run
+
+function machine() {
+  const cpu = os.cpus();
+  let kernel = os.release();
+  let compiler = '';
+  try {
+    compiler = execFileSync('g++', ['--version']).toString().split('\n')[0];
+  } catch {}
+  return {
+    cpu: `${cpu[0].model} × ${cpu.length} (${os.availableParallelism()} usable)`,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${os.type()} ${kernel}`,
+    node: process.version,
+    compiler,
+  };
+}
+
+async function main() {
+  const rows = [];
+  const row = (what, value, target = '', note = '') => {
+    rows.push({ what, value, target, note });
+    log(`${what}: ${value}${note ? ` (${note})` : ''}`);
+  };
+  const m = machine();
+  log('machine', JSON.stringify(m));
+
+  // Start → /health, cold (fresh config directory: the extension is installed first) and
+  // warm (a second start on the same directory), median of 10 each.
+  const cold = [];
+  const warm = [];
+  for (let i = 0; i < 10; i++) {
+    const dir = join(tmp, `start-${i}`);
+    const a = await startServer({ configDir: dir });
+    cold.push(a.healthMs);
+    await a.stop();
+    const b = await startServer({ configDir: dir });
+    warm.push(b.healthMs);
+    await b.stop();
+  }
+  const spawnFloor = [];
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    await new Promise((r) => spawn('/bin/true').on('exit', r));
+    spawnFloor.push(performance.now() - t0);
+  }
+  row('start → first `/health` answer (warm config dir, median of 10)', fmtMs(median(warm)), '< 20 ms', `cold first start ${fmtMs(median(cold))}; spawn+exit of /bin/true from this generator ${fmtMs(median(spawnFloor))}`);
+
+  // Idle RSS (no plugins), after a moment to settle.
+  const idleDir = join(tmp, 'idle');
+  const idle = await startServer({ configDir: idleDir });
+  await new Promise((r) => setTimeout(r, 300));
+  row('idle RSS (no plugins)', fmtMiB(rssKiB(idle.pid)), '< 10 MiB');
+  await idle.stop();
+
+  // 120 plugins × 30 tools.
+  const pluginRoot = join(tmp, 'plugins');
+  mkdirSync(pluginRoot);
+  const gen = writeBenchPlugins(pluginRoot, PLUGINS, TOOLS);
+  const names = [];
+  for (let t = 0; t < TOOLS; t++) for (const p of gen.names) names.push([p, `tool_${String(t).padStart(2, '0')}`]);
+  const bigDir = join(tmp, 'big');
+  mkdirSync(bigDir);
+  writeFileSync(join(bigDir, 'config.json'), JSON.stringify({ version: 3, ...gen.config }, null, 2));
+  const s = await startServer({ configDir: bigDir });
+  await new Promise((r) => setTimeout(r, 300));
+  const loadedRss = rssKiB(s.pid);
+  row(`RSS with ${PLUGINS} plugins × ${TOOLS} tools loaded`, fmtMiB(loadedRss), '', `start → /health with them: ${fmtMs(s.healthMs)}`);
+
+  const ext = fork(join(HERE, 'extension.mjs'), [String(s.port), s.secret, String(EXT_CONNECTIONS), JSON.stringify(gen.names)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => ext.once('message', r));
+  await new Promise((r) => setTimeout(r, 200)); // let the tab.syncAll messages land
+
+  // tools/list at 3,600 plugin tools (+ browser and platform tools).
+  {
+    const c = new RawConnection(s.port);
+    await c.open();
+    const sid = await mcpSession(s, c);
+    const req = mcpRequest(s, sid, 3, 'tools/list', {});
+    let size = 0;
+    let count = 0;
+    for (let i = 0; i < 5; i++) {
+      const r = await c.request(req);
+      size = r.body.length;
+      if (i === 0) count = JSON.parse(r.body.toString()).result.tools.length;
+    }
+    const N = 50;
+    const times = [];
+    const cpu0 = cpuMicros(s.pid);
+    for (let i = 0; i < N; i++) {
+      const t0 = performance.now();
+      await c.request(req);
+      times.push(performance.now() - t0);
+    }
+    const cpu = (cpuMicros(s.pid) - cpu0) / N;
+    row(`\`tools/list\` of ${count} tools (${(size / 2 ** 20).toFixed(2)} MiB), server CPU per request`, fmtMs(cpu / 1000), '< 2 ms', `client-observed time to last byte, median ${fmtMs(median(times))}`);
+    c.close();
+  }
+
+  // Sequential latency.  REST tool calls are limited to 30 a minute for all callers together
+  // (spec: POST /tools/<name>/call "bearer, 30/min"; server/app/routes.hpp), so REST gets 25
+  // calls and no throughput runs: beyond 30/min it answers 429 by design.
+  const seqCalls = QUICK ? 2000 : 5000;
+  {
+    const r = await runLoad(s, ext, { transport: 'rest', concurrency: 1, calls: REST_CALLS, names });
+    row(`\`tools/call\` latency, sequential, REST (p50 / max)`, `${fmtMs(r.p50)} / ${fmtMs(r.max)}`, '', `${REST_CALLS} calls (REST allows 30/min by spec, so no REST throughput runs)${r.errors ? `; ${r.errors} errors` : ''}`);
+    await runLoad(s, ext, { transport: 'mcp', concurrency: 1, calls: 500, names }); // warm-up
+    const m = await runLoad(s, ext, { transport: 'mcp', concurrency: 1, calls: seqCalls, names });
+    row(`\`tools/call\` latency, sequential, /mcp (p50 / p99)`, `${fmtMs(m.p50)} / ${fmtMs(m.p99)}`, '', `${seqCalls} calls, each relayed to the extension and back${m.errors ? `; ${m.errors} errors` : ''}`);
+  }
+
+  // Throughput.
+  const thr = [];
+  for (const concurrency of [1, 16, 64]) {
+    for (const transport of ['mcp']) {
+      const calls = concurrency === 1 ? seqCalls : QUICK ? 10_000 : 30_000;
+      const perf = PROFILE && concurrency === 64 ? startPerf(s.pid) : null;
+      const r = await runLoad(s, ext, { transport, concurrency, calls, names });
+      if (perf) await finishPerf(perf, join(dirname(OUT), `profile-${transport}.txt`));
+      thr.push({ concurrency, transport, ...r });
+      row(
+        `throughput, ${concurrency} concurrent, ${transport === 'mcp' ? '/mcp' : 'REST'}`,
+        `${Math.round(r.perSecond).toLocaleString('en-US')} calls/s`,
+        concurrency === 64 ? '≥ 20,000/s' : '',
+        `p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}; server CPU ${r.serverCpuPerCall.toFixed(1)} µs/call; generator ${r.genCpuPerCall.toFixed(1)} + extension ${r.extCpuPerCall.toFixed(1)} µs/call${r.errors ? `; ${r.errors} errors` : ''}`,
+      );
+    }
+  }
+  const best = thr.find((t) => t.concurrency === 64);
+  row('server CPU per relayed call (/mcp, 64 concurrent)', `${best.serverCpuPerCall.toFixed(1)} µs`, '< 30 µs', `includes tool.invocationStart/End broadcast to all ${EXT_CONNECTIONS} extension connections`);
+
+  // Memory over 100,000 calls.
+  const before = rssKiB(s.pid);
+  const half = await runLoad(s, ext, { transport: 'mcp', concurrency: 64, calls: MEMORY_CALLS / 2, names });
+  const mid = rssKiB(s.pid);
+  const rest = await runLoad(s, ext, { transport: 'mcp', concurrency: 16, calls: MEMORY_CALLS / 2, names });
+  const after = rssKiB(s.pid);
+  row(`RSS before → after ${(MEMORY_CALLS / 2).toLocaleString('en-US')} → after ${MEMORY_CALLS.toLocaleString('en-US')} more /mcp calls`, `${fmtMiB(before)} → ${fmtMiB(mid)} → ${fmtMiB(after)}`, 'flat', `growth ${((after - before) / 1024).toFixed(1)} MiB (after the runs above); ${half.errors + rest.errors} errors`);
+
+  // The generator's own floor.
+  const floor = await nullFloor(64, QUICK ? 10_000 : 30_000);
+  row('load generator floor: same client, 64 concurrent, null HTTP target', `${Math.round(floor.perSecond).toLocaleString('en-US')} req/s`, '', `generator ${floor.genCpuPerCall.toFixed(1)} µs/request; null target ${floor.extCpuPerCall.toFixed(1)} µs/request; p50 ${fmtMs(floor.p50)}`);
+
+  ext.send('exit');
+  await s.stop();
+
+  const lines = [];
+  lines.push(`# opentabs benchmark`, '');
+  lines.push(`Run ${new Date().toISOString()} with \`bench/run.sh\` on: ${m.cpu}, ${m.memory} RAM, ${m.os}; server built with ${m.compiler} (RelWithDebInfo); load generator Node ${m.node} on the same machine.`, '');
+  lines.push(`Setup: ${PLUGINS} generated plugins × ${TOOLS} tools (bench/plugins.mjs), the extension played by bench/extension.mjs (${EXT_CONNECTIONS} WebSocket connections, each answering dispatches at once), calls over raw keep-alive HTTP/1.1.`, '');
+  lines.push('| measure | result | target | notes |', '| --- | --- | --- | --- |');
+  for (const r of rows) lines.push(`| ${r.what} | ${r.value} | ${r.target} | ${r.note} |`);
+  lines.push('');
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, lines.join('\n'));
+  console.log(lines.join('\n'));
+  log(`written to ${OUT}`);
+}
+
+try {
+  await main();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
