@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,9 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
   auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
   bool child_done = false;
   int child_status = 0;
+  // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns inside
+  // coroutine loops); `outcome` holds the answer once there is one.
+  std::optional<status> outcome;
   while (std::chrono::steady_clock::now() < deadline) {
     if (!child_done) {
       int st = 0;
@@ -93,25 +97,33 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
     auto probe = co_await probe_server(options.port);
     if (probe) {
       log.write("server is up on port " + std::to_string(options.port));
-      // `start --background` exits right after the server answers; reap it so it does
-      // not linger as a zombie for the bridge's lifetime (bounded wait).
-      for (int i = 0; i < 100 && !child_done; ++i) {
-        int st = 0;
-        if (::waitpid(*pid, &st, WNOHANG) == *pid) break;
-        timer.expires_after(std::chrono::milliseconds(50));
-        co_await timer.async_wait(net::as_value);
-      }
-      co_return ok();
+      outcome = ok();
+      break;
     }
-    if (probe.err().code == "port_in_use") co_return probe;
+    if (probe.err().code == "port_in_use") {
+      outcome = probe;
+      break;
+    }
     // `start --background` exits once the server is healthy or has failed; a failure
     // with nothing listening means there is no point in waiting longer.
-    if (child_done && child_status != 0)
-      co_return make_error("server_not_running", "`opentabs start --background` failed (exit " +
+    if (child_done && child_status != 0) {
+      outcome = make_error("server_not_running", "`opentabs start --background` failed (exit " +
                                                      std::to_string(child_status) + "); see " + log.file().string());
+      break;
+    }
     timer.expires_after(options.poll_interval);
     co_await timer.async_wait(net::as_value);
   }
+  // `start --background` exits right after the server answers; reap it so it does not
+  // linger as a zombie for the bridge's lifetime (bounded wait).
+  const bool up = outcome && outcome->ok();
+  for (int i = 0; i < 100 && up && !child_done; ++i) {
+    int st = 0;
+    if (::waitpid(*pid, &st, WNOHANG) == *pid) break;
+    timer.expires_after(std::chrono::milliseconds(50));
+    co_await timer.async_wait(net::as_value);
+  }
+  if (outcome) co_return *outcome;
   co_return make_error("server_not_running", "the server did not answer on port " + std::to_string(options.port) +
                                                  " within " + std::to_string(options.start_timeout.count()) + " ms; see " +
                                                  log.file().string());

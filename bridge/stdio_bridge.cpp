@@ -328,7 +328,10 @@ awaitable<void> relay::relay_message(client_message msg) {
     if (is_request) co_await emit(error_line(msg.id, kInternalError, "Bridge proxy error: " + text));
   };
 
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
+  // negated co_awaits inside coroutine loops); `finished` says whether an answer was given.
+  bool finished = false;
+  for (int attempt = 0; attempt < 3 && !finished; ++attempt) {
     const bool with_session = !is_initialize && !state_.session_id().empty();
     const std::uint64_t generation = state_.generation();
     // initialize answers are captured first: the session id and version come from them.
@@ -341,14 +344,17 @@ awaitable<void> relay::relay_message(client_message msg) {
         auto up = co_await ensure_server(lo, log_);
         if (!up) {
           co_await fail(up.err().message);
-          co_return;
+          finished = true;
+          break;
         }
         if (!is_initialize && state_.can_reinitialize()) co_await reinitialize(generation);
         continue;
       }
       co_await fail(r.err().message);
-      co_return;
+      finished = true;
+      break;
     }
+    bool retry = false;
     switch (classify_post_status(r->status, with_session)) {
       case post_action::deliver:
         if (is_initialize) {
@@ -359,39 +365,45 @@ awaitable<void> relay::relay_message(client_message msg) {
           if (!state_.session_id().empty()) log_.write("session started");
           stream_kick_.notify();
         }
-        co_return;
+        break;
       case post_action::accepted:
-        co_return;
-      case post_action::reinitialize:
+        break;
+      case post_action::reinitialize: {
         log_.write("the server does not know our session (restarted?); re-initializing");
-        if (state_.can_reinitialize() && co_await reinitialize(generation)) continue;
-        co_await fail("the server lost the session and re-initializing failed");
-        co_return;
+        bool renewed = false;
+        if (state_.can_reinitialize()) renewed = co_await reinitialize(generation);
+        if (renewed) retry = true;
+        else co_await fail("the server lost the session and re-initializing failed");
+        break;
+      }
       case post_action::reload_secret:
-        if (reload_secret()) continue;
-        co_await fail("the server rejected the secret in " + options_.paths.auth_json().string() +
-                      " (is it running with another OPENTABS_CONFIG_DIR?)");
-        co_return;
+        if (reload_secret()) retry = true;
+        else
+          co_await fail("the server rejected the secret in " + options_.paths.auth_json().string() +
+                        " (is it running with another OPENTABS_CONFIG_DIR?)");
+        break;
       case post_action::fail: {
         // The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
-        if (auto v = json::parse_object(r->error_body); v && json::find(*v, "error")) {
-          if (!is_request) {
+        auto v = json::parse_object(r->error_body);
+        if (v && json::find(*v, "error")) {
+          if (is_request) {
+            (*v)["id"] = msg.id;
+            co_await emit(json::dump(*v));
+          } else {
             log_.write("server refused " + msg.method + ": HTTP " + std::to_string(r->status));
-            co_return;
           }
-          (*v)["id"] = msg.id;
-          co_await emit(json::dump(*v));
-          co_return;
+          break;
         }
         std::string excerpt = r->error_body.substr(0, 200);
         for (auto& ch : excerpt)
           if (ch == '\n' || ch == '\r') ch = ' ';
         co_await fail("HTTP " + std::to_string(r->status) + (excerpt.empty() ? "" : ": " + excerpt));
-        co_return;
+        break;
       }
     }
+    finished = !retry;
   }
-  co_await fail("giving up after repeated session failures");
+  if (!finished) co_await fail("giving up after repeated session failures");
 }
 
 awaitable<bool> relay::reinitialize(std::uint64_t failed_generation) {
@@ -457,7 +469,8 @@ awaitable<void> relay::event_stream() {
     if (shutting_down_) break;
     if (status == 200) backoff = options_.stream_retry_min;  // it worked; the server closed it
     if (status == 404) {
-      if (co_await reinitialize(generation)) continue;
+      bool renewed = co_await reinitialize(generation);  // awaited outside the condition: GCC 12
+      if (renewed) continue;
     } else if (status == 405) {
       log_.write("the server offers no event stream; server notifications arrive with responses only");
       co_await stream_kick_.wait();

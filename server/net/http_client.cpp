@@ -119,13 +119,23 @@ awaitable<result<http_client_response>> http_client::send(http_client_request re
   } guard{live_, &x};
 
   if (auto st = co_await open(x, req); !st) co_return st.err();
+  // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
+  // negated co_awaits inside coroutine loops).
   http_client_response res;
+  status failure = ok();
   while (!x.parser.done()) {
     auto st = co_await read_some(x);
-    if (!st) co_return st.err();
+    if (!st) {
+      failure = st;
+      break;
+    }
     res.body += x.parser.take_body();
-    if (x.eof && !x.parser.done()) co_return make_error("truncated", "connection closed early");
+    if (x.eof && !x.parser.done()) {
+      failure = make_error("truncated", "connection closed early");
+      break;
+    }
   }
+  if (!failure) co_return failure.err();
   res.head = x.parser.head();
   co_return res;
 }
@@ -143,20 +153,32 @@ awaitable<result<response_head>> http_client::stream(http_client_request req, he
 
   if (auto st = co_await open(x, req); !st) co_return st.err();
   bool head_seen = false;
+  status failure = ok();
   while (true) {
     auto st = co_await read_some(x);
-    if (!st) co_return st.err();
+    if (!st) {
+      failure = st;
+      break;
+    }
     if (!head_seen && x.parser.head_complete()) {
       head_seen = true;
-      if (!on_head(x.parser.head())) co_return x.parser.head();
+      if (!on_head(x.parser.head())) break;
     }
     if (head_seen) {
       std::string piece = x.parser.take_body();
-      if (!piece.empty() && !co_await on_body(std::move(piece))) co_return x.parser.head();
+      if (!piece.empty()) {
+        bool more = co_await on_body(std::move(piece));  // awaited outside the condition: GCC 12
+        if (!more) break;
+      }
     }
-    if (x.parser.done()) co_return x.parser.head();
-    if (x.eof) co_return make_error("truncated", "connection closed early");
+    if (x.parser.done()) break;
+    if (x.eof) {
+      failure = make_error("truncated", "connection closed early");
+      break;
+    }
   }
+  if (!failure) co_return failure.err();
+  co_return x.parser.head();
 }
 
 }  // namespace opentabs::net
