@@ -20,7 +20,10 @@ using namespace asio::experimental::awaitable_operators;
 
 namespace {
 
-constexpr std::size_t kMaxParallelQueries = 4;  // npm view / search processes at once
+// Read-only operations (search, checkUpdates, folder.open) running at once, and npm
+// processes one of them may run in parallel: at most 2 × 4 npm processes.
+constexpr std::size_t kMaxQueryOperations = 2;
+constexpr std::size_t kMaxParallelQueries = 4;
 constexpr std::int64_t kRetryAfterMs = 2000;
 constexpr std::size_t kMaxPathLength = 4096;
 
@@ -259,7 +262,7 @@ std::optional<plugin_manager::found_plugin> plugin_manager::find_installed(std::
 net::awaitable<result<json::object>> plugin_manager::search(const json::object& params) {
   auto query = npm::search_query_from(json::find(params, "query"));
   if (!query) co_return query.err();
-  if (activity_->queries >= kMaxParallelQueries)
+  if (activity_->queries >= kMaxQueryOperations)
     co_return failed("busy", "Too many plugin searches at once; try again shortly");
   query_slot<activity> slot(activity_);
 
@@ -522,7 +525,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     outdated_.clear();
     co_return json::object{{"outdatedPlugins", json::array{}}};
   }
-  if (activity_->queries >= kMaxParallelQueries)
+  if (activity_->queries >= kMaxQueryOperations)
     co_return failed("busy", "Too many plugin queries at once; try again shortly");
   query_slot<activity> slot(activity_);
 
@@ -579,7 +582,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   if (!fs::is_directory(st)) co_return failed("open_failed", "Not a folder: " + dir.string());
   auto real = fs::canonical(dir, ec);
   if (ec) co_return failed("open_failed", "Cannot resolve folder " + dir.string() + ": " + ec.message());
-  if (activity_->queries >= kMaxParallelQueries) co_return failed("busy", "Too many requests at once; try again shortly");
+  if (activity_->queries >= kMaxQueryOperations) co_return failed("busy", "Too many requests at once; try again shortly");
   query_slot<activity> slot(activity_);
 
   // OPENTABS_FOLDER_OPENER: test knob (there is no desktop in CI); default xdg-open / open.

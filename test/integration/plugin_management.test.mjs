@@ -130,7 +130,8 @@ const realPath = (p) => realpathSync(p);
 // ---------------------------------------------------------------------------------------
 
 const probeDir = makePrefix();
-const probeEnv = { ...process.env, ...npmEnv(probeDir) };
+// No retries: an offline machine answers at once instead of after npm's minute of retries.
+const probeEnv = { ...process.env, ...npmEnv(probeDir), npm_config_fetch_retries: '0' };
 async function probe(args) {
   try {
     const { stdout } = await exec('npm', args, { env: probeEnv, timeout: 30_000 });
@@ -139,9 +140,12 @@ async function probe(args) {
     return { ok: false, reason: err.killed ? 'no answer within 30 s' : firstNpmError(err) };
   }
 }
-const realView = await probe(['view', '--json', '--', REAL_PLUGIN, 'version']);
-const realSearch = await probe(['search', '--json', '--searchlimit=5', '--', 'keywords:opentabs-plugin']);
-const registryName = (await probe(['config', 'get', 'registry'])).stdout?.trim() ?? 'the npm registry';
+const [realView, realSearch, registryConfig] = await Promise.all([
+  probe(['view', '--json', '--', REAL_PLUGIN, 'version']),
+  probe(['search', '--json', '--searchlimit=5', '--', 'keywords:opentabs-plugin']),
+  probe(['config', 'get', 'registry']),
+]);
+const registryName = registryConfig.stdout?.trim() || 'the npm registry';
 const realSkip = realView.ok ? false : `${registryName} cannot serve ${REAL_PLUGIN}: ${realView.reason}`;
 let searchSkip = realSearch.ok ? false : `${registryName} has no working search: ${realSearch.reason}`;
 if (!searchSkip) {
