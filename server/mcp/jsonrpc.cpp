@@ -9,7 +9,8 @@ bool valid_id(const json::value& id) {
   if (id.is_string() || id.is_int64() || id.is_uint64()) return true;
   if (id.is_double()) {
     double d = id.get_double();
-    return std::isfinite(d) && d == std::floor(d);
+    // Integral and within int64 (classify converts it): 1e24 would overflow the cast (UB).
+    return std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18;
   }
   return false;
 }

@@ -52,6 +52,15 @@ TEST_CASE("wrong shapes are -32600 and keep a readable id") {
   auto fractional_id = classify(j(R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})"));
   CHECK(fractional_id.error.code == rpc_code::invalid_request);
 
+  // Found by test/fuzz/mcp_message_fuzz.cpp: an integral double id beyond int64 was cast
+  // to int64 (undefined behaviour); it is an invalid id now.
+  auto huge_id = classify(j(R"({"jsonrpc":"2.0","id":1e24,"method":"ping"})"));
+  CHECK(huge_id.error.code == rpc_code::invalid_request);
+  CHECK(huge_id.id.is_null());
+  auto large_id = classify(j(R"({"jsonrpc":"2.0","id":4e15,"method":"ping"})"));
+  REQUIRE(large_id);
+  CHECK(large_id.msg->id.as_int64() == 4'000'000'000'000'000);
+
   auto both = classify(j(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{}})"));
   CHECK(both.error.code == rpc_code::invalid_request);
 }
