@@ -4,7 +4,8 @@
 # in test/fuzz/corpus/<target>/.  Idempotent: installs clang and its fuzzer runtime only
 # when missing (sudo when not root).  New corpus entries go to build-fuzz/corpus/<target>/
 # (not committed); a crash leaves its input in build-fuzz/artifacts/<target>/ and makes the
-# script fail.
+# script fail.  Inputs that found a bug are kept in test/fuzz/regressions/<target>/ and
+# replayed on every run.
 # Usage: scripts/fuzz.sh [seconds per target, default 30] [target ...]
 #   targets: http_request ws_decoder json mcp_message schema_validator config tools_json
 set -euo pipefail
@@ -51,8 +52,10 @@ for t in "${targets[@]}"; do
   work="build-fuzz/corpus/$t"; artifacts="build-fuzz/artifacts/$t"
   mkdir -p "$work" "$artifacts"
   log "$t: ${seconds}s"
+  # Inputs that once failed (test/fuzz/regressions/<target>/) run first, with the seeds.
+  extra=(); [ -d "test/fuzz/regressions/$t" ] && extra=("test/fuzz/regressions/$t")
   if build-fuzz/fuzz_$t -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-       -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" "test/fuzz/corpus/$t" \
+       -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" "test/fuzz/corpus/$t" "${extra[@]}" \
        > "build-fuzz/$t.log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$t.log")
     cov=$(grep -o 'cov: [0-9]*' "build-fuzz/$t.log" | tail -1)

@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "config/config_migrations.hpp"
+#include "nonfinite.hpp"
 
 namespace config = opentabs::config;
 
@@ -25,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)config::migrate(*root, home, path);
   std::vector<std::string> warnings;
   (void)config::config_from_object(*root, path, warnings);
+  if (opentabs::fuzz::has_non_finite(*root)) return 0;  // see nonfinite.hpp
   const std::string written = config::format_config_text(*root);
   auto reread = config::parse_config_text(written, path);
   if (!reread && written.size() <= config::kMaxConfigBytes) __builtin_trap();
