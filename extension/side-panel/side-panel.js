@@ -4,6 +4,8 @@
 // textContent / attributes only, and icons are shown through <img> data URLs, so nothing the
 // server or a plugin sends can run script in this page.
 
+import { renderWebmcpCard } from '../src/webmcp/side-panel-card.js';
+
 const PERMISSIONS = ['off', 'ask', 'auto'];
 const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity'];
 const CONNECTION_LABELS = {
@@ -204,6 +206,11 @@ function renderBrowserTools() {
       ]))));
 }
 
+function renderWebmcpSites() {
+  const card = renderWebmcpCard(state.serverState, { el, act, permissionControl, matchesFilter });
+  $('webmcp-sites').replaceChildren(...(card ? [card] : []));
+}
+
 function renderActivity() {
   const items = state.activity ?? [];
   $('activity').replaceChildren(...(items.length ? items.map((a) => el('li', { 'data-status': a.status },
@@ -219,6 +226,7 @@ function render() {
   renderPlugins();
   renderFailed();
   renderBrowserTools();
+  renderWebmcpSites();
   renderActivity();
 }
 

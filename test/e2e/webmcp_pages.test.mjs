@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
   tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, resultText, waitFor, chromium, CHROMIUM,
+  connectMcp, resultText, waitFor, chromium, CHROMIUM, EXTENSION_ID,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
 
@@ -174,6 +174,31 @@ describe('WebMCP pages in headless Chromium', () => {
     assert.equal(resultText(await mcp.client.callTool({ name: `${P}good`, arguments: {} })), 'good ran');
     await page.close();
     await waitForTools(mcp, (n) => !n.some((x) => x.startsWith(P)), 'bad page closed');
+  });
+
+  test('side panel: a site that publishes tools appears with its permission, and switching it takes effect', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url('legacy.html', 'localhost'));
+    await waitForTools(mcp, (n) => n.includes(`${PL}greet`), 'localhost legacy tools');
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`);
+    const key = site.key('localhost');
+    const card = panel.locator(`[data-testid="webmcp-site-${key}"]`);
+    await card.waitFor();
+    assert.match(await card.textContent(), /3 tool\(s\) in 1 tab\(s\)/);
+    await panel.locator(`[data-testid="webmcp-perm-${key}-auto"][aria-pressed=true]`).waitFor();
+    // Turn the site off from the panel: the tool is listed as disabled and refuses calls.
+    await panel.locator(`[data-testid="webmcp-perm-${key}-off"]`).click();
+    await panel.locator(`[data-testid="webmcp-perm-${key}-off"][aria-pressed=true]`).waitFor();
+    await waitFor(async () => (await mcp.client.listTools()).tools.find((t) => t.name === `${PL}greet`)?.description.startsWith('[Disabled] '), 'greet listed as disabled');
+    const refused = await mcp.client.callTool({ name: `${PL}greet`, arguments: { who: 'x' } });
+    assert.equal(refused.isError, true);
+    assert.match(resultText(refused), /turned off/);
+    await panel.locator(`[data-testid="webmcp-perm-${key}-auto"]`).click();
+    await waitFor(async () => !(await mcp.client.callTool({ name: `${PL}greet`, arguments: { who: 'y' } })).isError, 'greet allowed again');
+    await panel.close();
+    await page.close();
+    await waitForTools(mcp, (n) => !n.some((x) => x.startsWith(PL)), 'localhost page closed');
   });
 
   test('native WebMCP (--enable-features=WebMCP): registrations through ModelContext.prototype are captured', async () => {
