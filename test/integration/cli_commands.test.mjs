@@ -343,6 +343,27 @@ describe('opentabs CLI without a server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test('colour only on a terminal, and never with NO_COLOR', async (t) => {
+    // `script` (util-linux) gives the CLI a real pseudo-terminal.
+    if (!existsSync('/usr/bin/script')) return t.skip('util-linux script is not installed');
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-tty-'));
+    const run = (env) =>
+      new Promise((resolve) => {
+        const c = spawn('/usr/bin/script', ['-qec', `${OPENTABS_BIN} config show`, '/dev/null'], {
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', OPENTABS_CONFIG_DIR: dir, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.on('exit', () => resolve(out));
+      });
+    assert.ok((await run({})).includes('\x1b['), 'a terminal gets colour');
+    assert.ok(!(await run({ NO_COLOR: '1' })).includes('\x1b['), 'NO_COLOR is honoured');
+    const piped = await cli(['config', 'show'], { env: { OPENTABS_CONFIG_DIR: dir, NO_COLOR: '' } });
+    assert.ok(!piped.stdout.includes('\x1b['), 'a pipe gets plain text');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   test('config set works offline and writes config.json (0600)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentabs-offline-'));
     const port = await freePort();
