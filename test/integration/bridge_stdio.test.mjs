@@ -194,3 +194,32 @@ describe('stdio bridge, raw stdio', () => {
     await s.stop();
   });
 });
+
+describe('stdio bridge, wrong secret', () => {
+  test('a secret the server rejects is answered with an error naming the file', { timeout: 60_000 }, async () => {
+    const s = await startServer();
+    const other = mkdtempSync(join(tmpdir(), 'opentabs-badsecret-'));
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(join(other, 'extension'), { recursive: true });
+      writeFileSync(join(other, 'extension', 'auth.json'), JSON.stringify({ secret: 'b'.repeat(64) }) + '\n', { mode: 0o600 });
+      const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: other },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+      child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
+      assert.equal(await exited, 0);
+      const msg = JSON.parse(out.trim());
+      assert.equal(msg.id, 1);
+      assert.equal(msg.error.code, -32603);
+      assert.match(msg.error.message, new RegExp(`rejected the secret in ${join(other, 'extension', 'auth.json').replace(/[/.]/g, '\\$&')}`));
+      assert.ok(!out.includes('b'.repeat(64)));
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+      await s.stop();
+    }
+  });
+});
