@@ -454,6 +454,7 @@ awaitable<void> relay::event_stream() {
         req,
         [&](const net::response_head& h) {
           status = h.status;
+          if (status == 200) log_.write("event stream open");
           return status == 200;
         },
         [&](std::string piece) -> awaitable<bool> {

@@ -94,9 +94,8 @@ describe('stdio bridge', () => {
       await b.client.listTools();
       // Wait until the bridge's event stream is open before causing the notification.
       const deadline = Date.now() + 10_000;
-      while (!readFileSync(join(s.configDir, 'logs', 'stdio-bridge.log'), 'utf8').includes('session started') && Date.now() < deadline)
+      while (!readFileSync(join(s.configDir, 'logs', 'stdio-bridge.log'), 'utf8').includes('event stream open') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 200));
       const reload = await s.fetch('/reload', { method: 'POST' });
       assert.equal(reload.status, 200);
       assert.equal(await changed, true);
