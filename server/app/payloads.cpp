@@ -85,8 +85,7 @@ json::object sync_full_params(const server_state& state) {
                  {"browserPermission", json::str(browser_permission(state))},
                  {"serverVersion", OPENTABS_VERSION},
                  {"serverSourcePath", json::str(state.server_source_path)},
-                 {"skipPermissions", state.skip_permissions},
-                 {"webmcpSites", webmcp_sites_payload(state)}};
+                 {"skipPermissions", state.skip_permissions}};
   if (!state.extension_hash.empty()) o["extensionHash"] = json::str(state.extension_hash);
   return o;
 }
@@ -100,6 +99,7 @@ json::object config_state(const server_state& state, const extension_hub& hub) {
     plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(state, *p), tab_state_of(hub, p->name())));
   auto o = sync_full_params(state);
   o["plugins"] = std::move(plugins);
+  o["webmcpSites"] = webmcp_sites_payload(state);  // side panel WebMCP card (opentabs addition)
   return o;
 }
 
