@@ -46,6 +46,7 @@ function startHost(env, origin = EXTENSION_ORIGIN) {
     }
   });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stdin.on('error', () => {});  // a host that refused the caller may be gone before we write
   return {
     child, exited,
     send: (body) => child.stdin.write(frame(body)),
@@ -128,8 +129,8 @@ describe('native messaging host', () => {
   });
 
   test('a caller that is not our extension gets nothing', async () => {
+    // The host answers before any request and exits.
     const host = startHost(env, 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/');
-    host.send({ type: 'getServer', start: true });
     const reply = await host.next();
     assert.deepEqual(reply, { type: 'error', code: 'forbidden_origin', message: 'this native host serves only the OpenTabs extension' });
     assert.equal(await host.exited, 1);
