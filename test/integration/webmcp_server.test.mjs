@@ -7,6 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -157,6 +159,13 @@ describe('WebMCP tools through the server', () => {
     ext.notify('confirmation.response', { id: req.params.id, decision: 'allow' });
     const r = await call;
     assert.equal(r.content[0].text, 'approved result');
+    // "Always allow" stores a per-tool override under the site key.
+    const again = mcp.client.callTool({ name: 'webmcp_127_0_0_1_8123_search', arguments: { query: 'always' } });
+    const req2 = await ext.next((m) => m.method === 'confirmation.request');
+    ext.notify('confirmation.response', { id: req2.params.id, decision: 'allow', alwaysAllow: true });
+    assert.equal((await again).content[0].text, 'approved result');
+    const saved = JSON.parse(readFileSync(join(s.configDir, 'config.json'), 'utf8'));
+    assert.equal(saved.permissions[KEY].tools.search, 'auto');
     await ext.request('config.setPluginPermission', { plugin: KEY, permission: 'auto' });
   });
 

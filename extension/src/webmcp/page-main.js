@@ -95,12 +95,19 @@
   // ---- the captured tools -------------------------------------------------------------------
   const tools = new MapCtor();  // name -> {name, title, description, inputSchema, annotations, execute, source}
 
+  // Coalesces a burst of registrations into one report, and sends at most one report per
+  // 200 ms however often a page registers and unregisters (each report reaches the server and
+  // every MCP client as tools/list_changed).
+  const REPORT_DELAY_MS = 20;
+  const MIN_REPORT_GAP_MS = 200;
+  let lastReportAt = 0;
   function scheduleReport() {
     if (pendingReport) return;
     pendingReport = true;
-    // Coalesces a burst of registrations into one report.
+    const wait = Math.max(REPORT_DELAY_MS, lastReportAt + MIN_REPORT_GAP_MS - Date.now());
     setTimeoutFn(() => {
       pendingReport = false;
+      lastReportAt = Date.now();
       const list = [];
       for (const t of arrayFrom(mapValues(tools))) {
         const entry = { name: t.name, description: t.description };
@@ -110,7 +117,7 @@
         list.push(entry);
       }
       sendToRelay({ kind: 'tools', tools: list });
-    }, 20);
+    }, wait);
   }
 
   // Checks one descriptor and snapshots it (the page may mutate its object later).  Returns
