@@ -11,6 +11,8 @@ namespace {
 using outcome = extension_hub::inbound_outcome;
 
 constexpr std::size_t kMaxContentItems = 100;
+// Calls in flight per site, like the per-plugin cap of tool.dispatch.
+constexpr std::size_t kMaxConcurrentPerSite = 25;
 
 outcome error_reply(std::int64_t code, std::string message) {
   return outcome{outcome::kind::reply,
@@ -116,6 +118,12 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
                                            " is no longer available: its page was closed, navigated away or "
                                            "unregistered it.",
                                        true, 404);
+  }
+  if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerSite) {
+    audit.error = audit::audit_error{"RATE_LIMITED", "too many concurrent calls", std::nullopt};
+    co_return tools::call_result::text("Too many concurrent WebMCP calls for " + tool.plugin + " (limit " +
+                                           std::to_string(kMaxConcurrentPerSite) + "). Wait for in-flight calls to complete.",
+                                       true, 429);
   }
   auto started_ms = now_epoch_ms();
   hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},

@@ -169,6 +169,18 @@ describe('WebMCP tools through the server', () => {
     await ext.request('config.setPluginPermission', { plugin: KEY, permission: 'auto' });
   });
 
+  test('at most 25 calls per site are in flight; the next one is refused', async () => {
+    const held = [];
+    ext.on('webmcp.callTool', () => new Promise((resolve) => held.push(resolve)));
+    const calls = Array.from({ length: 25 }, (_, i) => mcp.client.callTool({ name: 'webmcp_127_0_0_1_8123_search', arguments: { query: `q${i}` } }));
+    await until(() => held.length === 25, '25 calls held by the page');
+    const refused = await mcp.client.callTool({ name: 'webmcp_127_0_0_1_8123_search', arguments: { query: 'one more' } });
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0].text, /Too many concurrent WebMCP calls for webmcp:127_0_0_1_8123 \(limit 25\)/);
+    for (const resolve of held) resolve({ content: [{ type: 'text', text: 'released' }] });
+    for (const r of await Promise.all(calls)) assert.equal(r.content[0].text, 'released');
+  });
+
   test('bad reports: each bad tool is refused with its reason, malformed frames get -32602', async () => {
     const many = Array.from({ length: 2000 }, (_, i) => ({ name: `t${i}`, description: 'x' }));
     const reply = await ext.request('webmcp.frameTools', frameTools(20, [
