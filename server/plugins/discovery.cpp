@@ -148,7 +148,10 @@ discovery_result discover(const discovery_input& in) {
   std::vector<candidate> npm, local;
 
   // 1. npm globals
-  if (in.npm_global_root && !in.npm_global_root->empty() && !npm_discovery_disabled_by_env()) {
+  std::error_code root_ec;
+  // A fresh npm prefix has no global node_modules yet: nothing installed, not an error.
+  bool npm_root_exists = in.npm_global_root && fs::exists(*in.npm_global_root, root_ec);
+  if (npm_root_exists && !in.npm_global_root->empty() && !npm_discovery_disabled_by_env()) {
     std::string error;
     for (auto& entry : list_children(*in.npm_global_root, error)) {
       std::string name = entry.filename().string();
