@@ -90,7 +90,11 @@ int run(int argc, char** argv) {
   ctx.paths = *paths;
   // Only a foreground `start` can run on an ephemeral port (it prints the port it got).
   const bool ephemeral_ok = cmd.command->path == "start" && !cmd.has("background") && !cmd.has("stdio");
-  auto port = resolve_port(cmd.value("port"), env("OPENTABS_PORT"), read_config_port(ctx.paths), ephemeral_ok);
+  // `start` runs the server in-process, so the server's own PORT variable applies to it too
+  // (after --port and OPENTABS_PORT, the CLI's variable).
+  auto env_port = env("OPENTABS_PORT");
+  if (cmd.command->path == "start" && (!env_port || env_port->empty())) env_port = env("PORT");
+  auto port = resolve_port(cmd.value("port"), env_port, read_config_port(ctx.paths), ephemeral_ok);
   if (!port) return report_error(ctx, port.err());
   ctx.port = *port;
 
