@@ -115,7 +115,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   drop_connection(conn);
 }
 
-void extension_hub::drop_connection(const std::shared_ptr<ext_connection>& c) {
+void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   auto it = connections_.find(c->id);
   if (it == connections_.end() || it->second != c) return;
   connections_.erase(it);

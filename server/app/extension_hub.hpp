@@ -89,7 +89,8 @@ class extension_hub {
  private:
   struct waiter;
   void handle_text(ext_connection& c, std::string_view text);
-  void drop_connection(const std::shared_ptr<ext_connection>& c);
+  // By value: callers pass the map's own element, which erase() destroys.
+  void drop_connection(std::shared_ptr<ext_connection> c);
   void wake(const std::string& id);
 
   asio::any_io_executor ex_;
