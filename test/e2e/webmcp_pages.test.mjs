@@ -159,6 +159,20 @@ describe('WebMCP pages in headless Chromium', () => {
     await waitForTools(mcp, (n) => !n.some((x) => x.startsWith(P)), 'control page closed');
   });
 
+  test('a page that booby-traps built-ins still gets its tool forwarded and learns no secret', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url('forge-proto.html'));
+    await waitForTools(mcp, (n) => n.includes(`${P}trapped_echo`), 'trapped page tool');
+    assert.equal(resultText(await mcp.client.callTool({ name: `${P}trapped_echo`, arguments: { text: 'hi' } })), 'echo hi');
+    // Read through the DOM (Playwright's isolated world): page.evaluate would run in the
+    // booby-trapped main world.
+    const body = page.locator('body');
+    assert.ok(Number(await body.getAttribute('data-trap-hits')) > 0, 'the traps were exercised');
+    assert.deepEqual(JSON.parse(await body.getAttribute('data-leaks')), []);
+    await page.close();
+    await waitForTools(mcp, (n) => !n.some((x) => x.startsWith(P)), 'trapped page closed');
+  });
+
   test('bad registrations get clear errors in the page; only valid tools are forwarded', async () => {
     const page = await browser.context.newPage();
     await page.goto(site.url('bad.html'));

@@ -22,10 +22,16 @@
   const removeListener = uncurry(EventTarget.prototype.removeEventListener);
   const dispatch = uncurry(EventTarget.prototype.dispatchEvent);
   const createElement = uncurry(Document.prototype.createElement);
+  const StringCtor = String;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const defineProperty = Object.defineProperty;
   const getOwnDescriptor = Object.getOwnPropertyDescriptor;
+  const objectCreate = Object.create;
+  const objectKeys = Object.keys;
+  // Read through the original getter: a page may redefine CustomEvent.prototype.detail to
+  // see every event our listener reads.
+  const getDetail = uncurry(getOwnDescriptor(CustomEvent.prototype, 'detail').get);
   const CustomEventCtor = CustomEvent;
   const MouseEventCtor = MouseEvent;
   const PromiseCtor = Promise;
@@ -64,20 +70,32 @@
   let secret = null;           // set by the relay in the handshake
   let pendingReport = false;
 
+  // Objects that hold the secret or the channel have no prototype: page code may have put
+  // setters, getters or toJSON on Object.prototype, and none of them may ever see these.
+  function bare(fields) {
+    const out = objectCreate(null);
+    const keys = objectKeys(fields);
+    for (let i = 0; i < keys.length; i += 1) out[keys[i]] = fields[keys[i]];
+    return out;
+  }
+
   function sendToRelay(message) {
     if (secret === null) return;
-    message.secret = secret;
-    dispatch(channel, new CustomEventCtor(TO_RELAY, { detail: stringify(message) }));
+    const envelope = bare(message);
+    envelope.secret = secret;
+    dispatch(channel, new CustomEventCtor(TO_RELAY, bare({ detail: stringify(envelope) })));
   }
 
   function offerChannel() {
-    dispatch(window, new MouseEventCtor(HELLO_FROM_MAIN, { relatedTarget: channel }));
+    dispatch(window, new MouseEventCtor(HELLO_FROM_MAIN, bare({ relatedTarget: channel })));
   }
   function onRelayHello() { if (secret === null) offerChannel(); }
   addListener(window, HELLO_FROM_RELAY, onRelayHello, true);
   addListener(channel, TO_MAIN, (event) => {
     let message;
-    try { message = parse(String(event.detail)); } catch { return; }
+    const detail = getDetail(event);
+    if (typeof detail !== 'string') return;
+    try { message = parse(detail); } catch { return; }
     if (!message || typeof message !== 'object') return;
     if (secret === null && message.kind === 'ready' && typeof message.secret === 'string') {
       secret = message.secret;
@@ -126,7 +144,7 @@
     if (!tool || typeof tool !== 'object') throw new TypeErrorCtor('registerTool: the tool must be an object');
     const name = tool.name;
     if (typeof name !== 'string' || name === '') throw new TypeErrorCtor('registerTool: the tool needs a non-empty name');
-    if (!regexTest(NAME_RULE, name)) throw new TypeErrorCtor(`registerTool: invalid tool name "${String(name).slice(0, 64)}" (1-128 characters from A-Z a-z 0-9 _ . -)`);
+    if (!regexTest(NAME_RULE, name)) throw new TypeErrorCtor(`registerTool: invalid tool name "${StringCtor(name).slice(0, 64)}" (1-128 characters from A-Z a-z 0-9 _ . -)`);
     const description = tool.description;
     if (typeof description !== 'string' || description === '') throw new TypeErrorCtor(`registerTool: tool "${name}" needs a non-empty description`);
     if (description.length > MAX_DESCRIPTION) throw new TypeErrorCtor(`registerTool: the description of "${name}" is longer than ${MAX_DESCRIPTION} characters`);
@@ -174,7 +192,7 @@
   }
 
   function forget(name) {
-    if (mapDelete(tools, String(name))) scheduleReport();
+    if (mapDelete(tools, StringCtor(name))) scheduleReport();
   }
 
   function forgetSource(source) {
@@ -204,7 +222,7 @@
     }
     if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
     if (value === undefined) return { content: [{ type: 'text', text: '' }] };
-    return { content: [{ type: 'text', text: stringify(value) ?? String(value) }] };
+    return { content: [{ type: 'text', text: stringify(value) ?? StringCtor(value) }] };
   }
 
   function answer(id, result) {
@@ -222,9 +240,9 @@
 
   function runCall(message) {
     const id = message.id;
-    const entry = mapGet(tools, String(message.tool));
+    const entry = mapGet(tools, StringCtor(message.tool));
     if (!entry) {
-      sendToRelay({ kind: 'result', id, error: `The page no longer offers the tool "${String(message.tool).slice(0, 128)}"` });
+      sendToRelay({ kind: 'result', id, error: `The page no longer offers the tool "${StringCtor(message.tool).slice(0, 128)}"` });
       return;
     }
     const client = { requestUserInteraction: (callback) => PromiseCtor.resolve(typeof callback === 'function' ? callback() : undefined) };
@@ -232,7 +250,7 @@
     try {
       pending = PromiseCtor.resolve(apply(entry.execute, undefined, [message.args ?? {}, client]));
     } catch (err) {
-      answer(id, { content: [{ type: 'text', text: `Error: ${String(err && err.message !== undefined ? err.message : err)}` }], isError: true });
+      answer(id, { content: [{ type: 'text', text: `Error: ${StringCtor(err && err.message !== undefined ? err.message : err)}` }], isError: true });
       return;
     }
     promiseThen(pending,
@@ -241,7 +259,7 @@
         try { normalised = normaliseResult(value); } catch { normalised = { content: [{ type: 'text', text: 'Unreadable tool result' }], isError: true }; }
         answer(id, normalised);
       },
-      (err) => answer(id, { content: [{ type: 'text', text: `Error: ${String(err && err.message !== undefined ? err.message : err)}` }], isError: true }));
+      (err) => answer(id, { content: [{ type: 'text', text: `Error: ${StringCtor(err && err.message !== undefined ? err.message : err)}` }], isError: true }));
   }
 
   // ---- native API: wrap the prototype -------------------------------------------------------
