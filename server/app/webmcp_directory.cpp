@@ -163,19 +163,28 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
     }
     auto schema = checked_schema(json::find(*obj, "inputSchema"), limits_);
     if (!schema) { reject(schema.err().message); continue; }
-    schema::limits lim;
-    lim.max_schema_bytes = limits_.max_schema_bytes;
-    lim.max_schema_depth = 32;
-    lim.max_schema_nodes = limits_.max_schema_nodes;
-    auto compiled = schema::validator::compile(schema->second, lim);
-    if (!compiled) { reject("invalid inputSchema: " + compiled.err().message); continue; }
+    // Compiled once per registration: a re-report of the same document with the same
+    // schema keeps the validator it already has.
+    std::shared_ptr<const schema::validator> validator;
+    if (previous)
+      for (const auto& t : previous->tools)
+        if (t.name == *name && t.input_schema == schema->second) validator = t.validator;
+    if (!validator) {
+      schema::limits lim;
+      lim.max_schema_bytes = limits_.max_schema_bytes;
+      lim.max_schema_depth = 32;
+      lim.max_schema_nodes = limits_.max_schema_nodes;
+      auto compiled = schema::validator::compile(schema->second, lim);
+      if (!compiled) { reject("invalid inputSchema: " + compiled.err().message); continue; }
+      validator = *compiled;
+    }
 
     tool_entry entry;
     entry.name = std::string(*name);
     entry.title = std::move(title);
     entry.description = std::string(*desc);
     entry.input_schema = std::move(schema->second);
-    entry.validator = *compiled;
+    entry.validator = std::move(validator);
     if (const auto* ann = json::get_object(*obj, "annotations")) entry.read_only = json::get_bool(*ann, "readOnlyHint").value_or(false);
 
     // Stable names: a tool the same document reported before keeps its name; otherwise the

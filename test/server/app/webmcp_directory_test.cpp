@@ -75,6 +75,20 @@ TEST_CASE("the same report again changes nothing; names stay put") {
   CHECK(d.tool_count() == 1);
 }
 
+TEST_CASE("a re-report of the same document keeps compiled validators; a new schema or document recompiles") {
+  webmcp_directory d;
+  auto s1 = schema_of(R"({"type":"object","properties":{"q":{"type":"string"}}})");
+  REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", s1)})));
+  auto first = d.tool_defs()[0].validator;
+  REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", s1)})));
+  CHECK(d.tool_defs()[0].validator == first);
+  REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", schema_of(R"({"type":"object"})"))})));
+  CHECK(d.tool_defs()[0].validator != first);
+  auto second = d.tool_defs()[0].validator;
+  REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", schema_of(R"({"type":"object"})"))}, "doc2")));
+  CHECK(d.tool_defs()[0].validator != second);
+}
+
 TEST_CASE("two tabs of one site get distinct names; the first keeps the plain one") {
   webmcp_directory d;
   REQUIRE(d.replace_frame("c1", frame(10, 0, "http://localhost:9000/a", json::array{tool("search")})));
