@@ -18,6 +18,7 @@
   const TO_RELAY = 'opentabs-webmcp-to-relay';
   const MAX_REPORT_CHARS = 2 * 1024 * 1024;
   const MAX_PENDING_CALLS = 32;
+  const CALL_SLOT_MS = 30_000;
 
   const secret = crypto.randomUUID();
   let channel = null;
@@ -80,7 +81,12 @@
       if (!channel) { sendResponse({ error: 'The WebMCP relay of this page is not ready' }); return false; }
       if (pendingCalls.size >= MAX_PENDING_CALLS) { sendResponse({ error: 'Too many WebMCP calls in flight on this page' }); return false; }
       const id = nextCallId++;
-      pendingCalls.set(id, sendResponse);
+      // A page that never settles its promise must not hold a slot for ever (the background
+      // gives up after 28 s).
+      const timer = setTimeout(() => {
+        if (pendingCalls.delete(id)) sendResponse({ error: `The page did not answer the call of "${String(msg.tool)}"` });
+      }, CALL_SLOT_MS);
+      pendingCalls.set(id, (reply) => { clearTimeout(timer); sendResponse(reply); });
       sendToMain({ kind: 'call', id, tool: String(msg.tool), args: msg.args ?? {} });
       return true;
     }
