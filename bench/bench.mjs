@@ -275,8 +275,9 @@ async function nullFloor(concurrency, calls) {
 
 /** perf record on the server (call graphs), stopped by finishPerf which writes a flat report. */
 function startPerf(pid) {
-  const data = join(tmp, `perf-${Date.now()}.data`);
-  const child = spawn('perf', ['record', '-F', '1999', '-g', '-p', String(pid), '-o', data], { stdio: 'ignore' });
+  const data = join(dirname(OUT), `perf-${Date.now()}.data`);
+  mkdirSync(dirname(OUT), { recursive: true });
+  const child = spawn('perf', ['record', '-F', '999', '--call-graph', 'dwarf,16384', '-p', String(pid), '-o', data], { stdio: 'ignore' });
   return { child, data };
 }
 async function finishPerf({ child, data }, out) {
@@ -285,7 +286,8 @@ async function finishPerf({ child, data }, out) {
   const flat = execFileSync('perf', ['report', '-i', data, '--stdio', '--no-children', '--percent-limit', '0.7', '-g', 'none', '--sort', 'dso,symbol'], { maxBuffer: 64 << 20 }).toString();
   const tree = execFileSync('perf', ['report', '-i', data, '--stdio', '--children', '--percent-limit', '3', '-g', 'none', '--sort', 'symbol'], { maxBuffer: 64 << 20 }).toString();
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `# self time\n${flat}\n\n# including callees\n${tree}`);
+  const tidy = (text) => text.split('\n').map((l) => l.replace(/ +- +- +$/, '').trimEnd()).join('\n');
+  writeFileSync(out, `# self time (perf data: ${data})\n${tidy(flat)}\n\n# including callees\n${tidy(tree)}`);
   log(`profile written to ${out}`);
 }
 
@@ -384,6 +386,12 @@ async function main() {
       times.push(performance.now() - t0);
     }
     const cpu = (cpuMicros(s.pid) - cpu0) / N;
+    if (PROFILE) {
+      const perf = startPerf(s.pid);
+      await new Promise((r) => setTimeout(r, 300)); // perf attaches
+      for (let i = 0; i < 300; i++) await c.request(req);
+      await finishPerf(perf, join(dirname(OUT), 'profile-tools-list.txt'));
+    }
     row(`\`tools/list\` of ${count} tools (${(size / 2 ** 20).toFixed(2)} MiB), server CPU per request`, fmtMs(cpu / 1000), '< 2 ms', `client-observed time to last byte, median ${fmtMs(median(times))}`);
     c.close();
   }
@@ -406,6 +414,7 @@ async function main() {
     for (const transport of ['mcp']) {
       const calls = concurrency === 1 ? seqCalls : QUICK ? 10_000 : 30_000;
       const perf = PROFILE && concurrency === 64 ? startPerf(s.pid) : null;
+      if (perf) await new Promise((r) => setTimeout(r, 300)); // perf attaches
       const r = await runLoad(s, ext, { transport, concurrency, calls, names });
       if (perf) await finishPerf(perf, join(dirname(OUT), `profile-${transport}.txt`));
       thr.push({ concurrency, transport, ...r });
@@ -426,7 +435,7 @@ async function main() {
   const mid = rssKiB(s.pid);
   const rest = await runLoad(s, ext, { transport: 'mcp', concurrency: 16, calls: MEMORY_CALLS / 2, names });
   const after = rssKiB(s.pid);
-  row(`RSS before → after ${(MEMORY_CALLS / 2).toLocaleString('en-US')} → after ${MEMORY_CALLS.toLocaleString('en-US')} more /mcp calls`, `${fmtMiB(before)} → ${fmtMiB(mid)} → ${fmtMiB(after)}`, 'flat', `growth ${((after - before) / 1024).toFixed(1)} MiB (after the runs above); ${half.errors + rest.errors} errors`);
+  row(`RSS before → after ${(MEMORY_CALLS / 2).toLocaleString("en-US")} → after ${MEMORY_CALLS.toLocaleString("en-US")} /mcp calls`, `${fmtMiB(before)} → ${fmtMiB(mid)} → ${fmtMiB(after)}`, 'flat', `growth ${((after - before) / 1024).toFixed(1)} MiB (after the runs above); ${half.errors + rest.errors} errors`);
 
   // The generator's own floor.
   const floor = await nullFloor(64, QUICK ? 10_000 : 30_000);
@@ -437,7 +446,7 @@ async function main() {
 
   const lines = [];
   lines.push(`# opentabs benchmark`, '');
-  lines.push(`Run ${new Date().toISOString()} with \`bench/run.sh\` on: ${m.cpu}, ${m.memory} RAM, ${m.os}; server built with ${m.compiler} (RelWithDebInfo); load generator Node ${m.node} on the same machine.`, '');
+  lines.push(`Run ${new Date().toISOString()} by bench/bench.mjs (what \`bench/run.sh\` runs) on: ${m.cpu}, ${m.memory} RAM, ${m.os}; server built with ${m.compiler} (RelWithDebInfo); load generator Node ${m.node} on the same machine.`, '');
   lines.push(`Setup: ${PLUGINS} generated plugins × ${TOOLS} tools (bench/plugins.mjs), the extension played by bench/extension.mjs (${EXT_CONNECTIONS} WebSocket connections, each answering dispatches at once), calls over raw keep-alive HTTP/1.1.`, '');
   lines.push('| measure | result | target | notes |', '| --- | --- | --- | --- |');
   for (const r of rows) lines.push(`| ${r.what} | ${r.value} | ${r.target} | ${r.note} |`);
