@@ -60,6 +60,11 @@ int cmd_config_set(context& ctx, const parsed_command& cmd) {
   if (!cmd.has("force"))
     if (auto st = check_known_plugin(api, plugin_of_key(key)); !st) return report_error(ctx, st.err());
 
+  return apply_config_setting(ctx, key, *value);
+}
+
+int apply_config_setting(context& ctx, const std::string& key, const std::string& value) {
+  server_api api(ctx.port.port, ctx.paths);
   auto home = config::home_directory();
   if (!home) return report_error(ctx, home.err());
   if (auto st = config::ensure_config_dir(ctx.paths); !st) return report_error(ctx, st.err());
@@ -67,7 +72,7 @@ int cmd_config_set(context& ctx, const parsed_command& cmd) {
   config::config_store store(ctx.paths.config_json(), *home);
   std::string outcome;
   auto written = store.update([&](json::object& root) -> result<bool> {
-    auto r = config::apply_cli_setting(root, key, *value, pc);
+    auto r = config::apply_cli_setting(root, key, value, pc);
     if (!r) return r.err();
     outcome = *r;
     return true;

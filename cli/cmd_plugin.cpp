@@ -263,21 +263,7 @@ int cmd_plugin_remove(context& ctx, const parsed_command& cmd) {
   for (const auto& p : offline_plugins(ctx, notes))
     if (p.source == "local" && (p.name == name || p.location == name)) local_path = p.location;
   if (local_path.empty() && (name.find('/') != std::string::npos && !starts_with(name, "@"))) local_path = name;
-  if (!local_path.empty()) {
-    config::cli_path_context pc{fs::current_path(), *home, ctx.paths.dir};
-    config::config_store store(ctx.paths.config_json(), *home);
-    std::string outcome;
-    auto written = store.update([&](json::object& root) -> result<bool> {
-      auto r = config::apply_cli_setting(root, "localPlugins.remove", local_path, pc);
-      if (!r) return r.err();
-      outcome = *r;
-      return true;
-    });
-    if (!written) return report_error(ctx, written.err());
-    print_line(outcome);
-    print_note(ctx, api.notify_reload());
-    return kExitOk;
-  }
+  if (!local_path.empty()) return apply_config_setting(ctx, "localPlugins.remove", local_path);
   std::string last_reason;
   for (const auto& pkg : package_candidates(name)) {
     auto list = run_capture({"npm", "ls", "-g", "--depth=0", "--json", pkg}, std::chrono::seconds(30));

@@ -2,6 +2,8 @@
 // command family (cmd_start.cpp, cmd_tool.cpp, ...).  Each returns the exit code.
 #pragma once
 
+#include <string>
+
 #include "cli/args.hpp"
 #include "cli/context.hpp"
 
@@ -30,6 +32,10 @@ int cmd_config_path(context& ctx, const parsed_command& cmd);
 int cmd_config_show(context& ctx, const parsed_command& cmd);
 int cmd_config_reset(context& ctx, const parsed_command& cmd);
 int cmd_config_rotate_secret(context& ctx, const parsed_command& cmd);
+
+// Applies one `config set` key to config.json (section-preserving), prints the outcome and
+// asks a running server to reload.  Shared by `config set` and `plugin remove` (local plugins).
+int apply_config_setting(context& ctx, const std::string& key, const std::string& value);
 
 int cmd_native_host_install(context& ctx, const parsed_command& cmd);
 int cmd_native_host_uninstall(context& ctx, const parsed_command& cmd);
