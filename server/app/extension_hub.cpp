@@ -97,17 +97,20 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
       in_window = 0;
       warned = false;
     }
-    if (++in_window > kMaxInboundPerSecond) {
-      if (!warned) log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
-                             " messages/s; dropping until the next second");
-      warned = true;
-      continue;
-    }
     if (msg->payload.size() > kMaxHandledMessage) {
       log::warn("ignoring a " + std::to_string(msg->payload.size()) + "-byte message from the extension (limit 10 MiB)");
       continue;
     }
-    handle_text(*conn, msg->payload);
+    // The limit guards against floods of unsolicited messages; answers to our own requests
+    // are bounded by what we asked and must never be dropped (a call would hang until its
+    // timeout).
+    bool over = ++in_window > kMaxInboundPerSecond;
+    if (over && !warned) {
+      log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
+                " messages/s; dropping its requests and notifications until the next second");
+      warned = true;
+    }
+    handle_text(*conn, msg->payload, over);
   }
   log::info("extension disconnected (profile " + conn->label + ": " + ws.end_reason() + ")");
   conn->send = [](std::string_view) { return false; };
@@ -125,7 +128,7 @@ void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   if (on_close_) on_close_(c->id);
 }
 
-void extension_hub::handle_text(ext_connection& c, std::string_view text) {
+void extension_hub::handle_text(ext_connection& c, std::string_view text, bool over_limit) {
   auto parsed = json::parse_object(text, {.max_bytes = kMaxHandledMessage, .max_depth = 64});
   if (!parsed) {
     log::debug("dropping an extension message: " + parsed.err().message);
@@ -135,6 +138,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text) {
   const auto* id = json::find(msg, "id");
   bool has_id = id && !id->is_null();
   if (const auto* method = json::get_string(msg, "method")) {
+    if (over_limit) return;
     json::object empty;
     const json::object* params = &empty;
     if (const auto* p = json::find(msg, "params")) {

@@ -40,4 +40,16 @@ awaitable<std::string> outbox::next() {
   co_return std::move(bytes);
 }
 
+bool outbox::take_ready(std::string& batch, std::size_t max_bytes) {
+  bool more = true;
+  while (more && !closed_ && batch.size() < max_bytes) {
+    bool got = channel_.try_receive([&](asio::error_code ec, std::string bytes) {
+      if (ec || bytes.empty()) more = false;  // closed, or the end marker
+      else batch += bytes;
+    });
+    if (!got) break;
+  }
+  return more;
+}
+
 }  // namespace opentabs::net

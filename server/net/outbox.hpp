@@ -29,6 +29,9 @@ class outbox {
 
   // Writer side: the next bytes, or empty when the writer should stop.
   awaitable<std::string> next();
+  // Writer side, without waiting: appends what is already queued (up to `max_bytes`) to
+  // `batch` so it can go out in one write.  Returns false once the end marker was taken.
+  bool take_ready(std::string& batch, std::size_t max_bytes);
 
  private:
   asio::experimental::channel<void(asio::error_code, std::string)> channel_;
