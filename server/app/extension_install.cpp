@@ -73,7 +73,11 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
   if (auto h = read_file(source / ".extension-hash", 256)) report.extension_hash = std::string(*h);
   while (!report.extension_hash.empty() && (report.extension_hash.back() == '\n' || report.extension_hash.back() == '\r'))
     report.extension_hash.pop_back();
-  if (auto st = write_file_atomic(target / ".opentabs-version", OPENTABS_VERSION, 0644); !st) return st.err();
+  // Rewrite (with its fsyncs) only when the version changed: this runs on every start.
+  auto version_file = target / ".opentabs-version";
+  auto current = read_file(version_file, 64);
+  if (!current || *current != OPENTABS_VERSION)
+    if (auto st = write_file_atomic(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
   return report;
 }
 
