@@ -8,7 +8,8 @@
 // the extension process) and a floor against a null HTTP target (bench/null_target.mjs).
 //
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
-//                             [--ext-connections N]  (default 16; see bench/extension.mjs for why)
+//                             [--ext-connections N]  (default 1, like one Chrome profile; more
+//                             connections multiply the tool.invocationStart/End broadcasts)
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -30,7 +31,7 @@ const PROFILE = args.includes('--profile');
 const PLUGINS = 120;
 const TOOLS = 30;
 const REST_CALLS = 25;
-const EXT_CONNECTIONS = Number(opt('--ext-connections', '16'));
+const EXT_CONNECTIONS = Number(opt('--ext-connections', '1'));
 const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
 
 const log = (...a) => console.error('[bench]', ...a);
@@ -427,7 +428,7 @@ async function main() {
     }
   }
   const best = thr.find((t) => t.concurrency === 64);
-  row('server CPU per relayed call (/mcp, 64 concurrent)', `${best.serverCpuPerCall.toFixed(1)} µs`, '< 30 µs', `includes tool.invocationStart/End broadcast to all ${EXT_CONNECTIONS} extension connections`);
+  row('server CPU per relayed call (/mcp, 64 concurrent)', `${best.serverCpuPerCall.toFixed(1)} µs`, '< 30 µs', `includes the tool.invocationStart/End notices to the ${EXT_CONNECTIONS} extension connection(s)`);
 
   // Memory over 100,000 calls.
   const before = rssKiB(s.pid);
@@ -447,7 +448,7 @@ async function main() {
   const lines = [];
   lines.push(`# opentabs benchmark`, '');
   lines.push(`Run ${new Date().toISOString()} by bench/bench.mjs (what \`bench/run.sh\` runs) on: ${m.cpu}, ${m.memory} RAM, ${m.os}; server built with ${m.compiler} (RelWithDebInfo); load generator Node ${m.node} on the same machine.`, '');
-  lines.push(`Setup: ${PLUGINS} generated plugins × ${TOOLS} tools (bench/plugins.mjs), the extension played by bench/extension.mjs (${EXT_CONNECTIONS} WebSocket connections, each answering dispatches at once), calls over raw keep-alive HTTP/1.1.`, '');
+  lines.push(`Setup: ${PLUGINS} generated plugins × ${TOOLS} tools (bench/plugins.mjs), the extension played by bench/extension.mjs (${EXT_CONNECTIONS} WebSocket connection${EXT_CONNECTIONS === 1 ? '' : 's'}, answering dispatches at once), calls over raw keep-alive HTTP/1.1.`, '');
   lines.push('| measure | result | target | notes |', '| --- | --- | --- | --- |');
   for (const r of rows) lines.push(`| ${r.what} | ${r.value} | ${r.target} | ${r.note} |`);
   lines.push('');

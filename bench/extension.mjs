@@ -4,10 +4,9 @@
 // the plugins (tab.syncAll), and answers every tool.dispatch at once.  Other server
 // messages (sync.full, tool.invocationStart/End) are read and ignored without parsing.
 //
-// Why several connections: the server drops what one connection sends beyond 2000
-// messages a second (server/app/extension_hub.cpp), responses included, so a single
-// connection cannot relay more than 2000 calls/s; spreading plugins over connections
-// measures the server's relay path rather than that limit (bench.mjs reports it).
+// Several connections (--ext-connections) split the plugins between them; each call then
+// still sends tool.invocationStart/End to every connection, as the server broadcasts them.
+
 // ws is installed with the test side's npm packages (test/package.json).
 import { createRequire } from 'node:module';
 
