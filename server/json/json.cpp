@@ -65,6 +65,24 @@ void pretty(std::string& out, const value& v, int indent) {
   }
 }
 
+// JSON has no Infinity/NaN, but Boost.JSON turns an overflowing literal such as 1e999 into
+// infinity and would later write it back as a non-JSON token; such input is refused here.
+bool has_non_finite(const value& v, int depth = 0) {
+  if (depth > 512) return false;
+  switch (v.kind()) {
+    case kind::double_: return !std::isfinite(v.get_double());
+    case kind::array:
+      for (const auto& e : v.get_array())
+        if (has_non_finite(e, depth + 1)) return true;
+      return false;
+    case kind::object:
+      for (const auto& kv : v.get_object())
+        if (has_non_finite(kv.value(), depth + 1)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 result<value> parse(std::string_view text, const parse_limits& limits) {
@@ -83,7 +101,9 @@ result<value> parse(std::string_view text, const parse_limits& limits) {
   if (ec) {
     return make_error("parse_error", "invalid JSON at " + position_of(text, used) + ": " + ec.message());
   }
-  return p.release();
+  auto v = p.release();
+  if (has_non_finite(v)) return make_error("parse_error", "invalid JSON: a number is outside the range of a double");
+  return v;
 }
 
 result<object> parse_object(std::string_view text, const parse_limits& limits) {

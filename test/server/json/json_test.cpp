@@ -44,3 +44,11 @@ TEST_CASE("dump is compact and dump_pretty indents") {
   CHECK(json::dump(o) == R"({"a":1,"b":[1,2]})");
   CHECK(json::dump_pretty(o) == "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2\n  ]\n}\n");
 }
+
+TEST_CASE("numbers that overflow a double are refused, not turned into Infinity") {
+  auto v = json::parse(R"({"n":1e999})");
+  REQUIRE_FALSE(v.ok());
+  CHECK(v.err().message.find("range") != std::string::npos);
+  CHECK_FALSE(json::parse("[-1e400]").ok());
+  CHECK(json::parse("[1e300, -2.5e-300]").ok());
+}
