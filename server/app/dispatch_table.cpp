@@ -63,13 +63,11 @@ bool dispatch_table::expire_if_due(const std::string& id, clock_type::time_point
   auto& r = it->second;
   ext_reply rep;
   rep.outcome = ext_reply::kind::timeout;
-  auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - r.started).count();
   // The original's wording, with the configured timeout (progress may have extended it).
   rep.message = "Dispatch " + r.label + " timed out after " +
                 std::to_string(now >= r.cap ? std::chrono::duration_cast<std::chrono::milliseconds>(timing_.cap).count()
                                             : std::max<std::int64_t>(r.timeout.count(), 0)) +
                 "ms";
-  (void)waited;
   r.outcome = std::move(rep);
   return true;
 }

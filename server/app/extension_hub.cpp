@@ -47,6 +47,15 @@ std::vector<ext_connection*> extension_hub::connections() {
   return out;
 }
 
+std::vector<const ext_connection*> extension_hub::connections() const {
+  std::vector<const ext_connection*> out;
+  for (const auto& id : order_) {
+    auto it = connections_.find(id);
+    if (it != connections_.end()) out.push_back(it->second.get());
+  }
+  return out;
+}
+
 ext_connection* extension_hub::find(const std::string& id) {
   auto it = connections_.find(id);
   return it == connections_.end() ? nullptr : it->second.get();
@@ -251,9 +260,8 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
     };
   }
   json::object message{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}, {"id", json::str(id)}};
-  if (!send_to(conn_id, message) && table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}})) {
-    // settled; the loop below returns at once
-  }
+  // A send that fails settles the request at once; the wait below then returns immediately.
+  if (!send_to(conn_id, message)) table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}});
   try {
     while (true) {
       const auto* rec = table_.find(id);

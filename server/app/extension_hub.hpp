@@ -74,6 +74,7 @@ class extension_hub {
   std::size_t connection_count() const { return connections_.size(); }
   bool connected() const { return !connections_.empty(); }
   std::vector<ext_connection*> connections();
+  std::vector<const ext_connection*> connections() const;
   ext_connection* find(const std::string& id);
   std::size_t open_requests_for_plugin(const std::string& plugin) const { return table_.open_for_plugin(plugin); }
 

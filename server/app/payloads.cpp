@@ -15,14 +15,6 @@ namespace {
 
 constexpr const char* kSdkVersion = "0.0.115";
 
-plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
-  plugins::permission_state perms;
-  perms.plugin = config::plugin_permission(state.cfg, p.name());
-  perms.reviewed = config::is_reviewed(state.cfg, p.name(), p.loaded.version);
-  if (auto it = state.cfg.permissions.find(p.name()); it != state.cfg.permissions.end())
-    for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
-  return perms;
-}
 
 json::array browser_tools_payload(const server_state& state) {
   std::vector<const tools::tool_def*> sorted;
@@ -49,7 +41,7 @@ json::array failed_plugins(const server_state& state) {
 
 std::string tab_state_of(const extension_hub& hub, const std::string& plugin) {
   std::string state = "closed";
-  for (auto* c : const_cast<extension_hub&>(hub).connections()) {
+  for (const auto* c : hub.connections()) {
     const auto* e = json::get_object(c->tabs, plugin);
     const auto* s = e ? json::get_string(*e, "state") : nullptr;
     if (!s) continue;
@@ -61,7 +53,7 @@ std::string tab_state_of(const extension_hub& hub, const std::string& plugin) {
 
 json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
   json::array out;
-  for (auto* c : const_cast<extension_hub&>(hub).connections()) {
+  for (const auto* c : hub.connections()) {
     const auto* e = json::get_object(c->tabs, plugin);
     const auto* list = e ? json::get_array(*e, "tabs") : nullptr;
     if (list)
@@ -71,6 +63,15 @@ json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
 }
 
 }  // namespace
+
+plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
+  plugins::permission_state perms;
+  perms.plugin = config::plugin_permission(state.cfg, p.name());
+  perms.reviewed = config::is_reviewed(state.cfg, p.name(), p.loaded.version);
+  if (auto it = state.cfg.permissions.find(p.name()); it != state.cfg.permissions.end())
+    for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
+  return perms;
+}
 
 std::string browser_permission(const server_state& state) {
   return std::string(tools::to_string(config::plugin_permission(state.cfg, "browser")));

@@ -8,6 +8,7 @@
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
 #include "json/json.hpp"
+#include "plugins/payload.hpp"
 
 namespace opentabs::app {
 
@@ -15,6 +16,9 @@ json::object sync_full_params(const server_state& state);
 json::object config_state(const server_state& state, const extension_hub& hub);
 // The full authenticated /health payload.
 json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients);
+
+// The configured permissions of one plugin, as the plugin payload builders want them.
+plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p);
 
 // permissions.browser.permission, "off" when unset.
 std::string browser_permission(const server_state& state);

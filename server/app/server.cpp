@@ -341,7 +341,7 @@ class server_app {
         for (const auto& p : state_.plugins) {
           auto it = old_hashes.find(p.name());
           if (it != old_hashes.end() && it->second != p.loaded.adapter_hash)
-            hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_for(p))));
+            hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_of(state_, p))));
         }
       }
       hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
@@ -349,15 +349,6 @@ class server_app {
     }
     if (announce) events_.tools_changed();
     return out;
-  }
-
-  plugins::permission_state permissions_for(const plugins::plugin& p) {
-    plugins::permission_state perms;
-    perms.plugin = config::plugin_permission(state_.cfg, p.name());
-    perms.reviewed = config::is_reviewed(state_.cfg, p.name(), p.loaded.version);
-    if (auto it = state_.cfg.permissions.find(p.name()); it != state_.cfg.permissions.end())
-      for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
-    return perms;
   }
 
   void schedule_extension_reload() {

@@ -374,7 +374,7 @@ json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
     if (!plugin.empty() && p.name() != plugin) continue;
     std::string state = "closed";
     json::array tabs;
-    for (auto* c : const_cast<extension_hub&>(hub_).connections()) {
+    for (const auto* c : hub_.connections()) {
       const auto* e = json::get_object(c->tabs, p.name());
       if (!e) continue;
       if (const auto* s = json::get_string(*e, "state")) {
