@@ -121,13 +121,13 @@ describe('browser tools through MCP', () => {
     await tool('browser_close_tab', { tabId: tab.id });
   });
 
-  // Known bug, left for issue 7: in real Chromium the analysed page never finishes loading
-  // once network capture is attached (title "", no forms, no requests), so the report comes
-  // back empty.  Skipped with this reason rather than deleted, so the fix has a test waiting.
-  it.skip('plugin_analyze_site reports the APIs, auth hints and suggestions of a page, then closes its tab', async () => {
+  it('plugin_analyze_site reports the APIs, auth hints and suggestions of a page, then closes its tab', async () => {
     const url = `${site.url}/analyze.html`;
     const report = json(await tool('plugin_analyze_site', { url, waitSeconds: 1 }));
     assert.equal(report.url, url);
+    assert.equal(report.page.title, 'Analyze fixture');
+    assert.deepEqual(report.page.forms.find((f) => f.id === 'login').fields.map((f) => f.type), ['text', 'password']);
+    assert.ok(report.page.localStorageKeys.includes('fixture_token_key'));
     const api = report.apis.find((a) => a.method === 'GET' && a.path === '/api/data');
     assert.ok(api, JSON.stringify(report).slice(0, 3000));
     assert.ok(report.suggestions.some((s) => s.description.includes('/api/data') && s.toolName));
