@@ -92,6 +92,15 @@ describe('browser tools through MCP', () => {
     const saved = json(await tool('browser_screenshot_tab', { tabId: tab.id, filePath: file }));
     assert.equal(saved.savedTo, file);
     assert.equal(fs.statSync(file).size, saved.bytes);
+    // Four at once: the extension's 2-per-second limit refuses at least two, with a reason an
+    // agent can act on; waiting the advertised time is enough for the next call to pass.
+    const burst = await Promise.all([0, 1, 2, 3].map(() => callTool(mcp, 'browser_screenshot_tab', { tabId: tab.id })));
+    const refused = burst.filter((r) => r.isError).map(resultText);
+    assert.ok(refused.length >= 2, `refused ${refused.length} of 4`);
+    for (const text of refused) assert.match(text, /Rate limited: browser\.screenshotTab \(at most 2 calls per second; retry in \d+ ms\)/);
+    const retryMs = Math.max(...refused.map((text) => Number(/retry in (\d+) ms/.exec(text)[1])));
+    await new Promise((resolve) => setTimeout(resolve, retryMs + 50));
+    assert.ok((await tool('browser_screenshot_tab', { tabId: tab.id })).content.some((c) => c.type === 'image'));
     // The large-page snapshot stays under its cap and its refs drive a click.
     const snap = json(await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 }));
     assert.ok(snap.snapshot.length <= 4000 && snap.truncated);

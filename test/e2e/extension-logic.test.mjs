@@ -90,6 +90,8 @@ test('rate limiter: per-method 1 s sliding window with the §3.10 limits', () =>
   const limiter = new RateLimiter();
   for (let i = 0; i < 2; i += 1) assert.equal(limiter.allow('browser.screenshotTab', 1000), true);
   assert.equal(limiter.allow('browser.screenshotTab', 1500), false);
+  assert.equal(limiter.refusal('browser.screenshotTab', 1500),
+    'Rate limited: browser.screenshotTab (at most 2 calls per second; retry in 500 ms)');
   assert.equal(limiter.allow('browser.screenshotTab', 2001), true, 'window slid past the first calls');
   for (let i = 0; i < 30; i += 1) assert.equal(limiter.allow('tool.dispatch', 5000), true);
   assert.equal(limiter.allow('tool.dispatch', 5999), false);

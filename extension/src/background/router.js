@@ -148,8 +148,9 @@ export async function routeServerMessage(message) {
     try { await handleNotification(method, params); } catch (err) { console.warn(`[opentabs] ${method} failed: ${errorText(err)}`); }
     return;
   }
-  if (!limiter.allow(method, Date.now())) {
-    await replyError(id, ERR_INTERNAL, `Rate limited: ${method}`);
+  const now = Date.now();
+  if (!limiter.allow(method, now)) {
+    await replyError(id, ERR_INTERNAL, limiter.refusal(method, now));
     return;
   }
   try {

@@ -31,4 +31,13 @@ export class RateLimiter {
     this.calls.set(method, recent);
     return true;
   }
+
+  // The error text for a refused call: the §3.10 wire prefix `Rate limited: <method>`, then
+  // the limit and when the next call will be accepted, so an agent can wait instead of guess.
+  refusal(method, now) {
+    const limit = this.limits[method] ?? this.defaultLimit;
+    const oldest = (this.calls.get(method) ?? [])[0] ?? now;
+    const retryMs = Math.max(1, WINDOW_MS - (now - oldest));
+    return `Rate limited: ${method} (at most ${limit} call${limit === 1 ? '' : 's'} per second; retry in ${retryMs} ms)`;
+  }
 }
