@@ -2,7 +2,8 @@
 // headless Chromium, and the official MCP SDK client.  Covers what only the whole chain can
 // show: the catalog in tools/list, permissions.browser gating, execute_script exec files
 // (expression vs statement semantics), screenshots as MCP image content and saved files,
-// HAR 1.2 export, list_tabs fan-out with connectionId, and a snapshot ref driving a click.
+// HAR 1.2 export, list_tabs fan-out with connectionId, a snapshot ref driving a click, the
+// screenshot rate limit, extension state and reconnect, and plugin_analyze_site.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -128,6 +129,26 @@ describe('browser tools through MCP', () => {
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).log.entries.length, saved.entries);
     await tool('browser_disable_network_capture', { tabId: tab.id });
     await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('reports extension state and reconnects the extension socket on request', async () => {
+    const entries = json(await tool('extension_get_state'));
+    assert.equal(entries.length, 1);
+    const [{ connectionId, result: before }] = entries;
+    assert.equal(before.connectionId, connectionId);
+    assert.equal(before.serverPort, server.port);
+    assert.equal(before.connection.state, 'connected');
+    assert.equal(before.offscreenDocument, true);
+    assert.ok(before.plugins.every((p) => p.tabState && typeof p.adapterHash === 'string'));
+    const reconnect = json(await tool('extension_force_reconnect'));
+    assert.equal(reconnect.ok, true);
+    // A new socket: the extension records when its connection state last changed.
+    await waitFor(async () => {
+      const r = await callTool(mcp, 'extension_get_state', {});
+      if (r.isError) return false;
+      const [{ result: now }] = json(r);
+      return now.connection.state === 'connected' && now.connection.since > before.connection.since;
+    }, 'the extension to reconnect', 20_000);
   });
 
   it('plugin_analyze_site reports the APIs, auth hints and suggestions of a page, then closes its tab', async () => {
