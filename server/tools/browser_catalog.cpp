@@ -200,7 +200,7 @@ constexpr std::string_view catalog_document = R"json({
 {"name":"browser_get_network_requests","group":"Network","icon":"network","summary":"Recorded requests",
  "description":"Requests recorded since browser_enable_network_capture: url, method, status, headers, bodies, timing.",
  "args":{"tabId":"$tabId","clear":"$clear"},"required":["tabId"]},
-{"name":"browser_get_websocket_frames","group":"Network","icon":"arrow-left-right","summary":"Recorded WebSocket frames",
+{"name":"browser_get_websocket_frames","method":"browser.getWebSocketFrames","group":"Network","icon":"arrow-left-right","summary":"Recorded WebSocket frames",
  "description":"WebSocket frames recorded since browser_enable_network_capture.",
  "args":{"tabId":"$tabId","clear":"$clear"},"required":["tabId"]},
 {"name":"browser_export_har","method":"","group":"Network","icon":"download","summary":"Export traffic as HAR",

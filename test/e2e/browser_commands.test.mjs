@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 
 import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
 import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { browserCatalog } from './support/catalog.mjs';
 
 const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
 const HARNESS_JS = `
@@ -27,6 +28,7 @@ globalThis.btCall = async (method, params) => {
   catch (err) { return { error: String(err?.message ?? err), code: err?.code }; }
 };
 globalThis.btAttached = () => attachedTabs();
+globalThis.btHas = (method) => browserCommands.has(method);
 globalThis.btReady = true;
 `;
 
@@ -91,6 +93,18 @@ after(async () => {
   await browser?.close();
   await site?.close();
   if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
+});
+
+describe('catalog and extension agree', () => {
+  it('every method the server forwards is allowed in and handled by the extension', async () => {
+    const forwarded = browserCatalog().filter((t) => t.method !== '');
+    assert.ok(forwarded.length >= 70, `${forwarded.length} forwarded tools`);
+    const { ALLOWED_INBOUND_METHODS } = await import(new URL(`file://${SOURCE_DIR}/extension/src/shared/allowed-methods.js`).href);
+    for (const { name, method } of forwarded) {
+      assert.ok(ALLOWED_INBOUND_METHODS.has(method), `${name} forwards ${method}, which the extension drops`);
+      assert.ok(await harness.evaluate((m) => globalThis.btHas(m), method), `${name} forwards ${method}, which has no handler`);
+    }
+  });
 });
 
 describe('tabs and tab groups', () => {

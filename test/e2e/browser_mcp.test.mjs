@@ -117,6 +117,7 @@ describe('browser tools through MCP', () => {
     await tool('browser_enable_network_capture', { tabId: tab.id });
     await tool('browser_execute_script', { tabId: tab.id, code: 'window.runNetwork(), 1' });
     await waitFor(async () => json(await tool('browser_get_network_requests', { tabId: tab.id })).requests.some((r) => r.method === 'POST' && r.responseBody), 'the POST');
+    await waitFor(async () => json(await tool('browser_get_websocket_frames', { tabId: tab.id })).frames.some((f) => f.direction === 'received' && f.data === 'echo:ping-frame'), 'the echoed WebSocket frame');
     const { har } = json(await tool('browser_export_har', { tabId: tab.id, includeWebSocketFrames: true }));
     const doc = JSON.parse(har);
     assert.equal(doc.log.version, '1.2');
