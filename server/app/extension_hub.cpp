@@ -1,5 +1,6 @@
 #include "app/extension_hub.hpp"
 
+#include "app/oversize_reply.hpp"
 #include "codec/ws_codec.hpp"
 #include "net/ws_connection.hpp"
 #include "util/log.hpp"
@@ -107,7 +108,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
       warned = false;
     }
     if (msg->payload.size() > kMaxHandledMessage) {
-      log::warn("ignoring a " + std::to_string(msg->payload.size()) + "-byte message from the extension (limit 10 MiB)");
+      fail_oversize_reply(*conn, msg->payload);
       continue;
     }
     // The limit guards against floods of unsolicited messages; answers to our own requests
@@ -135,6 +136,24 @@ void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   std::erase_if(tab_owner_, [&](const auto& kv) { return kv.second == c->id; });
   for (const auto& id : table_.fail_connection(c->id, "Extension disconnected")) wake(id);
   if (on_close_) on_close_(c->id);
+}
+
+void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_view text) {
+  const std::string size = std::to_string(text.size());
+  auto id = leading_reply_id(text);
+  const auto* pending = id ? table_.find(*id) : nullptr;
+  if (!pending || pending->connection_id != c.id || pending->outcome) {
+    log::warn("ignoring a " + size + "-byte message from the extension (limit 10 MiB)");
+    return;
+  }
+  log::warn("the extension's " + size + "-byte reply to " + pending->label + " is over the 10 MiB limit; failing the call");
+  ext_reply too_large;
+  too_large.outcome = ext_reply::kind::error;
+  too_large.code = -32603;
+  too_large.message = "The extension's reply is too large (" + size +
+                      " bytes, limit 10485760); ask for less, e.g. with a selector, a limit or maxLength, or save it "
+                      "to a file with filePath where the tool offers it";
+  if (table_.settle(*id, std::move(too_large))) wake(*id);
 }
 
 void extension_hub::handle_text(ext_connection& c, std::string_view text, bool over_limit) {

@@ -91,6 +91,7 @@ class extension_hub {
   struct waiter;
   // `over_limit`: the connection exceeded its inbound rate; only replies are still handled.
   void handle_text(ext_connection& c, std::string_view text, bool over_limit);
+  void fail_oversize_reply(const ext_connection& c, std::string_view text);
   // By value: callers pass the map's own element, which erase() destroys.
   void drop_connection(std::shared_ptr<ext_connection> c);
   void wake(const std::string& id);

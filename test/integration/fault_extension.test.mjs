@@ -88,6 +88,21 @@ describe('extension faults', () => {
     await next.close();
   });
 
+  test('a reply over the 10 MiB message limit fails its call at once, naming the limit', { timeout: 20_000 }, async () => {
+    const ext = await new ExtensionClient(s, { connectionId: 'bulky' }).connect();
+    await ext.waitFor((m) => m.method === 'sync.full');
+    // 11 MiB of text: under the 20 MiB frame limit (the socket stays up) but over what the
+    // server parses.  The dispatch timeout is 600 s, so only the size check can end the call.
+    ext.on('tool.dispatch', (p) => (p.input.n === 1 ? { output: { blob: 'x'.repeat(11 * 1024 * 1024) } } : { output: { n: p.input.n } }));
+    const big = await s.callTool(`${PLUGINS[0]}_wait`, { n: 1 });
+    assert.equal(big.body.isError, true, JSON.stringify(big.body).slice(0, 500));
+    assert.match(big.body.content[0].text, /reply is too large \(\d+ bytes, limit 10485760\)/);
+    const after = await s.callTool(`${PLUGINS[0]}_wait`, { n: 2 });
+    assert.equal(after.status, 200, JSON.stringify(after.body));
+    assert.deepEqual(JSON.parse(after.body.content[0].text), { n: 2 });
+    await ext.close();
+  });
+
   test('a flood of plugin.log messages: the server keeps answering, the buffer and memory stay bounded', { timeout: 60_000 }, async () => {
     const ext = await new ExtensionClient(s, { connectionId: 'flooder' }).connect();
     await ext.waitFor((m) => m.method === 'sync.full');
