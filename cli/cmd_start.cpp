@@ -193,9 +193,6 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
     print_extension_instructions(ctx, first_run);
-    std::string text = render_client_config({port, secret->secret, ctx.term.color_stdout});
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    print_line("");
     auto t = log_tee::start(ctx.paths.server_log());
     if (t) tee = std::move(*t);
     else print_note(ctx, "not writing server.log: " + t.err().message);
@@ -205,6 +202,15 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   opts.config_dir = ctx.paths.dir;
   if (cmd.has("dev")) opts.dev = true;
   if (cmd.has("conformance-mode")) opts.conformance_mode = true;
+  if (!child) {
+    // Printed once bound, so `--port 0` shows the port clients must use.
+    // They carry the secret, so they go to the terminal only, not into server.log.
+    opts.on_listening = [&ctx, &tee, secret_text = secret->secret](std::uint16_t bound) {
+      std::string text = render_client_config({bound, secret_text, ctx.term.color_stdout}) + "\n";
+      if (tee) tee->write_terminal_only(text);
+      else std::fwrite(text.data(), 1, text.size(), stdout);
+    };
+  }
   int code = app::run_server(opts);
   tee.reset();
   return code;

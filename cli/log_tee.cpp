@@ -69,10 +69,19 @@ void log_tee::pump() {
         --open_fds;
         continue;
       }
-      write_all(saved[i], buf, static_cast<std::size_t>(n));
+      {
+        std::lock_guard lock(terminal_mutex_);
+        write_all(saved[i], buf, static_cast<std::size_t>(n));
+      }
       write_all(log_fd_, buf, static_cast<std::size_t>(n));
     }
   }
+}
+
+void log_tee::write_terminal_only(std::string_view text) {
+  std::fflush(stdout);
+  std::lock_guard lock(terminal_mutex_);
+  write_all(saved_out_, text.data(), text.size());
 }
 
 log_tee::~log_tee() {

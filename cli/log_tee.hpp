@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "util/result.hpp"
@@ -16,6 +18,9 @@ class log_tee {
  public:
   static result<std::unique_ptr<log_tee>> start(const std::filesystem::path& log_file);
   ~log_tee();
+  // Writes to the terminal only, never to server.log: for text that carries the secret
+  // (the MCP client snippets).
+  void write_terminal_only(std::string_view text);
   log_tee(const log_tee&) = delete;
   log_tee& operator=(const log_tee&) = delete;
 
@@ -23,6 +28,7 @@ class log_tee {
   log_tee() = default;
   void pump();
 
+  std::mutex terminal_mutex_;  // the pump thread and write_terminal_only share the terminal
   int log_fd_ = -1;
   int saved_out_ = -1;
   int saved_err_ = -1;

@@ -229,6 +229,7 @@ class server_app {
                                     json::dump(json::object{{"port", *port}}) + "\n", 0644);
         !st)
       log::warn("could not write extension/server.json: " + st.err().message);
+    if (options_.on_listening) options_.on_listening(*port);
     std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), *port);
     std::fflush(stdout);
     log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(*port) + " (" +

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,9 @@ struct server_options {
   // Test mode for the MCP conformance suite: no auth and the suite's fixture tools.
   // Refused unless host is a loopback address; logged loudly.
   bool conformance_mode = false;
+  // Called once the socket is bound, with the real port (the one to give clients when
+  // `port` was 0), before the "listening on" line.
+  std::function<void(std::uint16_t)> on_listening;
 };
 
 // Reads PORT, OPENTABS_DEV, ... into options (command-line flags applied afterwards win).

@@ -1,7 +1,8 @@
 // `opentabs start` modes with the real binary: --background writes server.pid and
 // server.log and is recognised by a second start; stop ends it safely; a port held by
 // another program is refused with a helpful message; --show-config prints the client
-// snippets (and only those).
+// snippets (and only those); a foreground start on port 0 prints snippets with the bound
+// port and keeps the secret out of server.log.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { OPENTABS_BIN } from './support/server.mjs';
+import { OPENTABS_BIN, startServer } from './support/server.mjs';
 
 function cli(args, env) {
   return new Promise((resolve) => {
@@ -135,6 +136,22 @@ describe('opentabs start / stop', () => {
     assert.match(out, /"--stdio"/);
     assert.ok(!out.includes('listening'));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('foreground start on port 0: snippets name the bound port; server.log never gets the secret', async () => {
+    const s = await startServer();
+    try {
+      await s.fetch('/health');
+      assert.match(s.stdout, new RegExp(`claude mcp add --transport http opentabs http://127.0.0.1:${s.port}/mcp `));
+      assert.match(s.stdout, new RegExp(`Bearer ${s.secret}`));
+      assert.doesNotMatch(s.stdout, /127\.0\.0\.1:0\//);
+      const log = readFileSync(join(s.configDir, 'server.log'), 'utf8');
+      assert.match(log, new RegExp(`listening on http://127.0.0.1:${s.port}`));
+      assert.ok(!log.includes(s.secret), 'the secret is in server.log');
+    } finally {
+      assert.equal((await s.stop()).code, 0);
+      rmSync(s.configDir, { recursive: true, force: true });
+    }
   });
 
   test('start refuses conflicting modes and bad ports', async () => {

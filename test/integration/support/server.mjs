@@ -66,6 +66,9 @@ export async function startServer(opts = {}) {
     get stderr() {
       return stderr;
     },
+    get stdout() {
+      return stdout;
+    },
     /** fetch with the bearer token unless headers override it */
     fetch(path, init = {}) {
       return fetch(base + path, {
