@@ -481,10 +481,18 @@ class server_app {
     auto grace = std::make_shared<asio::steady_timer>(io_, 200ms);
     grace->async_wait([this, grace](const asio::error_code&) {
       http_.stop();
-      auto hard = std::make_shared<asio::steady_timer>(io_, 2s);
-      hard->async_wait([this, hard](const asio::error_code&) { io_.stop(); });
-      // When nothing is left the context runs out of work and run() returns by itself.
-      hard_stop_ = hard;
+      // Stop as soon as every connection coroutine has ended (their sockets are closed
+      // now); other coroutines (session sweeps, watchers) have nothing left to deliver.
+      // A connection stuck past 2 s does not hold the process.
+      asio::co_spawn(io_, [this]() -> net::awaitable<void> {
+        asio::steady_timer tick(io_);
+        const auto hard = std::chrono::steady_clock::now() + 2s;
+        while (http_.connection_count() > 0 && std::chrono::steady_clock::now() < hard) {
+          tick.expires_after(10ms);
+          co_await tick.async_wait(net::as_value);
+        }
+        io_.stop();
+      }, asio::detached);
     });
     signals_.cancel();
   }
@@ -510,7 +518,6 @@ class server_app {
   asio::steady_timer watch_timer_;
   asio::steady_timer reload_timer_;
   plugin_manager plugin_manager_;
-  std::shared_ptr<asio::steady_timer> hard_stop_;
   file_stamp config_stamp_;
   bool stopping_ = false;
   bool reload_waiting_ = false;
