@@ -79,7 +79,7 @@ std::string browser_permission(const server_state& state) {
 
 json::object sync_full_params(const server_state& state) {
   json::array plugins;
-  for (const auto& p : state.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(state, p)));
+  for (const auto& p : state.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(state, p), state.update_for(p)));
   json::object o{{"plugins", std::move(plugins)},
                  {"failedPlugins", failed_plugins(state)},
                  {"browserTools", browser_tools_payload(state)},
@@ -97,7 +97,8 @@ json::object config_state(const server_state& state, const extension_hub& hub) {
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
   json::array plugins;
   for (const auto* p : sorted)
-    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(state, *p), tab_state_of(hub, p->name())));
+    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(state, *p), tab_state_of(hub, p->name()),
+                                                           state.update_for(*p)));
   auto o = sync_full_params(state);
   o["plugins"] = std::move(plugins);
   o["webmcpSites"] = webmcp_sites_payload(state);  // side panel WebMCP card (opentabs addition)

@@ -120,6 +120,10 @@ npm_timing npm_timing_from_env() {
   npm_timing t;
   if (auto v = env_ms("OPENTABS_NPM_TIMEOUT_MS")) t.change = *v;
   if (auto v = env_ms("OPENTABS_NPM_QUERY_TIMEOUT_MS")) t.query = *v;
+  if (auto v = env_ms("OPENTABS_UPDATE_CHECK_INTERVAL_MS")) {
+    t.first_update_check = *v;
+    t.update_interval = *v;
+  }
   return t;
 }
 
@@ -373,8 +377,8 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   auto r = co_await run_npm(npm::update_argv(p->package_name), timing_.change, "npm update " + p->package_name);
   if (!r) co_return r.err();
   if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
+  forget_update(p->package_name);
   hooks_.reload();
-  std::erase_if(outdated_, [&](const outdated_plugin& o) { return o.name == p->package_name; });
   auto now = find_installed(p->name);
   if (!now)
     co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
@@ -444,8 +448,8 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
     if (!r->ok())
       co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
   }
+  forget_update(p->package_name);
   hooks_.reload();
-  std::erase_if(outdated_, [&](const outdated_plugin& o) { return o.name == p->package_name; });
   co_await tell_extensions_uninstalled(p->name);
   log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
   co_return json::object{{"ok", true}};
@@ -522,7 +526,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     if (p.loaded.source == "npm" && npm::is_plugin_package_name(p.loaded.package_name))
       checks->push_back({p.loaded.package_name, p.loaded.version, std::nullopt, {}});
   if (checks->empty()) {
-    outdated_.clear();
+    set_updates({});
     co_return json::object{{"outdatedPlugins", json::array{}}};
   }
   if (activity_->queries >= kMaxQueryOperations)
@@ -542,12 +546,15 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
   co_await run_bounded(ex_, std::move(tasks), kMaxParallelQueries);
 
   std::vector<outdated_plugin> outdated;
+  std::map<std::string, plugins::update_info, std::less<>> found;
   std::size_t unreachable = 0;
   std::string first_problem;
   for (const auto& c : *checks) {
     if (!c.latest) {
       ++unreachable;
       if (first_problem.empty()) first_problem = c.problem;
+      // npm could not say this time: what an earlier check found still holds.
+      if (auto known = state_.plugin_updates.find(c.package); known != state_.plugin_updates.end()) found.insert(*known);
       continue;
     }
     if (npm::is_newer(c.current, *c.latest))
@@ -559,7 +566,8 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     log::info("checked " + std::to_string(checks->size() - unreachable) + " of " + std::to_string(checks->size()) +
               " npm plugins for updates (" + first_problem + ")");
   for (const auto& o : outdated) log::info(o.name + ": " + o.current_version + " → " + o.latest_version + " (run: " + o.update_command + ")");
-  outdated_ = outdated;
+  for (const auto& o : outdated) found[o.name] = plugins::update_info{o.latest_version, o.update_command};
+  set_updates(std::move(found));
   json::array list;
   for (const auto& o : outdated)
     list.push_back(json::object{{"name", json::str(o.name)},
@@ -567,6 +575,43 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
                                 {"latestVersion", json::str(o.latest_version)},
                                 {"updateCommand", json::str(o.update_command)}});
   co_return json::object{{"outdatedPlugins", std::move(list)}};
+}
+
+void plugin_manager::set_updates(std::map<std::string, plugins::update_info, std::less<>> found) {
+  auto same = [](const auto& a, const auto& b) {
+    return a.first == b.first && a.second.latest_version == b.second.latest_version &&
+           a.second.update_command == b.second.update_command;
+  };
+  if (std::equal(found.begin(), found.end(), state_.plugin_updates.begin(), state_.plugin_updates.end(), same)) return;
+  state_.plugin_updates = std::move(found);
+  if (hooks_.updates_changed) hooks_.updates_changed();
+}
+
+void plugin_manager::forget_update(const std::string& package_name) {
+  // No announcement: the reload that follows sends the new state anyway.
+  state_.plugin_updates.erase(package_name);
+}
+
+void plugin_manager::start_update_checks() {
+  asio::co_spawn(ex_, update_check_loop(), asio::detached);
+}
+
+net::awaitable<void> plugin_manager::update_check_loop() {
+  asio::steady_timer timer(ex_);
+  auto wait = timing_.first_update_check;
+  for (;;) {
+    timer.expires_after(wait);
+    auto [ec] = co_await timer.async_wait(net::as_value);
+    if (ec) break;
+    const auto minutes = state_.cfg.update_check_interval_minutes;
+    if (minutes <= 0) {
+      wait = std::chrono::minutes(1);  // paused: look at the config again in a minute
+      continue;
+    }
+    wait = timing_.update_interval ? *timing_.update_interval : std::chrono::milliseconds(std::chrono::minutes(minutes));
+    auto checked = co_await check_updates();
+    if (!checked) log::debug("plugin update check: " + checked.err().message);
+  }
 }
 
 // ---- folder.open ------------------------------------------------------------------------

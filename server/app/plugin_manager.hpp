@@ -14,7 +14,9 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +32,14 @@ struct npm_timing {
   std::chrono::milliseconds change{60'000};          // npm install / update / uninstall
   std::chrono::milliseconds query{10'000};           // npm view / search, folder opener
   std::chrono::milliseconds uninstall_notice{5'000};  // plugin.uninstall to the extension
+  std::chrono::milliseconds first_update_check{10'000};  // after start; later ones every
+                                                         // updateCheckIntervalMinutes
+  std::optional<std::chrono::milliseconds> update_interval;  // test knob: replaces the minutes
 };
 
-// Defaults, shortened by the test knobs OPENTABS_NPM_TIMEOUT_MS (change) and
-// OPENTABS_NPM_QUERY_TIMEOUT_MS (query).
+// Defaults, shortened by the test knobs OPENTABS_NPM_TIMEOUT_MS (change),
+// OPENTABS_NPM_QUERY_TIMEOUT_MS (query) and OPENTABS_UPDATE_CHECK_INTERVAL_MS (first update
+// check and the interval between checks, unless the config disables them with 0).
 npm_timing npm_timing_from_env();
 
 struct outdated_plugin {
@@ -49,6 +55,8 @@ class plugin_manager {
     // Rediscovers plugins and announces the result (sync.full, plugins.changed,
     // tools/list_changed).
     std::function<void()> reload;
+    // The set of known plugin updates changed (plugins.changed carries the `update` fields).
+    std::function<void()> updates_changed;
   };
 
   plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, std::filesystem::path home,
@@ -57,8 +65,10 @@ class plugin_manager {
   // handler_context::async_request: starts the work and returns at once.
   void handle(const ext_connection& c, std::string method, json::object params, json::value id);
 
-  // What the last plugin.checkUpdates found.
-  const std::vector<outdated_plugin>& outdated() const { return outdated_; }
+  // Checks npm for newer versions of npm-installed plugins shortly after start and then every
+  // updateCheckIntervalMinutes (read from the config each time; 0 pauses the checks).
+  // A /reload does not trigger a check.
+  void start_update_checks();
 
  private:
   struct activity;
@@ -73,6 +83,10 @@ class plugin_manager {
   net::awaitable<result<json::object>> remove(const json::object& params);
   net::awaitable<result<json::object>> remove_by_specifier(const json::object& params);
   net::awaitable<result<json::object>> check_updates();
+  net::awaitable<void> update_check_loop();
+  // Replaces the known updates; announces when they changed.
+  void set_updates(std::map<std::string, plugins::update_info, std::less<>> found);
+  void forget_update(const std::string& package_name);
   net::awaitable<result<json::object>> open_folder(const json::object& params);
 
   // One npm command; spawn failures and timeouts become errors, a non-zero exit does not.
@@ -92,7 +106,6 @@ class plugin_manager {
   hooks hooks_;
   npm_timing timing_;
   std::shared_ptr<activity> activity_;
-  std::vector<outdated_plugin> outdated_;
 };
 
 }  // namespace opentabs::app

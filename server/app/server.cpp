@@ -150,7 +150,9 @@ class server_app {
         signals_(io, SIGINT, SIGTERM),
         watch_timer_(io),
         reload_timer_(io),
-        plugin_manager_(io.get_executor(), state_, hub_, home, plugin_manager::hooks{[this] { reload_now(true); }}) {
+        plugin_manager_(io.get_executor(), state_, hub_, home,
+                        plugin_manager::hooks{[this] { reload_now(true); },
+                                              [this] { hub_.broadcast(notification("plugins.changed", config_state(state_, hub_))); }}) {
     state_.dev = o.dev;
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
@@ -217,6 +219,7 @@ class server_app {
     }
     auto first = reload_now(false);
     if (!first.ok) log::warn("initial load: " + first.error);
+    plugin_manager_.start_update_checks();
     auto port = http_.listen(options_.host, options_.port);
     if (!port) {
       std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
@@ -342,7 +345,7 @@ class server_app {
         for (const auto& p : state_.plugins) {
           auto it = old_hashes.find(p.name());
           if (it != old_hashes.end() && it->second != p.loaded.adapter_hash)
-            hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_of(state_, p))));
+            hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_of(state_, p), state_.update_for(p))));
         }
       }
       hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "config/config_store.hpp"
 #include "json/json.hpp"
 #include "plugins/discovery.hpp"
+#include "plugins/payload.hpp"
 #include "plugins/plugin.hpp"
 #include "tools/events.hpp"
 
@@ -72,11 +74,22 @@ struct server_state {
   tool_registry registry;
   webmcp_directory webmcp;  // tools pages publish through WebMCP (not reloaded: pages own them)
 
+  // npm package name -> the newer version the last update check found (spec: the `update`
+  // field of plugins in sync.full and the config state).
+  std::map<std::string, plugins::update_info, std::less<>> plugin_updates;
+
   audit::audit_log audit;
   std::map<std::string, log_ring> plugin_logs;
   reload_stats reloads;
   watcher_stats watcher;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+  std::optional<plugins::update_info> update_for(const plugins::plugin& p) const {
+    if (p.loaded.source != "npm") return std::nullopt;
+    auto it = plugin_updates.find(p.loaded.package_name);
+    if (it == plugin_updates.end()) return std::nullopt;
+    return it->second;
+  }
 
   const plugins::plugin* find_plugin(std::string_view name) const {
     for (const auto& p : plugins)

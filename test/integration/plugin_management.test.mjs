@@ -442,6 +442,41 @@ describe('plugin management through npm (local registry)', () => {
     assert.deepEqual(reply.result.results.map((r) => r.name), ['@fixture/opentabs-plugin-tracker']);
     assert.equal((await server.fetch('/health')).status, 200);
   });
+
+  test('the periodic update check announces a newer version in the `update` fields; updating clears them', async () => {
+    // Its own server and npm prefix, with update checks every second (knob) instead of
+    // every updateCheckIntervalMinutes.
+    const dir = makePrefix();
+    const watcher = await startServer({ env: { ...npmEnv(dir, registry.url), OPENTABS_UPDATE_CHECK_INTERVAL_MS: '1000' } });
+    const wext = await connect(watcher);
+    try {
+      const installed = await rpc(wext, 'plugin.install', { name: '@fixture/opentabs-plugin-tracker' });
+      assert.equal(installed.error, undefined, JSON.stringify(installed.error));
+      const current = installed.result.plugin.version;
+      const next = current.replace(/\d+$/, (n) => String(Number(n) + 1));
+      const announced = wext.next((m) => m.method === 'plugins.changed' &&
+        m.params.plugins.some((p) => p.name === 'fixture-tracker' && p.update?.latestVersion === next), NPM_WAIT_MS);
+      await registry.publish(join(FIXTURES, 'tracker'), { version: next });
+      const changed = await announced;
+      assert.deepEqual(changed.params.plugins.find((p) => p.name === 'fixture-tracker').update,
+        { latestVersion: next, updateCommand: 'npm update -g @fixture/opentabs-plugin-tracker' });
+      // sync.full carries it too (after a reload, which itself runs no check).
+      const synced = wext.next((m) => m.method === 'sync.full', NPM_WAIT_MS);
+      assert.equal((await watcher.fetch('/reload', { method: 'POST' })).status, 200);
+      assert.equal((await synced).params.plugins.find((p) => p.name === 'fixture-tracker').update.latestVersion, next);
+      const updated = await rpc(wext, 'plugin.updateFromRegistry', { name: 'fixture-tracker' });
+      assert.equal(updated.error, undefined, JSON.stringify(updated.error));
+      assert.equal(updated.result.plugin.version, next);
+      const state = await rpc(wext, 'config.getState');
+      const entry = state.result.plugins.find((p) => p.name === 'fixture-tracker');
+      assert.equal(entry.version, next);
+      assert.equal(entry.update, undefined, 'no update once installed');
+    } finally {
+      await wext.close();
+      await watcher.stop();
+      rmSync(dir.dir, { recursive: true, force: true });
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------
