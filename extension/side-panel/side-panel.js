@@ -125,6 +125,8 @@ function renderPlugin(plugin) {
         el('h3', {}, plugin.displayName ?? plugin.name),
         el('span', { class: 'muted small' }, `v${plugin.version}${plugin.source ? ` · ${plugin.source}` : ''}`)),
       needsSetup ? el('span', { class: 'badge unavailable' }, 'needs setup') : null,
+      plugin.update?.latestVersion ? el('span', { class: 'badge update', 'data-testid': `update-badge-${plugin.name}`,
+        title: plugin.update.updateCommand ?? '' }, `v${plugin.update.latestVersion} available`) : null,
       el('span', { class: `badge ${tabState}`, 'data-testid': `tab-state-${plugin.name}` }, tabState)),
     el('div', { class: 'row', style: 'margin-top:6px' },
       el('span', { class: 'grow muted' }, 'All tools'),
@@ -140,6 +142,10 @@ function renderPlugin(plugin) {
             (level) => act('sp:setToolPermission', { plugin: plugin.name, tool: t.name, permission: level })))),
       ])),
     el('div', { class: 'actions' },
+      plugin.update?.latestVersion ? el('button', { type: 'button', class: 'primary', 'data-testid': `update-${plugin.name}`, onclick: async (ev) => {
+        ev.target.disabled = true; ev.target.textContent = 'Updating…';
+        try { await act('sp:update', { name: plugin.name }); } catch { ev.target.disabled = false; ev.target.textContent = `Update to v${plugin.update.latestVersion}`; }
+      } }, `Update to v${plugin.update.latestVersion}`) : null,
       plugin.configSchema ? el('button', { type: 'button', 'data-testid': `settings-${plugin.name}`, onclick: () => openSettings(plugin) }, 'Settings') : null,
       plugin.homepage ? el('button', { type: 'button', onclick: () => act('sp:openPluginTab', { plugin: plugin.name }) }, 'Open') : null,
       removeButton(() => act('sp:remove', { name: plugin.name }), `remove-${plugin.name}`, `plugin:${plugin.name}`)));

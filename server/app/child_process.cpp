@@ -25,7 +25,15 @@ using namespace asio::experimental::awaitable_operators;
 // and (for a launcher left running) the background reaper.
 struct child_state {
   explicit child_state(asio::any_io_executor ex) : out(ex), err(ex), exit_fd(ex), readers_done(ex) {}
+  // The last owner is gone while the child still runs: the server is shutting down with the
+  // command in flight.  A command we would kill at its deadline is killed now rather than
+  // left running after us (an orphaned npm writing into its cache).  Never after reaping:
+  // the pid may belong to someone else by then.
+  ~child_state() {
+    if (kill_when_abandoned && !reaped && pid > 0) ::kill(-pid, SIGKILL);
+  }
   pid_t pid = -1;
+  bool kill_when_abandoned = false;
   bool reaped = false;
   bool status_known = false;
   int status = 0;
@@ -164,6 +172,7 @@ net::awaitable<result<process_outcome>> run_process(asio::any_io_executor ex, st
 
   auto s = std::make_shared<child_state>(ex);
   s->pid = spawned->pid;
+  s->kill_when_abandoned = options.kill_on_timeout;
   s->max_bytes = options.max_output_bytes;
   s->out.assign(spawned->out_fd);
   s->err.assign(spawned->err_fd);

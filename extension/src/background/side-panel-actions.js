@@ -1,6 +1,6 @@
 // Actions the side panel asks the background to perform (`sp:*` runtime messages).  The panel
 // never talks to the socket itself: permission and settings changes, plugin search / install /
-// remove and confirmation answers all become server requests or notifications here.
+// update / remove and confirmation answers all become server requests or notifications here.
 
 import { PERMISSIONS } from '../shared/constants.js';
 import { store, saveConfirmations } from './store.js';
@@ -25,6 +25,7 @@ const actions = {
   'sp:setPluginSettings': ({ plugin, settings }) => requestServer('config.setPluginSettings', { plugin, settings }),
   'sp:search': ({ query }) => requestServer('plugin.search', { query: typeof query === 'string' ? query : '' }),
   'sp:install': ({ name }) => requestServer('plugin.install', { name }),
+  'sp:update': ({ name }) => requestServer('plugin.updateFromRegistry', { name }),
   'sp:remove': ({ name }) => requestServer('plugin.remove', { name }),
   'sp:removeFailed': ({ specifier }) => requestServer('plugin.removeBySpecifier', { specifier }),
 
