@@ -6,6 +6,10 @@
 #include <cstring>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "audit/audit_file.hpp"
 #include "util/clock.hpp"
 #include "util/files.hpp"
@@ -67,8 +71,48 @@ void audit_log::record_failure(const std::string& message) {
   last_disk_error_ = message;
 }
 
+audit_log::~audit_log() { close_file(); }
+
+void audit_log::close_file() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+status audit_log::write_line(std::string_view line) {
+  // A deleted audit.log would swallow every later entry through a descriptor to an unlinked
+  // file; fstat is cheap enough to ask on every append.
+  struct stat st {};
+  if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || st.st_nlink == 0)) close_file();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (fd_ < 0) {
+      fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+      if (fd_ < 0) return make_error("io", "cannot open " + options_.file.string() + ": " + std::strerror(errno));
+    }
+    std::size_t done = 0;
+    while (done < line.size()) {
+      ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    if (done == line.size()) return ok();
+    const int err = errno;
+    close_file();  // a stale descriptor (file system remounted, ...) gets one fresh try
+    // Part of the line reached the file: the next one must not be glued to it.
+    if (done > 0) needs_leading_newline_ = true;
+    if (done > 0 || attempt == 1)
+      return make_error("io", "cannot append to " + options_.file.string() + ": " + std::strerror(err));
+  }
+  return ok();
+}
+
 void audit_log::rotate_if_needed() {
   std::error_code ec;
+  // audit.log renamed or replaced by someone else (logrotate): follow the path again.
+  struct stat by_fd {}, by_path {};
+  if (fd_ >= 0 && (::fstat(fd_, &by_fd) != 0 || ::stat(options_.file.c_str(), &by_path) != 0 ||
+                   by_fd.st_ino != by_path.st_ino || by_fd.st_dev != by_path.st_dev))
+    close_file();
   auto size = fs::file_size(options_.file, ec);
   if (ec || size < options_.rotate_at_bytes) return;
   // rename() replaces audit.log.1 atomically, which is the original's "delete audit.log.1,
@@ -78,6 +122,7 @@ void audit_log::rotate_if_needed() {
                    std::strerror(errno));
     return;
   }
+  close_file();  // the next append creates a fresh audit.log
   needs_leading_newline_ = false;
 }
 
@@ -91,7 +136,7 @@ status audit_log::append(audit_entry entry) {
   ++appends_;
 
   if (needs_leading_newline_) line.insert(line.begin(), '\n');
-  auto written = append_file(options_.file, line, 0600);
+  auto written = write_line(line);
   if (!written) {
     record_failure(written.err().message);
     return make_error("audit_write_failed", "audit entry kept in memory only: " + written.err().message);

@@ -5,7 +5,9 @@
 //
 // Disk trouble never throws and never loses the in-memory entry: the failure is counted,
 // the last error kept for /health, and append() returns it.  Not thread-safe: owned by
-// the server's io_context thread.  Appends are one small O_APPEND write each.
+// the server's io_context thread.  Appends are one small O_APPEND write each, on a
+// descriptor kept open between appends (reopened after rotation, after a write error, and
+// when audit.log was deleted or replaced behind our back).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 #include <deque>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/audit_entry.hpp"
@@ -70,6 +73,9 @@ struct audit_summary {
 class audit_log {
  public:
   explicit audit_log(audit_log_options options);
+  ~audit_log();
+  audit_log(const audit_log&) = delete;
+  audit_log& operator=(const audit_log&) = delete;
 
   const audit_load_report& load_report() const noexcept { return load_report_; }
 
@@ -95,6 +101,9 @@ class audit_log {
   void remember(audit_entry entry);
   void record_failure(const std::string& message);
   void rotate_if_needed();
+  // Appends `line` through the open descriptor, opening audit.log first when needed.
+  status write_line(std::string_view line);
+  void close_file();
 
   audit_log_options options_;
   std::deque<stored> ring_;
@@ -105,6 +114,7 @@ class audit_log {
   // audit.log ends with a torn line (crash mid-write): the next line must start fresh or
   // it would be glued to the fragment and lost on the next load.
   bool needs_leading_newline_ = false;
+  int fd_ = -1;  // audit.log opened O_APPEND, or -1
 };
 
 }  // namespace opentabs::audit

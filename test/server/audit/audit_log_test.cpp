@@ -270,3 +270,31 @@ TEST_CASE("a read-only directory is reported, not thrown (only meaningful when n
   CHECK(log.last_disk_error().find("Permission denied") != std::string::npos);
   std::filesystem::permissions(tmp / "ro", std::filesystem::perms(0700));
 }
+
+TEST_CASE("audit.log deleted while the server runs: the next entry recreates it (0600)") {
+  scratch_dir tmp;
+  auto file = tmp / "audit.log";
+  audit_log log(persisted_to(file));
+  REQUIRE(log.append(entry(0)).ok());
+  std::filesystem::remove(file);
+  REQUIRE(log.append(entry(1)).ok());
+  REQUIRE(std::filesystem::exists(file));
+  CHECK(line_count(file) == 1);
+  CHECK(read_text(file).find("slack_tool_1\"") != std::string::npos);
+  CHECK(mode_of(file) == 0600);
+}
+
+TEST_CASE("audit.log renamed away by another program: entries follow the path at the next rotation check") {
+  scratch_dir tmp;
+  auto file = tmp / "audit.log";
+  auto opts = persisted_to(file);
+  opts.rotation_check_every = 2;  // path checks before appends 1, 3, 5, ...
+  audit_log log(opts);
+  REQUIRE(log.append(entry(0)).ok());
+  std::filesystem::rename(file, tmp / "audit.log.old");
+  REQUIRE(log.append(entry(1)).ok());  // no check yet: still the renamed file, nothing lost
+  REQUIRE(log.append(entry(2)).ok());  // checked: a new audit.log
+  CHECK(line_count(tmp / "audit.log.old") == 2);
+  CHECK(line_count(file) == 1);
+  CHECK(read_text(file).find("slack_tool_2\"") != std::string::npos);
+}
