@@ -162,7 +162,7 @@ class handlers {
   reply persist(const config::config_store::edit_fn& edit) {
     auto r = ctx_.state.store.update(edit);
     if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
-    ctx_.config_changed(false);
+    ctx_.config_changed(false, &r->cfg);
     return ok_result();
   }
 
@@ -206,7 +206,7 @@ class handlers {
     auto v = json::get_bool(params, "skipPermissions");
     if (!v) return error_reply(-32602, "Invalid params: skipPermissions must be a boolean");
     ctx_.state.skip_permissions = *v;
-    ctx_.config_changed(false);
+    ctx_.config_changed(false, nullptr);
     return ok_result();
   }
 
@@ -222,7 +222,7 @@ class handlers {
     json::object values = *settings;
     auto r = ctx_.state.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
     if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
-    ctx_.config_changed(true);
+    ctx_.config_changed(true, &r->cfg);
     return ok_result();
   }
 

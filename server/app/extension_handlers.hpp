@@ -21,9 +21,11 @@ struct handler_context {
   extension_hub& hub;
   confirmations& confirm;
   tools::server_events& events;
-  // After a config change was persisted: re-read config.json into state and announce it
-  // (plugins.changed, tools/list_changed).  `rediscover` also reloads plugins.
-  std::function<void(bool rediscover)> config_changed;
+  // After the server changed config.json itself: takes `saved` (what config_store::update
+  // just wrote; null when only runtime state changed) into state without reading the file
+  // back, and announces it (plugins.changed, tools/list_changed).  `rediscover` also
+  // reloads plugins.
+  std::function<void(bool rediscover, const config::config_file* saved)> config_changed;
   std::function<json::object()> sync_params;   // sync.full params
   std::function<json::object()> config_state;  // config.getState result
   // Validates settings against the plugin's configSchema; an error text or nullopt.

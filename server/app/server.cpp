@@ -165,7 +165,7 @@ class server_app {
         return config::set_tool_permission(root, t.plugin, t.base_name, tools::permission::auto_);
       });
       if (!r) log::warn("could not save \"always allow\": " + r.err().message);
-      config_changed(false);
+      config_changed(false, r ? &r->cfg : nullptr);
     });
     hub_.set_on_open([this](ext_connection& c) {
       c.send(json::dump(notification("sync.full", sync_full_params(state_))));
@@ -177,7 +177,7 @@ class server_app {
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
     });
     hub_.set_inbound_handler(make_inbound_handler(handler_context{
-        state_, hub_, confirm_, events_, [this](bool rediscover) { config_changed(rediscover); },
+        state_, hub_, confirm_, events_, [this](bool rediscover, const config::config_file* saved) { config_changed(rediscover, saved); },
         [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
         [this](const std::string& plugin, const json::object& settings) { return settings_problem(plugin, settings); },
         [this](ext_connection& c, std::string method, json::object params, json::value id) {
@@ -384,13 +384,14 @@ class server_app {
 
   net::awaitable<void> reload_done_wait() { co_await reload_timer_.async_wait(net::as_value); }
 
-  // A config change the server made itself (permissions, settings, skip toggle).
-  void config_changed(bool rediscover) {
+  // A config change the server made itself (permissions, settings, skip toggle); `saved` is
+  // the config it just wrote, or null when only runtime state changed.
+  void config_changed(bool rediscover, const config::config_file* saved) {
     if (rediscover) {
       reload_now(true);
       return;
     }
-    if (auto loaded = state_.store.load()) state_.cfg = loaded->cfg;
+    if (saved) state_.cfg = *saved;
     config_stamp_ = stamp_of(state_.store.path());
     hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
     events_.tools_changed();
@@ -402,7 +403,7 @@ class server_app {
     change.reviewed_version = version;
     auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
     if (!r) return "Could not save config.json: " + r.err().message;
-    config_changed(false);
+    config_changed(false, &r->cfg);
     return {};
   }
 
