@@ -140,9 +140,12 @@ describe('multiple browser profiles', () => {
     await syncTabs(b, { 'mp-a': { state: 'ready', tabs: [tab(202), tab(303)] }, 'mp-b': { state: 'unavailable', tabs: [tab(404, 'mp-b', false)] } });
     assert.deepEqual(await echo('mp-a', { n: 4, tabId: 404 }), { by: 'route-b', tabId: 404, input: { n: 4 } });
 
+    // A tab no profile reported: routed like a call without tabId (both ready: the first connection).
+    assert.deepEqual(await echo('mp-a', { n: 5, tabId: 999 }), { by: 'route-a', tabId: 999, input: { n: 5 } });
+
     const toA = a.messages.filter((m) => m.method === 'tool.dispatch').map((m) => m.params.tabId);
     const toB = b.messages.filter((m) => m.method === 'tool.dispatch').map((m) => m.params.tabId);
-    assert.deepEqual(toA, [101]);
+    assert.deepEqual(toA, [101, 999]);
     assert.deepEqual(toB, [202, 303, 404]);
   });
 
@@ -211,7 +214,7 @@ describe('multiple browser profiles', () => {
     assert.equal((await echo('mp-a', { n: 2, tabId: 11 })).by, 'fan-a');
   });
 
-  test('closing one profile fails only its own pending calls; the other profile answers later', { timeout: 15_000 }, async () => {
+  test('closing one profile fails only its own pending calls (a pending fan-out still answers); the other profile answers later', { timeout: 15_000 }, async () => {
     const a = await profile('keep-a');
     const b = await profile('gone-b');
     await syncTabs(a, { 'mp-a': { state: 'ready', tabs: [tab(101)] } });
@@ -230,13 +233,25 @@ describe('multiple browser profiles', () => {
       check();
       return new Promise(() => {}); // never answers
     });
+    // A fan-out pending on B too (A answers it at once, B never does).
+    a.on('extension.getState', () => ({ who: 'keep-a' }));
+    let fanOutAtB;
+    const fanOutArrived = new Promise((r) => (fanOutAtB = r));
+    b.on('extension.getState', () => {
+      fanOutAtB();
+      return new Promise(() => {});
+    });
     const settled = new Set();
     const call = (n, tabId) => s.callTool('mp-a_echo', { n, tabId }).then((r) => (settled.add(n), r));
     const onA = [call(1, 101), call(2, 101)];
     const onB = [call(3, 202), call(4, 202)];
-    await arrived;
+    const fanOut = s.callTool('extension_get_state', {});
+    await Promise.all([arrived, fanOutArrived]);
 
     await b.close();
+    const state = await fanOut;
+    assert.equal(state.status, 200, JSON.stringify(state.body));
+    assert.deepEqual(JSON.parse(state.body.content[0].text).find((e) => e.connectionId === 'keep-a'), { connectionId: 'keep-a', result: { who: 'keep-a' } });
     for (const r of await Promise.all(onB)) {
       assert.equal(r.body.isError, true, JSON.stringify(r.body));
       assert.match(r.body.content[0].text, /Extension disconnected/);
