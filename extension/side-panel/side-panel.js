@@ -7,13 +7,15 @@
 import { renderWebmcpCard } from '../src/webmcp/side-panel-card.js';
 
 const PERMISSIONS = ['off', 'ask', 'auto'];
-const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity'];
+const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity', 'runningHash'];
 const CONNECTION_LABELS = {
   connected: 'Connected', disconnected: 'Disconnected', connecting: 'Connecting…', auth_failed: 'Authentication failed',
 };
 
 let state = { connection: null, serverState: null, tabStates: {}, confirmations: [], activity: [] };
+// Which plugin cards are open; kept in chrome.storage.local so closing the panel keeps it.
 const expanded = new Set();
+const saveExpanded = () => chrome.storage.local.set({ expandedPlugins: [...expanded] }).catch(() => {});
 
 const $ = (id) => document.getElementById(id);
 
@@ -89,7 +91,24 @@ function renderConnection() {
     : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
   $('connection-detail').textContent = detail;
   const s = state.serverState;
-  $('server-info').textContent = s ? `Server ${s.serverVersion ?? '?'}${c.port ? ` on port ${c.port}` : ''}` : '';
+  const extension = `Extension ${chrome.runtime.getManifest().version}`;
+  $('server-info').textContent = s ? `${extension} · server ${s.serverVersion ?? '?'}${c.port ? ` on port ${c.port}` : ''}` : extension;
+}
+
+// opentabs rewrites the extension's files when it is upgraded, but Chrome keeps running the
+// code it loaded: the server's extensionHash then differs from the one read at load time.
+function renderExtensionUpdate() {
+  const available = state.serverState?.extensionHash;
+  const running = state.runningHash;
+  const stale = typeof available === 'string' && typeof running === 'string' && available !== running;
+  $('extension-update').replaceChildren(...(stale ? [el('div', { class: 'card notice', 'data-testid': 'extension-update' },
+    el('h3', {}, 'Extension update ready'),
+    el('p', {}, 'opentabs installed newer extension files. Reload the extension to run them (open tabs keep their pages).'),
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', class: 'primary', 'data-testid': 'extension-reload', onclick: (ev) => {
+        ev.target.disabled = true; ev.target.textContent = 'Reloading…';
+        act('sp:reloadExtension').catch(() => { ev.target.disabled = false; ev.target.textContent = 'Reload extension'; });
+      } }, 'Reload extension')))] : []));
 }
 
 function renderConfirmations() {
@@ -132,7 +151,12 @@ function renderPlugin(plugin) {
       el('span', { class: 'grow muted' }, 'All tools'),
       permissionControl(`plugin-perm-${plugin.name}`, plugin.permission ?? 'off',
         (level) => act('sp:setPluginPermission', { plugin: plugin.name, permission: level }))),
-    el('details', { open, ontoggle: (e) => { if (e.target.open) expanded.add(plugin.name); else expanded.delete(plugin.name); } },
+    el('details', { open, ontoggle: (e) => {
+      if ($('filter').value.trim() !== '') return; // opened by the filter, not by the user
+      const had = expanded.has(plugin.name);
+      if (e.target.open) expanded.add(plugin.name); else expanded.delete(plugin.name);
+      if (had !== e.target.open) saveExpanded();
+    } },
       el('summary', {}, `${(plugin.tools ?? []).length} tools`),
       groupBy(tools).map(([group, items]) => [
         group ? el('div', { class: 'group-title' }, group) : null,
@@ -178,8 +202,10 @@ function renderPlugins() {
   const plugins = [...(state.serverState?.plugins ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   const cards = plugins.map(renderPlugin).filter(Boolean);
   $('plugins').replaceChildren(el('h2', {}, 'Plugins'),
-    ...(cards.length ? cards : [el('div', { class: 'card empty' },
-      state.serverState ? 'No plugins installed. Search npm below or add a local plugin with the CLI.' : 'Waiting for the server…')]));
+    ...(cards.length ? cards : [el('div', { class: 'card empty', 'data-testid': 'plugins-empty' },
+      !state.serverState ? 'Waiting for the server…'
+        : plugins.length ? `No plugins or tools match “${$('filter').value.trim()}”.`
+          : 'No plugins installed. Search npm below or add a local plugin with the CLI.')]));
 }
 
 function renderFailed() {
@@ -228,6 +254,7 @@ function renderActivity() {
 
 function render() {
   renderConnection();
+  renderExtensionUpdate();
   renderConfirmations();
   renderPlugins();
   renderFailed();
@@ -311,8 +338,9 @@ async function applyTheme() {
 async function load() {
   const saved = await chrome.storage.session.get(SESSION_KEYS);
   state = { ...state, ...saved };
-  const { serverPort } = await chrome.storage.local.get('serverPort');
+  const { serverPort, expandedPlugins } = await chrome.storage.local.get(['serverPort', 'expandedPlugins']);
   if (serverPort) $('port').value = serverPort;
+  if (Array.isArray(expandedPlugins)) for (const name of expandedPlugins) if (typeof name === 'string') expanded.add(name);
   await applyTheme();
   render();
 }

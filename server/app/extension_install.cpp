@@ -1,8 +1,12 @@
 #include "app/extension_install.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
+#include <utility>
+#include <vector>
 
+#include "plugins/sha256.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::app {
@@ -11,13 +15,30 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr std::string_view kHashFile = ".extension-hash";
+
 // Never copied: development files, and what the server owns inside the target.
 bool skipped(const fs::path& rel) {
   auto first = rel.begin()->string();
   if (first == "node_modules" || first == "adapters" || first == "test" || first == ".git") return true;
   auto name = rel.filename().string();
   return name == "auth.json" || name == "package.json" || name == "package-lock.json" || name == "README.md" ||
+         name == "server.json" || name == kHashFile || name == ".opentabs-version" ||
          name.ends_with(".test.mjs") || name.ends_with(".test.js");
+}
+
+// 16 hex digits over the sorted (path, content hash) pairs of the copied files: the same
+// bundle gives the same hash wherever it is installed.
+std::string bundle_hash(std::vector<std::pair<std::string, std::string>> files) {
+  std::sort(files.begin(), files.end());
+  std::string listing;
+  for (const auto& [rel, digest] : files) {
+    listing += rel;
+    listing += '\0';
+    listing += digest;
+    listing += '\n';
+  }
+  return plugins::sha256_hex(listing).substr(0, 16);
 }
 
 constexpr std::size_t kMaxExtensionFile = 16 * 1024 * 1024;
@@ -43,6 +64,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     return make_error("no_extension", "the extension files were not found in " + source.string() +
                                           " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
   install_report report;
+  std::vector<std::pair<std::string, std::string>> digests;
   report.first_install = !fs::exists(target / "manifest.json", ec);
   if (auto st = ensure_dir(target); !st) return st.err();
   for (auto it = fs::recursive_directory_iterator(source, fs::directory_options::skip_permission_denied, ec);
@@ -61,6 +83,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     if (!it->is_regular_file(ec)) continue;
     auto content = read_file(it->path(), kMaxExtensionFile);
     if (!content) return content.err();
+    digests.emplace_back(rel.generic_string(), plugins::sha256_hex(*content));
     auto existing = read_file(dest, kMaxExtensionFile);
     if (existing && *existing == *content) {
       ++report.unchanged;
@@ -70,9 +93,13 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     ++report.copied;
   }
   if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
-  if (auto h = read_file(source / ".extension-hash", 256)) report.extension_hash = std::string(*h);
-  while (!report.extension_hash.empty() && (report.extension_hash.back() == '\n' || report.extension_hash.back() == '\r'))
-    report.extension_hash.pop_back();
+  // The extension reads this file when it starts and compares it with the extensionHash of
+  // sync.full: files updated under a running extension (opentabs upgraded) ask for a reload.
+  report.extension_hash = bundle_hash(std::move(digests));
+  auto hash_file = target / kHashFile;
+  auto recorded = read_file(hash_file, 64);
+  if (!recorded || *recorded != report.extension_hash)
+    if (auto st = write_file_atomic(hash_file, report.extension_hash, 0644); !st) return st.err();
   // Rewrite (with its fsyncs) only when the version changed: this runs on every start.
   auto version_file = target / ".opentabs-version";
   auto current = read_file(version_file, 64);

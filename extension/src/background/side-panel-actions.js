@@ -54,6 +54,12 @@ const actions = {
 
   'sp:reconnect': async () => { await forceReconnect(); return { ok: true }; },
 
+  // After opentabs was upgraded: run the extension files now on disk.
+  'sp:reloadExtension': async () => {
+    setTimeout(() => chrome.runtime.reload(), 100); // let the answer reach the panel first
+    return { ok: true };
+  },
+
   'sp:openPluginTab': async ({ plugin }) => {
     const p = store.plugins.get(plugin);
     if (!p?.homepage || !/^https?:/.test(p.homepage)) throw new Error('This plugin has no homepage');

@@ -5,7 +5,7 @@
 // panel renders straight from storage and follows chrome.storage.onChanged.  The worker is
 // single-threaded, so the in-memory copy is authoritative once `ready` has resolved.
 
-const KEYS = ['plugins', 'serverState', 'tabStates', 'connection', 'confirmations', 'activity', 'swBoot'];
+const KEYS = ['plugins', 'serverState', 'tabStates', 'connection', 'confirmations', 'activity', 'swBoot', 'runningHash'];
 const MAX_ACTIVITY = 25;
 
 export const store = {
@@ -16,6 +16,7 @@ export const store = {
   confirmations: [],      // pending confirmation.request entries
   activity: [],           // recent tool.invocationStart/End, newest first
   swBoot: { count: 0, startedAt: 0 },
+  runningHash: null,      // .extension-hash as it was when this extension (re)loaded
   ready: null,
 };
 
@@ -29,8 +30,24 @@ store.ready = (async () => {
   store.activity = saved.activity ?? [];
   // Counts worker starts so tests and diagnostics can see that suspension really happened.
   store.swBoot = { count: (saved.swBoot?.count ?? 0) + 1, startedAt: Date.now() };
-  await chrome.storage.session.set({ swBoot: store.swBoot });
+  // Session storage is cleared when the extension reloads, so the hash read on the first
+  // boot after a reload is the one of the code that is running.  opentabs rewrites the files
+  // (and .extension-hash) when it is upgraded; the side panel then compares this with the
+  // server's extensionHash and offers a reload.
+  store.runningHash = saved.runningHash ?? await readBundleHash();
+  await chrome.storage.session.set({ swBoot: store.swBoot, runningHash: store.runningHash });
 })();
+
+async function readBundleHash() {
+  try {
+    const res = await fetch(chrome.runtime.getURL('.extension-hash'));
+    if (!res.ok) return null;
+    const text = (await res.text()).trim();
+    return /^[0-9a-f]{16}$/.test(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
 
 export async function savePlugins() {
   await chrome.storage.session.set({ plugins: [...store.plugins.values()] });
