@@ -18,6 +18,7 @@
 #include "app/payloads.hpp"
 #include "app/platform_tools.hpp"
 #include "app/plugin_manager.hpp"
+#include "plugins/naming.hpp"
 #include "app/routes.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
@@ -407,9 +408,22 @@ class server_app {
     return {};
   }
 
+  // Settings for a plugin that is not loaded are stored unvalidated (spec §3.5: they may be
+  // set before the plugin is installed), but only under a name a plugin can have and within
+  // a size that keeps config.json small.
+  static std::optional<std::string> unloaded_plugin_settings_problem(const std::string& plugin, const json::object& settings) {
+    constexpr std::size_t max_settings_bytes = 64 * 1024;
+    if (!plugins::is_valid_plugin_name(plugin))
+      return "\"" + plugin.substr(0, 64) + (plugin.size() > 64 ? "…" : "") +
+             "\" is not a plugin name (lowercase letters, digits and hyphens)";
+    if (auto size = json::dump(settings).size(); size > max_settings_bytes)
+      return "settings are " + std::to_string(size) + " bytes of JSON; the limit is " + std::to_string(max_settings_bytes);
+    return std::nullopt;
+  }
+
   std::optional<std::string> settings_problem(const std::string& plugin, const json::object& settings) {
     const auto* p = state_.find_plugin(plugin);
-    if (!p) return std::nullopt;  // stored even for unknown plugins (spec §3.5)
+    if (!p) return unloaded_plugin_settings_problem(plugin, settings);
     auto v = plugins::validate_settings(p->loaded.config_fields, settings);
     if (!v) {
       auto msg = v.err().message;
@@ -426,6 +440,8 @@ class server_app {
       auto v = plugins::validate_settings(p->loaded.config_fields, settings);
       if (!v) return v.err().message;
       values = std::move(*v);
+    } else if (auto problem = unloaded_plugin_settings_problem(plugin, settings)) {
+      return "Settings validation failed: " + *problem;
     }
     auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
     if (!r) return "Could not save config.json: " + r.err().message;

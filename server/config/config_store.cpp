@@ -77,8 +77,14 @@ result<loaded_config> config_store::update(const edit_fn& edit) {
   out.migrated_from = cur->migrated_from;
   out.created = cur->missing;
   if (*changed || cur->missing) {
+    auto text = format_config_text(cur->root);
+    // Never write a file the next load would refuse: the change is rejected and config.json
+    // stays as it was.
+    if (text.size() > kMaxConfigBytes)
+      return make_error("too_large", "the change would make " + path_.string() + " " + std::to_string(text.size()) +
+                                         " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
     if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
-    if (auto w = write_file_atomic(path_, format_config_text(cur->root), 0600); !w) return w.err();
+    if (auto w = write_file_atomic(path_, text, 0600); !w) return w.err();
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);

@@ -288,6 +288,35 @@ describe('server limits', () => {
     });
   });
 
+  test('POST /plugin-settings for a plugin that is not installed: a bad name or oversized settings is 400, config.json untouched', { timeout: 30_000 }, async () => {
+    const s = await startServer({ config });
+    try {
+      const configPath = join(s.configDir, 'config.json');
+      const before = readFileSync(configPath, 'utf8');
+      const refused = [
+        [{ plugin: '../../etc', settings: {} }, /is not a plugin name/],
+        [{ plugin: '__proto__', settings: { a: 1 } }, /is not a plugin name/],
+        [{ plugin: 'y'.repeat(100_000), settings: {} }, /is not a plugin name/],
+        [{ plugin: 'not-installed', settings: { blob: 'z'.repeat(70 * 1024) } }, /settings are \d+ bytes of JSON; the limit is 65536/],
+      ];
+      for (const [body, pattern] of refused) {
+        const res = await postSettings(s, body);
+        assert.equal(res.status, 400);
+        const reply = await res.json();
+        assert.equal(reply.ok, false);
+        assert.match(reply.error, pattern);
+        assert.ok(reply.error.length < 300, 'the error does not echo a huge name');
+      }
+      assert.equal(readFileSync(configPath, 'utf8'), before, 'config.json is untouched');
+      // The server still saves config changes afterwards.
+      const ok = await postSettings(s, { plugin: 'not-installed', settings: { a: 1 } });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(JSON.parse(readFileSync(configPath, 'utf8')).settings['not-installed'], { a: 1 });
+    } finally {
+      await s.stop();
+    }
+  });
+
   test('POST /plugin-settings: 10 per minute (valid or not), the 11th gets 429 and changes nothing', { timeout: 30_000 }, async () => {
     const s = await startServer({ config });
     try {

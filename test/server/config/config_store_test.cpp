@@ -252,3 +252,22 @@ TEST_CASE("a config path that cannot be read is an error for load and update") {
   CHECK(blocked.update(tool_off("slack", "x")).err().code == "io");
   CHECK(read_text(tmp / "not-a-dir") == "x");
 }
+
+TEST_CASE("an update that would make config.json larger than the loader accepts is refused and changes nothing") {
+  scratch_dir tmp;
+  config_store store(tmp / "config.json", "/home/alice");
+  REQUIRE(store.load().ok());
+  const auto before = read_text(tmp / "config.json");
+  auto huge = [](json::object& root) -> result<bool> {
+    root["settings"] = json::object{{"p", json::object{{"blob", json::str(std::string(kMaxConfigBytes, 'x'))}}}};
+    return true;
+  };
+  auto r = store.update(huge);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.err().code == "too_large");
+  CHECK(r.err().message.find("nothing was saved") != std::string::npos);
+  CHECK(read_text(tmp / "config.json") == before);
+  // The store keeps working.
+  CHECK(store.update(tool_off("slack", "send_message")).ok());
+  CHECK(store.load().ok());
+}
