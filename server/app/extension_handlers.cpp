@@ -17,6 +17,7 @@ using outcome = extension_hub::inbound_outcome;
 using reply = outcome;
 
 outcome none() { return {}; }
+outcome handled() { return outcome{outcome::kind::handled, {}}; }
 outcome answer(json::object body) { return outcome{outcome::kind::reply, std::move(body)}; }
 
 outcome ok_result() { return answer(json::object{{"result", json::object{{"ok", true}}}}); }
@@ -89,7 +90,7 @@ class handlers {
       next[kv.key()] = clean_tab_entry(kv.value().get_object());
     }
     c.tabs = std::move(next);
-    return none();
+    return handled();
   }
 
   reply tab_state_changed(ext_connection& c, const json::object& params, bool is_request) {
@@ -105,7 +106,7 @@ class handlers {
       return none();
     }
     c.tabs[*plugin] = clean_tab_entry(params);
-    return none();
+    return handled();
   }
 
   reply plugin_log(const json::object& params) {
@@ -127,7 +128,7 @@ class handlers {
     log::write_prefixed("[plugin:" + e.plugin + "]", line);
     ctx_.state.plugin_logs[e.plugin].push(e);
     ctx_.events.plugin_log(e);
-    return none();
+    return handled();
   }
 
   reply confirmation_response(const json::object& params) {
@@ -139,7 +140,7 @@ class handlers {
     else if (*d == "deny") dec = decision::deny;
     else return none();
     ctx_.confirm.settle(std::string(*id), dec);
-    return none();
+    return handled();
   }
 
   // Which (plugin, tool-key) pairs exist, for validation of permission changes.

@@ -195,7 +195,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     }
     inbound_outcome out;
     if (inbound_) out = inbound_(c, std::string(*method), *params, has_id ? id : nullptr);
-    if (!has_id || out.what == inbound_outcome::kind::deferred) return;
+    if (!has_id || out.what == inbound_outcome::kind::deferred || out.what == inbound_outcome::kind::handled) return;
     json::object reply = out.what == inbound_outcome::kind::reply
                              ? std::move(out.body)
                              : rpc_error(-32601, "Method not found: " + std::string(*method));

@@ -42,7 +42,10 @@ class extension_hub {
   // holding "result" or "error" (requests), or "answered later" (the handler keeps `id`
   // and replies through send_to when its asynchronous work is done).
   struct inbound_outcome {
-    enum class kind { none, reply, deferred } what = kind::none;
+    // none: not a method the server handles (a request gets -32601); handled: done, and the
+    // protocol defines no reply (tab.*, plugin.log, confirmation.response); reply: send body;
+    // deferred: answered later.
+    enum class kind { none, handled, reply, deferred } what = kind::none;
     json::object body;
   };
   // Handles one inbound request (id non-null) or notification.  Runs on the io thread.

@@ -34,9 +34,11 @@ describe('extension channel /ws', () => {
     const ext = await new ExtensionClient(s).connect();
     assert.equal(ext.ws.protocol, 'opentabs');
     const sync = await ext.waitFor((m) => m.method === 'sync.full');
+    // The keys the real server sends (spec §3.6, observed), extensionHash included.
     assert.deepEqual(Object.keys(sync.params).sort(), [
-      'browserPermission', 'browserTools', 'failedPlugins', 'plugins', 'serverSourcePath', 'serverVersion', 'skipPermissions',
-    ].sort().filter((k) => k in sync.params));
+      'browserPermission', 'browserTools', 'extensionHash', 'failedPlugins', 'plugins', 'serverSourcePath', 'serverVersion', 'skipPermissions',
+    ].sort());
+    assert.match(sync.params.extensionHash, /^[0-9a-f]{16}$/);
     assert.ok(Array.isArray(sync.params.browserTools) && sync.params.browserTools.length >= 76);
     assert.equal(sync.params.browserPermission, 'auto');
     ext.notify('ping');

@@ -161,10 +161,14 @@ describe('server limits', () => {
       const overMcp = await mcp.call('lim-a_wait', { n: 999 });
       assert.equal(overMcp.isError, true, JSON.stringify(overMcp));
       assert.match(overMcp.content[0].text, refusal);
-      const overRest = await s.callTool('lim-a_wait', { n: 998 });
+      const overRestRes = await s.fetch(`/tools/lim-a_wait/call`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ arguments: { n: 998 } }),
+      });
+      const overRest = { status: overRestRes.status, body: await overRestRes.json() };
       assert.equal(overRest.body.isError, true, JSON.stringify(overRest.body));
       assert.match(overRest.body.content[0].text, refusal);
-      assert.notEqual(overRest.status, 200);
+      assert.equal(overRest.status, 429);
+      assert.equal(overRestRes.headers.get('retry-after'), '1', 'a slot frees as soon as a call finishes');
 
       // Another plugin is not affected by lim-a's cap, over both entry points.
       const b = await s.callTool('lim-b_wait', { n: 1 });

@@ -323,8 +323,12 @@ describe('multiple browser profiles', () => {
     assert.equal(replies.length, bad.length, 'only the requests were answered');
     assert.deepEqual(await tabInfo('mp-a'), { tabState: 'ready', tabs: [tab(5)] }, 'the last good state stands');
     assert.equal((await tabInfo('mp-b')).tabState, 'closed');
+    // A valid tab.stateChanged sent as a request: applied, and no reply (§3.5 "No success
+    // reply"), not a Method-not-found error.
+    e.send({ jsonrpc: '2.0', id: 'valid-state', method: 'tab.stateChanged', params: { plugin: 'mp-a', state: 'ready', tabs: [tab(5)] } });
     e.notify('ping');
     await e.next((m) => m.method === 'pong');
+    assert.equal(e.messages.some((m) => m.id === 'valid-state'), false, 'a valid tab.stateChanged request gets no reply');
     assert.deepEqual(await echo('mp-a', { n: 1, tabId: 5 }), { by: 'malformed', tabId: 5, input: { n: 1 } });
 
     // tab.syncAll cleans what it keeps (spec §3.5): non-numeric tabIds dropped, unknown state → closed.
