@@ -6,6 +6,7 @@
 
 #include "app/child_process.hpp"
 #include "app/npm_commands.hpp"
+#include "net/run_bounded.hpp"
 #include "config/config_edits.hpp"
 #include "plugins/discovery.hpp"
 #include "plugins/naming.hpp"
@@ -72,38 +73,6 @@ result<std::string> required_string(const json::object& params, std::string_view
   for (char c : std::string_view(*v))
     if (c == '\0') return invalid(bad + " without NUL characters");
   return std::string(*v);
-}
-
-// Runs `tasks`, at most `width` at a time, and returns when all have finished.
-net::awaitable<void> run_bounded(asio::any_io_executor ex, std::vector<std::function<net::awaitable<void>()>> tasks,
-                                 std::size_t width) {
-  struct join {
-    explicit join(asio::any_io_executor e) : done(e) {}
-    asio::steady_timer done;
-    std::size_t left = 0;
-  };
-  for (std::size_t i = 0; i < tasks.size(); i += width) {
-    auto j = std::make_shared<join>(ex);
-    std::size_t end = std::min(tasks.size(), i + width);
-    j->left = end - i;
-    for (std::size_t k = i; k < end; ++k) {
-      asio::co_spawn(
-          ex,
-          [j, task = std::move(tasks[k])]() -> net::awaitable<void> {
-            try {
-              co_await task();
-            } catch (const std::exception& e) {
-              log::warn(std::string("plugin management task failed: ") + e.what());
-            }
-            if (--j->left == 0) j->done.cancel();
-          },
-          asio::detached);
-    }
-    if (j->left > 0) {
-      j->done.expires_at(asio::steady_timer::time_point::max());
-      co_await j->done.async_wait(net::as_value);
-    }
-  }
 }
 
 std::string default_folder_opener() {
@@ -280,7 +249,7 @@ net::awaitable<result<json::object>> plugin_manager::search(const json::object& 
   // Display names and icons live in each package's `opentabs` field: one `npm view` per
   // hit, a few at a time, best effort (a hit keeps its package name when it fails).
   auto shared = std::make_shared<std::vector<npm::search_hit>>(std::move(*hits));
-  std::vector<std::function<net::awaitable<void>()>> tasks;
+  std::vector<net::task_fn> tasks;
   for (std::size_t i = 0; i < shared->size(); ++i) {
     tasks.push_back([this, shared, i]() -> net::awaitable<void> {
       auto& hit = (*shared)[i];
@@ -289,7 +258,7 @@ net::awaitable<result<json::object>> plugin_manager::search(const json::object& 
       else log::debug("no manifest details for " + hit.name + ": " + (v ? v->failure.reason : v.err().message));
     });
   }
-  co_await run_bounded(ex_, std::move(tasks), kMaxParallelQueries);
+  co_await net::run_bounded(ex_, std::move(tasks), kMaxParallelQueries, "npm query");
   json::array results;
   for (const auto& h : *shared) results.push_back(npm::search_hit_json(h));
   co_return json::object{{"results", std::move(results)}};
@@ -493,7 +462,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
 }
 
 net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plugin) {
-  std::vector<std::function<net::awaitable<void>()>> tasks;
+  std::vector<net::task_fn> tasks;
   for (auto* c : hub_.connections()) {
     tasks.push_back([this, id = c->id, plugin]() -> net::awaitable<void> {
       request_options o;
@@ -509,7 +478,7 @@ net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plu
     });
   }
   std::size_t width = std::max<std::size_t>(1, tasks.size());
-  co_await run_bounded(ex_, std::move(tasks), width);
+  co_await net::run_bounded(ex_, std::move(tasks), width, "plugin management task");
 }
 
 // ---- plugin.checkUpdates ----------------------------------------------------------------
@@ -533,7 +502,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     co_return failed("busy", "Too many plugin queries at once; try again shortly");
   query_slot<activity> slot(activity_);
 
-  std::vector<std::function<net::awaitable<void>()>> tasks;
+  std::vector<net::task_fn> tasks;
   for (std::size_t i = 0; i < checks->size(); ++i) {
     tasks.push_back([this, checks, i]() -> net::awaitable<void> {
       auto& c = (*checks)[i];
@@ -543,7 +512,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
       else if (!(c.latest = npm::parse_view_version(r->outcome.out))) c.problem = "npm view " + c.package + " printed no version";
     });
   }
-  co_await run_bounded(ex_, std::move(tasks), kMaxParallelQueries);
+  co_await net::run_bounded(ex_, std::move(tasks), kMaxParallelQueries, "npm query");
 
   std::vector<outdated_plugin> outdated;
   std::map<std::string, plugins::update_info, std::less<>> found;

@@ -1,7 +1,10 @@
 #include "app/tool_pipeline.hpp"
 
+#include <memory>
+
 #include "app/call_results.hpp"
 #include "config/permissions.hpp"
+#include "net/run_bounded.hpp"
 #include "schema/validator.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
@@ -431,17 +434,35 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
     r = tools::call_result::text("Browser tool error: Extension not connected", true, 422);
     entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
   } else if (tool.fan_out) {
-    // ★ tools ask every connected browser profile and tag each entry with its connection.
+    // ★ tools ask every connected browser profile at once and tag each entry with its
+    // connection; a profile that fails is reported as {connectionId, error} rather than
+    // silently left out, unless every profile failed (then the call fails).
+    struct profile_answer {
+      std::string connection_id;
+      ext_reply reply;
+    };
+    // Shared with the request tasks: a cancelled call may stop waiting before they finish.
+    auto answers = std::make_shared<std::vector<profile_answer>>();
+    for (auto* c : hub_.connections()) answers->push_back({c->id, {}});
+    auto shared_args = std::make_shared<const json::object>(args);
+    std::vector<net::task_fn> asks;
+    for (std::size_t i = 0; i < answers->size(); ++i)
+      asks.push_back([this, answers, i, method = tool.method, shared_args]() -> net::awaitable<void> {
+        request_options ro;
+        ro.connection_id = (*answers)[i].connection_id;
+        auto reply = co_await hub_.request(method, *shared_args, std::move(ro));
+        (*answers)[i].reply = std::move(reply);
+      });
+    auto ex = co_await asio::this_coro::executor;
+    co_await net::run_bounded(ex, std::move(asks), answers->size(), "fan-out request");
     json::array merged;
-    std::optional<ext_reply> first_error;
+    const ext_reply* first_error = nullptr;
     std::size_t answered = 0;
-    for (auto* c : hub_.connections()) {
-      request_options ro;
-      ro.connection_id = c->id;
-      std::string cid = c->id;
-      auto reply = co_await hub_.request(tool.method, args, std::move(ro));
+    for (const auto& [cid, reply] : *answers) {
       if (!reply.ok()) {
-        if (!first_error) first_error = reply;
+        if (!first_error) first_error = &reply;
+        std::string message = reply.message.empty() ? "no answer" : reply.message;
+        merged.push_back(json::object{{"connectionId", json::str(cid)}, {"error", json::str(message)}});
         continue;
       }
       ++answered;

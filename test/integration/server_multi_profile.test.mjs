@@ -214,7 +214,7 @@ describe('multiple browser profiles', () => {
     assert.equal((await echo('mp-a', { n: 2, tabId: 11 })).by, 'fan-a');
   });
 
-  test('closing one profile fails only its own pending calls (a pending fan-out still answers); the other profile answers later', { timeout: 15_000 }, async () => {
+  test('closing one profile fails only its own pending calls (a pending fan-out answers, naming the lost profile); the other profile answers later', { timeout: 15_000 }, async () => {
     const a = await profile('keep-a');
     const b = await profile('gone-b');
     await syncTabs(a, { 'mp-a': { state: 'ready', tabs: [tab(101)] } });
@@ -251,7 +251,11 @@ describe('multiple browser profiles', () => {
     await b.close();
     const state = await fanOut;
     assert.equal(state.status, 200, JSON.stringify(state.body));
-    assert.deepEqual(JSON.parse(state.body.content[0].text).find((e) => e.connectionId === 'keep-a'), { connectionId: 'keep-a', result: { who: 'keep-a' } });
+    const entries = JSON.parse(state.body.content[0].text);
+    assert.deepEqual(entries.find((e) => e.connectionId === 'keep-a'), { connectionId: 'keep-a', result: { who: 'keep-a' } });
+    // The profile that went away is reported, not silently left out.
+    const lost = entries.find((e) => e.connectionId === 'gone-b');
+    assert.match(lost?.error ?? '', /Extension disconnected/, JSON.stringify(entries));
     for (const r of await Promise.all(onB)) {
       assert.equal(r.body.isError, true, JSON.stringify(r.body));
       assert.match(r.body.content[0].text, /Extension disconnected/);
