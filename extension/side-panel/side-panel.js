@@ -171,7 +171,8 @@ function renderPlugin(plugin) {
         try { await act('sp:update', { name: plugin.name }); } catch { ev.target.disabled = false; ev.target.textContent = `Update to v${plugin.update.latestVersion}`; }
       } }, `Update to v${plugin.update.latestVersion}`) : null,
       plugin.configSchema ? el('button', { type: 'button', 'data-testid': `settings-${plugin.name}`, onclick: () => openSettings(plugin) }, 'Settings') : null,
-      plugin.homepage ? el('button', { type: 'button', onclick: () => act('sp:openPluginTab', { plugin: plugin.name }) }, 'Open') : null,
+      plugin.homepage || (state.tabStates?.[plugin.name]?.tabs ?? []).length
+        ? el('button', { type: 'button', 'data-testid': `open-${plugin.name}`, onclick: () => act('sp:openPluginTab', { plugin: plugin.name }) }, 'Open') : null,
       removeButton(() => act('sp:remove', { name: plugin.name }), `remove-${plugin.name}`, `plugin:${plugin.name}`)));
 }
 

@@ -71,6 +71,14 @@ class handlers {
     if (method == "config.setSkipPermissions") return set_skip_permissions(params);
     if (method == "config.setPluginSettings") return set_plugin_settings(params);
     if (method.rfind("webmcp.", 0) == 0) return ctx_.webmcp ? ctx_.webmcp(c, method, params, id) : none();
+    if (method == "server.selfUpdate") {
+      // The real server updates itself with npm; a native build is updated the way it was
+      // installed, so say that instead of "Method not found".
+      if (!is_request) return none();
+      return error_reply(-32603, std::string("This opentabs server (") + OPENTABS_VERSION +
+                                     ") cannot update itself: install the newer version the way you installed this one, "
+                                     "then restart it (opentabs stop; opentabs start)");
+    }
     if (method.rfind("plugin.", 0) == 0 || method == "folder.open") {
       if (!is_request || !ctx_.async_request) return none();
       ctx_.async_request(c, method, params, *id);

@@ -147,6 +147,19 @@ describe('extension protocol core in real Chromium', () => {
     assert.match(createNote.description, /^\[Requires approval\] /);
   });
 
+  test('side panel: Open brings the plugin\'s open tab forward instead of opening another', async () => {
+    const activeUrl = async () => (await browser.worker().evaluate(() => chrome.tabs.query({ active: true, lastFocusedWindow: true })))[0]?.url;
+    const other = await browser.context.newPage();
+    await other.goto(`http://localhost:${site.port}/no-plugin`);
+    await other.bringToFront();
+    await waitFor(async () => /\/no-plugin$/.test(await activeUrl() ?? ''), 'the other tab to be active');
+    const before = (await browser.worker().evaluate(() => chrome.tabs.query({}))).length;
+    await panel.locator(`[data-testid="open-${PLUGIN}"]`).click();
+    await waitFor(async () => (await activeUrl()) === appPage.url(), 'the plugin tab to be active');
+    assert.equal((await browser.worker().evaluate(() => chrome.tabs.query({}))).length, before, 'no new tab');
+    await other.close();
+  });
+
   test('side panel: url-instance settings from configSchema are saved by the server', async () => {
     await panel.locator('[data-testid="settings-fixture-tracker"]').click();
     const dialog = panel.locator('[data-testid=settings-dialog]');

@@ -142,6 +142,10 @@ describe('extension channel /ws', () => {
     const unknown = await ext.request('no.such.method', {});
     assert.equal(unknown.error.code, -32601);
     assert.match(unknown.error.message, /Method not found: no.such.method/);
+    // The side panel's server self-update: a native build says how to update instead.
+    const selfUpdate = await ext.request('server.selfUpdate');
+    assert.equal(selfUpdate.error.code, -32603);
+    assert.match(selfUpdate.error.message, /cannot update itself: install the newer version the way you installed this one/);
     await ext.close();
   });
 

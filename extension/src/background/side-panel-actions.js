@@ -5,6 +5,7 @@
 import { PERMISSIONS } from '../shared/constants.js';
 import { store, saveConfirmations } from './store.js';
 import { notifyServer, requestServer, forceReconnect } from './server-link.js';
+import { tabsForPlugin } from './injection.js';
 
 const checkPermission = (p) => {
   if (!PERMISSIONS.includes(p)) throw new Error(`Invalid permission: ${p}`);
@@ -60,11 +61,23 @@ const actions = {
     return { ok: true };
   },
 
+  // The user asked to see the plugin's site (a click, so taking focus is wanted): an open tab
+  // of the plugin (a ready one first) is brought forward; otherwise its homepage opens.
   'sp:openPluginTab': async ({ plugin }) => {
     const p = store.plugins.get(plugin);
-    if (!p?.homepage || !/^https?:/.test(p.homepage)) throw new Error('This plugin has no homepage');
-    await chrome.tabs.create({ url: p.homepage });
-    return { ok: true };
+    if (!p) throw new Error(`Unknown plugin: ${plugin}`);
+    const reported = store.tabStates[plugin]?.tabs ?? [];
+    const open = await tabsForPlugin(p);
+    const ready = new Set(reported.filter((t) => t.ready).map((t) => t.tabId));
+    const best = open.find((t) => ready.has(t.id)) ?? open[0];
+    if (best) {
+      await chrome.tabs.update(best.id, { active: true });
+      await chrome.windows.update(best.windowId, { focused: true }).catch(() => {});
+      return { ok: true, tabId: best.id, opened: false };
+    }
+    if (!p.homepage || !/^https?:/.test(p.homepage)) throw new Error('No tab of this plugin is open and it has no homepage');
+    const tab = await chrome.tabs.create({ url: p.homepage });
+    return { ok: true, tabId: tab.id, opened: true };
   },
 };
 
