@@ -134,7 +134,11 @@ function renderPlugin(plugin) {
   if (tools.length === 0 && !matchesFilter(plugin.name, plugin.displayName)) return null;
   const tabState = tabStateOf(plugin);
   const open = expanded.has(plugin.name) || $('filter').value.trim() !== '';
-  const icon = iconImg(isDark() ? plugin.iconDarkSvg ?? plugin.iconSvg : plugin.iconSvg);
+  // The inactive variants (greyed) when no tab of the plugin is ready, as in OpenTabs.
+  const active = tabState === 'ready';
+  const icon = iconImg(isDark()
+    ? (active ? null : plugin.iconDarkInactiveSvg) ?? plugin.iconDarkSvg ?? (active ? null : plugin.iconInactiveSvg) ?? plugin.iconSvg
+    : (active ? null : plugin.iconInactiveSvg) ?? plugin.iconSvg);
   const needsSetup = plugin.configSchema && Object.entries(plugin.configSchema)
     .some(([key, def]) => def?.required && plugin.resolvedSettings?.[key] === undefined);
   return el('div', { class: 'card plugin', 'data-testid': `plugin-${plugin.name}` },

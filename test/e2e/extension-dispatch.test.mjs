@@ -154,6 +154,8 @@ describe('extension protocol core in real Chromium', () => {
     await other.bringToFront();
     await waitFor(async () => /\/no-plugin$/.test(await activeUrl() ?? ''), 'the other tab to be active');
     const before = (await browser.worker().evaluate(() => chrome.tabs.query({}))).length;
+    // The plugin is ready in appPage: its card shows the active (blue) icon.
+    assert.match(await panel.locator(`[data-testid="plugin-${PLUGIN}"] img`).getAttribute('src'), /%232563eb/);
     await panel.locator(`[data-testid="open-${PLUGIN}"]`).click();
     await waitFor(async () => (await activeUrl()) === appPage.url(), 'the plugin tab to be active');
     assert.equal((await browser.worker().evaluate(() => chrome.tabs.query({}))).length, before, 'no new tab');

@@ -4,7 +4,8 @@
 // the files change (simulated by editing the extension source and restarting the server on the
 // same port) the side panel offers a reload, and after the reload it runs the new files and
 // the notice is gone (in a fresh browser: see the comment at the reload step).  Also two
-// side-panel details: the filter's "nothing matches" state and open cards surviving a reopen.
+// side-panel details: the filter's "nothing matches" state, open cards surviving a reopen, and
+// the inactive icon of a plugin without a ready tab.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -93,6 +94,8 @@ describe('extension files updated under a running extension', () => {
   test('the filter says when nothing matches; opened plugin cards stay open when the panel reopens', async () => {
     const panel = await openPanel();
     await panel.locator('[data-testid=plugin-fixture-notes]').waitFor();
+    // No tab of the plugin is open: its card shows the inactive (grey) icon variant.
+    assert.match(await panel.locator('[data-testid=plugin-fixture-notes] img').getAttribute('src'), /%239ca3af/);
     await panel.locator('[data-testid=filter]').fill('zzz-nothing');
     assert.equal(await panel.locator('[data-testid=plugins-empty]').textContent(), 'No plugins or tools match “zzz-nothing”.');
     await panel.locator('[data-testid=filter]').fill('');
