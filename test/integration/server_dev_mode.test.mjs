@@ -141,6 +141,7 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
   let s;
   let ext;
   let mcp;
+  let mcp2;
   let root;
   let dir;
   before(async () => {
@@ -151,9 +152,11 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
     ext = await new ExtensionClient(s, { connectionId: 'dev-conn' }).connect();
     await ext.waitFor((m) => m.method === 'sync.full');
     mcp = await connectMcp(s);
+    mcp2 = await connectMcp(s);
   });
   after(async () => {
     await mcp?.client.close();
+    await mcp2?.client.close();
     await ext?.close();
     await s?.stop();
     rmSync(root, { recursive: true, force: true });
@@ -196,9 +199,9 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
     assert.ok((await mcp.client.listTools()).tools.some((t) => t.name === 'devplug_first'));
   });
 
-  test('a rebuilt dist/ with a new tool in tools.json shows in GET /tools, MCP tools/list and plugin.update', async () => {
+  test('a rebuilt dist/ with a new tool in tools.json shows in GET /tools, every MCP session\'s tools/list and plugin.update', async () => {
     assert.ok(!(await restToolNames(s)).includes('devplug_second'));
-    const listChangedBefore = mcp.listChanged.length;
+    const listChangedBefore = [mcp.listChanged.length, mcp2.listChanged.length];
     rebuildPlugin(dir, { name: 'devplug', tools: [{ name: 'first', input_schema: SCHEMA }, { name: 'second', input_schema: SCHEMA }] });
     const update = await ext.waitFor((m) => m.method === 'plugin.update' && m.params.name === 'devplug' && m.params.tools.some((t) => t.name === 'second'), 10_000);
     const expected = /__adapterHash="([0-9a-f]{64})"/.exec(readFileSync(join(dir, 'dist', 'adapter.iife.js'), 'utf8'))[1];
@@ -210,9 +213,11 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
     assert.deepEqual(update.params.tools.map((t) => t.name).sort(), ['first', 'second']);
     const rest = await restToolNames(s);
     assert.ok(rest.includes('devplug_second') && rest.includes('devplug_first'), 'GET /tools lists the new tool');
-    await until(() => mcp.listChanged.length > listChangedBefore, 'tools/list_changed on the MCP session');
-    const names = (await mcp.client.listTools()).tools.map((t) => t.name);
-    assert.ok(names.includes('devplug_second'), 'MCP tools/list has the new tool');
+    for (const [i, session] of [mcp, mcp2].entries()) {
+      await until(() => session.listChanged.length > listChangedBefore[i], `tools/list_changed on MCP session ${i + 1}`);
+      const names = (await session.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('devplug_second'), `MCP session ${i + 1}: tools/list has the new tool`);
+    }
     // The new tool dispatches to the extension under its plugin/tool names.
     ext.on('tool.dispatch', (p) => ({ output: { plugin: p.plugin, tool: p.tool, input: p.input } }));
     const r = await s.callTool('devplug_second', { n: 7 });
