@@ -450,12 +450,30 @@ class server_app {
   }
 
   // The files a dev-mode server watches per local plugin: a rebuilt dist/ pushes plugin.update.
+  // What the dev watcher compares between polls: per plugin folder its package.json and
+  // dist/ build outputs.  Folders come from the loaded local plugins, the configured
+  // localPlugins (also those that failed to load or are not built yet, so a fix or a first
+  // build is picked up) and the children of localPluginDirs (so a new plugin folder is too).
+  static constexpr std::size_t kDevStampsPerPlugin = 3;
   std::map<std::string, file_stamp> dev_stamps() const {
+    constexpr std::size_t max_children = 1000;
     std::map<std::string, file_stamp> out;
-    for (const auto& p : state_.plugins) {
-      if (p.loaded.source != "local") continue;
-      auto dist = p.loaded.source_path / "dist";
-      for (const char* f : {"adapter.iife.js", "tools.json"}) out[(dist / f).string()] = stamp_of(dist / f);
+    auto stamp_plugin_dir = [&](const fs::path& dir) {
+      for (const char* f : {"package.json", "dist/adapter.iife.js", "dist/tools.json"})
+        out[(dir / f).string()] = stamp_of(dir / f);
+    };
+    for (const auto& p : state_.plugins)
+      if (p.loaded.source == "local") stamp_plugin_dir(p.loaded.source_path);
+    for (const auto& spec : state_.cfg.local_plugins)
+      if (auto r = plugins::resolve_specifier(spec, home_, state_.paths.dir); r.path) stamp_plugin_dir(*r.path);
+    for (const auto& spec : state_.cfg.local_plugin_dirs) {
+      auto r = plugins::resolve_specifier(spec, home_, state_.paths.dir);
+      if (!r.path) continue;
+      std::error_code ec;
+      std::size_t seen = 0;
+      for (auto it = fs::directory_iterator(*r.path, ec); !ec && it != fs::directory_iterator() && seen < max_children;
+           it.increment(ec), ++seen)
+        if (it->is_directory(ec)) stamp_plugin_dir(it->path());
     }
     return out;
   }
@@ -467,6 +485,7 @@ class server_app {
     auto interval = std::chrono::milliseconds(env_number("OPENTABS_MTIME_POLL_MS").value_or(2000));
     if (interval < 50ms) interval = 50ms;
     auto plugin_stamps = state_.dev ? dev_stamps() : std::map<std::string, file_stamp>{};
+    state_.watcher.watched_plugins = plugin_stamps.size() / kDevStampsPerPlugin;
     while (!stopping_) {
       watch_timer_.expires_after(interval);
       auto [ec] = co_await watch_timer_.async_wait(net::as_value);
@@ -478,7 +497,7 @@ class server_app {
         auto now = dev_stamps();
         dist_moved = now != plugin_stamps;
         plugin_stamps = std::move(now);
-        state_.watcher.watched_plugins = plugin_stamps.size() / 2;
+        state_.watcher.watched_plugins = plugin_stamps.size() / kDevStampsPerPlugin;
       }
       if (!config_moved && !dist_moved) continue;
       ++state_.watcher.poll_detections;

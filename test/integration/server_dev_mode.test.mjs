@@ -225,7 +225,7 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
     assert.deepEqual(JSON.parse(r.body.content[0].text), { plugin: 'devplug', tool: 'second', input: { n: 7 } });
   });
 
-  test('a broken rebuild (tools.json unparsable) is reported, the server keeps serving, a reload after the fix brings the plugin back', async () => {
+  test('a broken rebuild (tools.json unparsable) is reported, the server keeps serving, and the fixed build is picked up by itself', async () => {
     const toolsPath = join(dir, 'dist', 'tools.json');
     const good = readFileSync(toolsPath, 'utf8');
     const detections = (await health(s)).fileWatcher.pollDetections;
@@ -238,11 +238,37 @@ describe('dev mode (--dev): a rebuilt local plugin is pushed live', () => {
     assert.match(failed.error, /dist\/tools\.json/);
     const rest = await restToolNames(s);
     assert.ok(rest.includes('browser_list_tabs'), 'GET /tools still answers');
-    // (A dev watcher that picks up the fixed dist/ by itself is not asserted: see the report.)
+    // The plugin failed to load, but its folder is still watched: the fix needs no /reload.
     atomicWrite(toolsPath, good);
-    const r = await s.fetch('/reload', { method: 'POST' });
-    assert.equal(r.status, 200);
-    assert.ok((await restToolNames(s)).includes('devplug_second'), 'devplug is back after the fix');
+    await until(async () => (await restToolNames(s)).includes('devplug_second'), 'devplug back after the fix, without POST /reload');
+  });
+});
+
+describe('dev mode: plugins that appear later', () => {
+  test('a configured local plugin built after start, and a new folder in localPluginDirs, load without POST /reload', async () => {
+    const root = makePluginRoot();
+    const later = join(root, 'later');
+    const pluginsDir = join(root, 'many');
+    writePlugin(join(pluginsDir, 'one'), { name: 'one', tools: [{ name: 'ping', input_schema: SCHEMA }] });
+    const config = { ...pluginConfig(root, [later], ['later', 'one', 'two']), localPluginDirs: [pluginsDir] };
+    const s = await startServer({ config, args: ['--dev'], env: { OPENTABS_MTIME_POLL_MS: POLL_MS } });
+    try {
+      const h0 = await health(s);
+      assert.deepEqual(h0.pluginDetails.map((d) => d.name), ['one']);
+      assert.ok(h0.failedPlugins.some((f) => f.path === later), 'the unbuilt plugin is reported');
+      const reloads = h0.reloadCount;
+      writePlugin(later, { name: 'later', tools: [{ name: 'go', input_schema: SCHEMA }] });
+      await until(async () => (await restToolNames(s)).includes('later_go'), 'the plugin built after start');
+      writePlugin(join(pluginsDir, 'two'), { name: 'two', tools: [{ name: 'pong', input_schema: SCHEMA }] });
+      await until(async () => (await restToolNames(s)).includes('two_pong'), 'the new folder in localPluginDirs');
+      const h1 = await health(s);
+      assert.deepEqual(h1.pluginDetails.map((d) => d.name).sort(), ['later', 'one', 'two']);
+      assert.ok(h1.reloadCount > reloads);
+      assert.equal(h1.fileWatcher.watchedPlugins, 3);
+    } finally {
+      await s.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
