@@ -84,7 +84,12 @@ async function runOnTab(plugin, tab, call) {
       args: [call.pluginName, call.toolName, call.input, call.dispatchId, READINESS_PROBE_TIMEOUT_MS],
     }).then((results) => results?.[0]?.result);
     const outcome = await withScriptTimeout(execution, call.dispatchId, tab.id);
-    if (!outcome) throw new ProtocolError(ERR_INTERNAL, 'The tool produced no result (the page navigated or closed?)');
+    if (!outcome) {
+      // The page went away under the tool: say which tab and what happened to it.
+      const now = await chrome.tabs.get(tab.id).catch(() => null);
+      if (!now) throw new ProtocolError(ERR_TAB_CLOSED, `Tab ${tab.id} was closed before the tool finished`);
+      throw new ProtocolError(ERR_INTERNAL, `Tab ${tab.id} navigated away before the tool finished`);
+    }
     if (outcome.error) {
       throw new ProtocolError(outcome.error.code, clip(String(outcome.error.message)), outcome.error.data);
     }
