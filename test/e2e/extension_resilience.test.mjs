@@ -1,7 +1,8 @@
-// Real-Chromium e2e of the extension's resilience paths (protocol §3.7 extension side, §4.2 adapter
-// hash, §4.7 readiness; §7 rows adapter-hash, notify-readiness-changed, strict-csp,
-// dispatch-resilience): the real server (build/opentabs) with a copy of the fixture-notes plugin,
-// Chromium with the unpacked extension, the fixture site, and an official MCP SDK client.
+// Real-Chromium e2e of the extension's resilience paths (protocol §3.7 extension side, §4.2
+// adapter hash, §4.7 readiness, §4.8 pre-scripts; §7 rows adapter-hash, notify-readiness-changed,
+// strict-csp, pre-script-lifecycle, dispatch-resilience): the real server (build/opentabs) with a
+// copy of the fixture-notes plugin plus fixture-tracker, Chromium with the unpacked extension, the
+// fixture site, and an official MCP SDK client.
 //
 // * adapter hash: a sync.full with an unchanged adapter leaves the page's adapter alone; a rebuilt
 //   adapter with a new embedded hash is re-injected and verified;
@@ -10,6 +11,9 @@
 // * strict CSP: a page served with `Content-Security-Policy: script-src 'none'` (by a small
 //   server in this file, because the fixture site sends no CSP) still gets the adapter, and a
 //   tool runs there;
+// * pre-script lifecycle: fixture-tracker's pre-script is registered as a document_start MAIN-world
+//   content script while the plugin is loaded, unregistered when it leaves the config, and
+//   registered again when it comes back;
 // * dispatch resilience: a long call whose tab closes, or navigates to a page outside the
 //   plugin's patterns, ends with an error naming the tab long before any timeout (the server's
 //   dispatch timeout is raised to 120 s so only the extension's own detection can end the call),
@@ -32,6 +36,8 @@ import {
 
 const { startFixtureSite } = await import(path.join(SOURCE_DIR, 'test/fixtures/site/server.mjs'));
 const PLUGIN = 'fixture-notes';
+const TRACKER = 'fixture-tracker';
+const TRACKER_PRE_SCRIPT_ID = `opentabs-pre-${TRACKER}`;
 const HASH_SNIPPET = /\.__adapterHash="([0-9a-f]{64})"/;
 // Deadline of the MCP client for calls that must end through the extension's tab detection:
 // well below the extension's 25 s script timeout and the server's (raised) dispatch timeout, so
@@ -119,15 +125,19 @@ describe('extension resilience in real Chromium', () => {
     configDir = tempDir('ot-e2e-resilience-config-');
     pluginDir = tempDir('ot-e2e-resilience-notes-');
     fs.cpSync(path.join(FIXTURE_PLUGINS, 'notes'), pluginDir, { recursive: true });
-    writeConfig(configDir, { permissions: { [PLUGIN]: { permission: 'auto' }, browser: { permission: 'auto' } } });
+    site = await startFixtureSite({ port: 0, name: 'resilience-site' });
+    cspSite = await startStrictCspSite();
+    // fixture-tracker (which has a pre-script) gets its URL pattern from the instanceUrl setting.
+    writeConfig(configDir, {
+      permissions: { [PLUGIN]: { permission: 'auto' }, browser: { permission: 'auto' } },
+      settings: { [TRACKER]: { instanceUrl: { main: `http://localhost:${site.port}` } } },
+    });
     const configFile = path.join(configDir, 'config.json');
     const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
     config.localPlugins = config.localPlugins.map((p) => (p === path.join(FIXTURE_PLUGINS, 'notes') ? pluginDir : p));
     assert.ok(config.localPlugins.includes(pluginDir), 'the notes copy replaces the fixture path');
     fs.writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
 
-    site = await startFixtureSite({ port: 0, name: 'resilience-site' });
-    cspSite = await startStrictCspSite();
     server = await startServer(configDir, { env: { OPENTABS_DISPATCH_TIMEOUT_MS: '120000' } });
     ensureServerPortFile(configDir, server.port);
     secret = readSecret(configDir);
@@ -291,6 +301,50 @@ describe('extension resilience in real Chromium', () => {
     } finally {
       await page.close();
     }
+  });
+
+  test('pre-script lifecycle: registered while the plugin is loaded, unregistered when it goes, back when it returns', async () => {
+    const registered = () => browser.worker().evaluate((id) => chrome.scripting.getRegisteredContentScripts({ ids: [id] }), TRACKER_PRE_SCRIPT_ID);
+    const [script] = await waitFor(async () => { const r = await registered(); return r.length === 1 && r; }, 'the tracker pre-script registered');
+    assert.deepEqual(script.matches, ['*://localhost/*'], 'the instance pattern, without its port (content scripts take no port)');
+    assert.equal(script.runAt, 'document_start');
+    assert.equal(script.world, 'MAIN');
+    assert.equal(script.allFrames, true);
+    assert.equal(script.persistAcrossSessions, true);
+    assert.match(script.js[0], new RegExp(`^adapters/${TRACKER}-prescript-[0-9a-f]{8}\\.js$`));
+
+    const capture = (page) => page.evaluate((p) => globalThis.__openTabs?.preScript?.[p] ?? null, TRACKER);
+    const withTracker = await browser.context.newPage();
+    await withTracker.goto(`http://localhost:${site.port}/form`);
+    const captured = await capture(withTracker);
+    assert.equal(captured?.ranAt, 'document_start', 'the pre-script ran before the page');
+    assert.equal(captured.pageScriptsAlreadyRan, false);
+    await withTracker.close();
+
+    // Remove the tracker from localPlugins: the reload's sync.full no longer has it.
+    const configFile = path.join(configDir, 'config.json');
+    const full = fs.readFileSync(configFile, 'utf8');
+    const config = JSON.parse(full);
+    config.localPlugins = config.localPlugins.filter((p) => p !== path.join(FIXTURE_PLUGINS, 'tracker'));
+    assert.equal(config.localPlugins.length, 1);
+    try {
+      fs.writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+      await reload();
+      await waitFor(async () => (await registered()).length === 0, 'the tracker pre-script unregistered');
+      await waitFor(() => appPage.evaluate((p) => !globalThis.__openTabs?.adapters?.[p], TRACKER), 'the tracker adapter removed from the app tab');
+      const withoutTracker = await browser.context.newPage();
+      await withoutTracker.goto(`http://localhost:${site.port}/form`);
+      assert.equal(await capture(withoutTracker), null, 'a page loaded now gets no pre-script');
+      await withoutTracker.close();
+    } finally {
+      fs.writeFileSync(configFile, full, { mode: 0o600 });
+    }
+    await reload();
+    await waitFor(async () => (await registered()).length === 1, 'the tracker pre-script registered again');
+    const again = await browser.context.newPage();
+    await again.goto(`http://localhost:${site.port}/form`);
+    assert.equal((await capture(again))?.ranAt, 'document_start');
+    await again.close();
   });
 
   // Starts a long slow_with_progress call on `tabId` and resolves once its first progress
