@@ -370,7 +370,6 @@ describe('extension resilience in real Chromium', () => {
     assert.deepEqual((await pageHooks(doomed)).toolStarts, ['slow_with_progress'], 'the tool is running in the tab about to close');
     await doomed.close();
     const outcome = await doomedCall;
-    console.log(`closed tab: the call ended after ${outcome.ms} ms: ${outcome.error?.message ?? resultText(outcome.result)}`);
     assert.equal(outcome.error, undefined, `the call ended with an MCP result, not ${outcome.error?.message}`);
     assert.equal(outcome.result.isError, true);
     assert.match(resultText(outcome.result), /^Tab closed: /);
@@ -378,6 +377,22 @@ describe('extension resilience in real Chromium', () => {
 
     const next = await callTool(mcp, name.echo, { message: 'after close', tabId: await tabIdOf(appPage) });
     assert.equal(next.isError, undefined, resultText(next));
+  });
+
+  test('dispatch resilience: without tabId, a tool whose tab closes mid-run is not run again in another tab', async () => {
+    const before = (await pageHooks(appPage)).toolStarts.length;
+    const doomed = await browser.context.newPage();
+    await doomed.goto(`http://localhost:${site.port}/long`);
+    await doomed.bringToFront(); // the active tab of the focused window ranks first
+    await waitForTabReady(await tabIdOf(doomed));
+    const { outcome: call } = await startLongCall(undefined);
+    assert.deepEqual((await pageHooks(doomed)).toolStarts, ['slow_with_progress'], 'the tool started in the front tab');
+    await doomed.close();
+    const outcome = await call;
+    assert.equal(outcome.error, undefined, `the call ended with an MCP result, not ${outcome.error?.message}`);
+    assert.equal(outcome.result.isError, true);
+    assert.match(resultText(outcome.result), /not retried in another tab because the tool had already started/);
+    assert.equal((await pageHooks(appPage)).toolStarts.length, before, 'the other matching tab never ran it');
   });
 
   test('dispatch resilience: navigating away ends the running call with an error naming the tab', async () => {

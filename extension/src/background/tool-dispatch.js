@@ -73,11 +73,20 @@ export function onProgress(msg, sender) {
   notifyServer('tool.progress', params);
 }
 
+const TAB_GONE = /no tab with id|tab was closed|frame with id 0 was removed|cannot access/i;
+
 async function runOnTab(plugin, tab, call) {
   // The adapter normally arrives on page load; inject now if it is missing or stale.
   await injectPluginIntoTab(plugin, tab, false).catch(() => {});
   await runInTab(tab.id, 'MAIN', page.setPluginConfig, [pluginConfigForTab(plugin, tab.url)]).catch(() => {});
-  await runInTab(tab.id, 'ISOLATED', page.installProgressRelay, [call.dispatchId]);
+  try {
+    await runInTab(tab.id, 'ISOLATED', page.installProgressRelay, [call.dispatchId]);
+  } catch (err) {
+    // Gone before the tool started: the caller may try another tab.
+    const message = String(err?.message ?? err);
+    if (TAB_GONE.test(message)) throw new ProtocolError(ERR_TAB_CLOSED, `Tab ${tab.id} is gone: ${clip(message)}`);
+    throw new ProtocolError(ERR_INTERNAL, clip(message));
+  }
   try {
     const execution = chrome.scripting.executeScript({
       target: { tabId: tab.id }, world: 'MAIN', func: page.runTool,
@@ -87,8 +96,8 @@ async function runOnTab(plugin, tab, call) {
     if (!outcome) {
       // The page went away under the tool: say which tab and what happened to it.
       const now = await chrome.tabs.get(tab.id).catch(() => null);
-      if (!now) throw new ProtocolError(ERR_TAB_CLOSED, `Tab ${tab.id} was closed before the tool finished`);
-      throw new ProtocolError(ERR_INTERNAL, `Tab ${tab.id} navigated away before the tool finished`);
+      if (!now) throw startedError(ERR_TAB_CLOSED, `Tab ${tab.id} was closed before the tool finished`);
+      throw startedError(ERR_INTERNAL, `Tab ${tab.id} navigated away before the tool finished`);
     }
     if (outcome.error) {
       throw new ProtocolError(outcome.error.code, clip(String(outcome.error.message)), outcome.error.data);
@@ -97,13 +106,20 @@ async function runOnTab(plugin, tab, call) {
   } catch (err) {
     if (err instanceof ProtocolError) throw err;
     const message = String(err?.message ?? err);
-    if (/no tab with id|tab was closed|frame with id 0 was removed|cannot access/i.test(message)) {
-      throw new ProtocolError(ERR_TAB_CLOSED, `Tab ${tab.id} is gone: ${clip(message)}`);
-    }
+    if (TAB_GONE.test(message)) throw startedError(ERR_TAB_CLOSED, `Tab ${tab.id} is gone: ${clip(message)}`);
     throw new ProtocolError(ERR_INTERNAL, clip(message));
   } finally {
     runInTab(tab.id, 'ISOLATED', page.removeProgressRelay, [call.dispatchId]).catch(() => {});
   }
+}
+
+// The tab went away after the tool had started in it.  Marked so dispatchTool does not run
+// the tool again in another tab: it may already have had effects (sent a message, created a
+// record), and running it twice is worse than reporting the lost tab.
+function startedError(code, message) {
+  const err = new ProtocolError(code, `${message}; not retried in another tab because the tool had already started`);
+  err.toolStarted = true;
+  return err;
 }
 
 // Handles one tool.dispatch request; resolves to {output} or throws a ProtocolError.
@@ -134,7 +150,7 @@ export async function dispatchTool(params) {
     try {
       return await runOnTab(plugin, tab, call);
     } catch (err) {
-      if (err instanceof ProtocolError && (err.code === ERR_NOT_READY || err.code === ERR_TAB_CLOSED)) {
+      if (err instanceof ProtocolError && !err.toolStarted && (err.code === ERR_NOT_READY || err.code === ERR_TAB_CLOSED)) {
         lastError = err;
         continue;
       }
