@@ -86,17 +86,28 @@ std::string sanitize_error_text(std::string_view text) {
   out.reserve(text.size());
   std::size_t i = 0;
   auto starts = [&](std::string_view p) { return text.substr(i, p.size()) == p; };
+  // Skips a URL or path starting at i.  It ends at a space, a quote or a closing bracket, and
+  // sentence punctuation right before that end stays in the prose: "(see http://x/y)" keeps
+  // its ")", "cannot read /a/b: denied" its ":".
+  auto skip_token = [&] {
+    std::size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) && text[j] != '"' && text[j] != '\'' &&
+           text[j] != ')' && text[j] != ']' && text[j] != '>')
+      ++j;
+    while (j > i + 1 && std::string_view(".,;:!?").find(text[j - 1]) != std::string_view::npos) --j;
+    i = j;
+  };
   while (i < text.size()) {
     if (starts("http://") || starts("https://") || starts("file://") || starts("ws://")) {
       out += "[url]";
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != '\'') ++i;
+      skip_token();
       continue;
     }
     bool at_word_start = i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '(' ||
-                         text[i - 1] == '"' || text[i - 1] == '\'';
+                         text[i - 1] == '"' || text[i - 1] == '\'' || text[i - 1] == '[' || text[i - 1] == '<';
     if (at_word_start && text[i] == '/' && i + 1 < text.size() && std::isalnum(static_cast<unsigned char>(text[i + 1]))) {
       out += "[path]";
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != '\'' && text[i] != ')') ++i;
+      skip_token();
       continue;
     }
     out.push_back(text[i++]);
