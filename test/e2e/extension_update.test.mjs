@@ -5,7 +5,8 @@
 // same port) the side panel offers a reload, and after the reload it runs the new files and
 // the notice is gone (in a fresh browser: see the comment at the reload step).  Also two
 // side-panel details: the filter's "nothing matches" state, open cards surviving a reopen, and
-// the inactive icon of a plugin without a ready tab.
+// the inactive icon of a plugin without a ready tab; and a config.json edit on disk reaching
+// the open panel (config watcher → plugins.changed → panel).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -28,7 +29,7 @@ function freePort() {
 
 describe('extension files updated under a running extension', () => {
   let root; let configDir; let source; let port; let server; let browser;
-  const env = () => ({ OPENTABS_EXTENSION_SOURCE: source });
+  const env = () => ({ OPENTABS_EXTENSION_SOURCE: source, OPENTABS_MTIME_POLL_MS: '200' });
 
   before(async () => {
     root = tempDir('ot-e2e-ext-update-');
@@ -108,5 +109,18 @@ describe('extension files updated under a running extension', () => {
     await reopened.locator('[data-testid=plugin-fixture-notes]').waitFor();
     assert.equal(await reopened.locator('[data-testid=plugin-fixture-notes] details').evaluate((d) => d.open), true);
     assert.equal(await reopened.locator('[data-testid=plugin-fixture-tracker] details').evaluate((d) => d.open), false);
+  });
+
+  test('a config.json edited on disk shows in the open panel without a reload', async () => {
+    const panel = await openPanel();
+    const auto = panel.locator('[data-testid=plugin-perm-fixture-notes-auto]');
+    await auto.waitFor();
+    assert.equal(await auto.getAttribute('aria-pressed'), 'false');
+    const file = path.join(configDir, 'config.json');
+    const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+    config.permissions['fixture-notes'] = { permission: 'auto', reviewedVersion: '1.0.0' };
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(config, null, 2));
+    fs.renameSync(`${file}.tmp`, file);
+    await panel.locator('[data-testid=plugin-perm-fixture-notes-auto][aria-pressed=true]').waitFor({ timeout: 15_000 });
   });
 });
