@@ -8,6 +8,13 @@ namespace opentabs::net {
 void http_exchange::respond(http_response res) {
   if (responded_) return;
   responded_ = true;
+  // A large body (a tools/list of thousands of tools) is queued as it is, behind its head,
+  // instead of being copied into one buffer with it.
+  constexpr std::size_t separate_body_bytes = 64 * 1024;
+  if (res.body.size() >= separate_body_bytes) {
+    if (conn_.out.push(serialize_head(res, keep_alive()))) conn_.out.push(std::move(res.body));
+    return;
+  }
   conn_.out.push(serialize(res, keep_alive()));
 }
 

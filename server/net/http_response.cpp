@@ -77,13 +77,19 @@ void append_head(std::string& out, int status, const header_list& headers) {
 
 }  // namespace
 
-std::string serialize(const http_response& res, bool keep_alive) {
+std::string serialize_head(const http_response& res, bool keep_alive) {
   std::string out;
-  out.reserve(160 + res.body.size());
+  out.reserve(160);
   append_head(out, res.status, res.headers);
   out += "Content-Length: ";
   out += std::to_string(res.body.size());
   out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
+  return out;
+}
+
+std::string serialize(const http_response& res, bool keep_alive) {
+  std::string out = serialize_head(res, keep_alive);
+  out.reserve(out.size() + res.body.size());
   out += res.body;
   return out;
 }

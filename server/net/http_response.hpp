@@ -36,6 +36,9 @@ std::string_view status_text(int status);
 
 // A complete response: status line, headers, Content-Length, Connection, body.
 std::string serialize(const http_response& res, bool keep_alive);
+// The status line and headers of `res` alone (Content-Length included), for bodies large
+// enough to be queued separately rather than copied behind their head.
+std::string serialize_head(const http_response& res, bool keep_alive);
 // The head of a chunked streamed response (Transfer-Encoding: chunked).
 std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive);
 // One chunk of a chunked body, and the terminating chunk.

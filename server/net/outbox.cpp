@@ -1,5 +1,7 @@
 #include "net/outbox.hpp"
 
+#include <utility>
+
 namespace opentabs::net {
 
 outbox::outbox(asio::any_io_executor ex, std::size_t capacity) : channel_(ex, capacity) {}
@@ -35,6 +37,7 @@ void outbox::close() {
 
 awaitable<std::string> outbox::next() {
   if (closed_) co_return std::string();
+  if (!carry_.empty()) co_return std::exchange(carry_, std::string());
   auto [ec, bytes] = co_await channel_.async_receive(as_value);
   if (ec) co_return std::string();
   co_return std::move(bytes);
@@ -42,13 +45,15 @@ awaitable<std::string> outbox::next() {
 
 bool outbox::take_ready(std::string& batch, std::size_t max_bytes) {
   bool more = true;
-  while (more && !closed_ && batch.size() < max_bytes) {
+  while (more && !closed_ && carry_.empty() && batch.size() < max_bytes) {
     bool got = channel_.try_receive([&](asio::error_code ec, std::string bytes) {
       if (ec || bytes.empty()) more = false;  // closed, or the end marker
+      else if (!batch.empty() && batch.size() + bytes.size() > max_bytes) carry_ = std::move(bytes);
       else batch += bytes;
     });
     if (!got) break;
   }
+  // (The end marker is only read with nothing carried, so it never overtakes a carried item.)
   return more;
 }
 

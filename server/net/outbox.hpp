@@ -30,13 +30,16 @@ class outbox {
   // Writer side: the next bytes, or empty when the writer should stop.
   awaitable<std::string> next();
   // Writer side, without waiting: appends what is already queued (up to `max_bytes`) to
-  // `batch` so it can go out in one write.  Returns false once the end marker was taken.
+  // `batch` so it can go out in one write.  An item that would take the batch past
+  // `max_bytes` is not copied in: it is kept and returned whole by the next next().
+  // Returns false once the end marker was taken.
   bool take_ready(std::string& batch, std::size_t max_bytes);
 
  private:
   asio::experimental::channel<void(asio::error_code, std::string)> channel_;
   bool closed_ = false;
   bool finishing_ = false;
+  std::string carry_;  // a large item take_ready left for the next write
 };
 
 }  // namespace opentabs::net
