@@ -3,7 +3,7 @@
 // tests use; the public registry reachable here serves no OpenTabs plugins): search and
 // install from the panel, the server's periodic update check (every second through
 // OPENTABS_UPDATE_CHECK_INTERVAL_MS) shows "available" on the card, and its Update button
-// installs the new version.
+// installs the new version; Remove uninstalls it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -50,7 +50,9 @@ describe('plugin updates in the side panel', () => {
     if (root) fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   });
 
-  test('install from search, "available" after a newer version is published, Update installs it', { timeout: 3 * NPM_WAIT_MS }, async () => {
+  test('install from search, "available" after a newer version is published, Update installs it, Remove uninstalls it', { timeout: 3 * NPM_WAIT_MS }, async () => {
+    // Search goes through the extension's socket: wait until it is connected.
+    await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout: 20_000 });
     await panel.locator('[data-testid=npm-search]').fill('notes');
     await panel.locator('[data-testid=npm-search]').press('Enter');
     const result = panel.locator('#search-results li').filter({ hasText: 'Fixture Notes' });
@@ -69,7 +71,16 @@ describe('plugin updates in the side panel', () => {
     await card.locator('[data-testid=update-fixture-notes]').click();
     await panel.locator('[data-testid=plugin-fixture-notes]', { hasText: 'v1.0.1 · npm' }).waitFor({ timeout: NPM_WAIT_MS });
     await badge.waitFor({ state: 'detached', timeout: NPM_WAIT_MS });
-    const installed = JSON.parse(fs.readFileSync(path.join(root, 'prefix', 'lib', 'node_modules', 'opentabs-plugin-fixture-notes', 'package.json'), 'utf8'));
+    const pkgDir = path.join(root, 'prefix', 'lib', 'node_modules', 'opentabs-plugin-fixture-notes');
+    const installed = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
     assert.equal(installed.version, '1.0.1');
+
+    // Remove (two clicks: the first arms the button) uninstalls the package with npm.
+    const updated = panel.locator('[data-testid=plugin-fixture-notes]');
+    await updated.locator('[data-testid=remove-fixture-notes]').click();
+    await updated.locator('[data-testid=remove-fixture-notes][data-armed="1"]').click();
+    await updated.waitFor({ state: 'detached', timeout: NPM_WAIT_MS });
+    assert.equal(fs.existsSync(pkgDir), false, 'npm uninstalled the package');
+    assert.match(await panel.locator('[data-testid=plugins-empty]').textContent(), /No plugins installed/);
   });
 });
