@@ -18,7 +18,6 @@
 #include "app/payloads.hpp"
 #include "app/platform_tools.hpp"
 #include "app/plugin_manager.hpp"
-#include "plugins/naming.hpp"
 #include "app/routes.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
@@ -30,6 +29,7 @@
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
 #include "plugins/adapter_files.hpp"
+#include "plugins/naming.hpp"
 #include "plugins/payload.hpp"
 #include "plugins/settings.hpp"
 #include "tools/browser_catalog.hpp"
@@ -449,7 +449,6 @@ class server_app {
     return {};
   }
 
-  // The files a dev-mode server watches per local plugin: a rebuilt dist/ pushes plugin.update.
   // What the dev watcher compares between polls: per plugin folder its package.json and
   // dist/ build outputs.  Folders come from the loaded local plugins, the configured
   // localPlugins (also those that failed to load or are not built yet, so a fix or a first
