@@ -547,11 +547,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
 }
 
 void plugin_manager::set_updates(std::map<std::string, plugins::update_info, std::less<>> found) {
-  auto same = [](const auto& a, const auto& b) {
-    return a.first == b.first && a.second.latest_version == b.second.latest_version &&
-           a.second.update_command == b.second.update_command;
-  };
-  if (std::equal(found.begin(), found.end(), state_.plugin_updates.begin(), state_.plugin_updates.end(), same)) return;
+  if (found == state_.plugin_updates) return;
   state_.plugin_updates = std::move(found);
   if (hooks_.updates_changed) hooks_.updates_changed();
 }

@@ -29,6 +29,7 @@ struct permission_state {
 struct update_info {
   std::string latest_version;
   std::string update_command;
+  bool operator==(const update_info&) const = default;
 };
 
 json::object core_plugin_payload(const plugin& p, const permission_state& perms);
