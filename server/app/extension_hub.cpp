@@ -143,15 +143,15 @@ void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_vie
   auto id = leading_reply_id(text);
   const auto* pending = id ? table_.find(*id) : nullptr;
   if (!pending || pending->connection_id != c.id || pending->outcome) {
-    log::warn("ignoring a " + size + "-byte message from the extension (limit 10 MiB)");
+    log::warn("ignoring a " + size + "-byte message from the extension (limit " + std::to_string(kMaxHandledMessage) + " bytes)");
     return;
   }
-  log::warn("the extension's " + size + "-byte reply to " + pending->label + " is over the 10 MiB limit; failing the call");
+  log::warn("the extension's " + size + "-byte reply to " + pending->label + " is over the limit; failing the call");
   ext_reply too_large;
   too_large.outcome = ext_reply::kind::error;
   too_large.code = -32603;
   too_large.message = "The extension's reply is too large (" + size +
-                      " bytes, limit 10485760); ask for less, e.g. with a selector, a limit or maxLength, or save it "
+                      " bytes, limit " + std::to_string(kMaxHandledMessage) + "); ask for less, e.g. with a selector, a limit or maxLength, or save it "
                       "to a file with filePath where the tool offers it";
   if (table_.settle(*id, std::move(too_large))) wake(*id);
 }

@@ -534,15 +534,16 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
   if (unreachable > 0)
     log::info("checked " + std::to_string(checks->size() - unreachable) + " of " + std::to_string(checks->size()) +
               " npm plugins for updates (" + first_problem + ")");
-  for (const auto& o : outdated) log::info(o.name + ": " + o.current_version + " → " + o.latest_version + " (run: " + o.update_command + ")");
-  for (const auto& o : outdated) found[o.name] = plugins::update_info{o.latest_version, o.update_command};
-  set_updates(std::move(found));
   json::array list;
-  for (const auto& o : outdated)
+  for (const auto& o : outdated) {
+    log::info(o.name + ": " + o.current_version + " → " + o.latest_version + " (run: " + o.update_command + ")");
+    found[o.name] = plugins::update_info{o.latest_version, o.update_command};
     list.push_back(json::object{{"name", json::str(o.name)},
                                 {"currentVersion", json::str(o.current_version)},
                                 {"latestVersion", json::str(o.latest_version)},
                                 {"updateCommand", json::str(o.update_command)}});
+  }
+  set_updates(std::move(found));
   co_return json::object{{"outdatedPlugins", std::move(list)}};
 }
 

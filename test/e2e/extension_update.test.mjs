@@ -10,22 +10,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 import {
   ARTIFACTS_DIR, EXTENSION_ID, SOURCE_DIR, tempDir, writeConfig, startServer, extensionDir, launchWithPlaywright, waitFor,
 } from './support/harness.mjs';
+import { freePort } from '../integration/support/server.mjs';
 
 const SIDE_PANEL_URL = `chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
-  });
-}
 
 describe('extension files updated under a running extension', () => {
   let root; let configDir; let source; let port; let server; let browser;

@@ -9,19 +9,12 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import {
   SOURCE_DIR, SERVER_BIN, CHROMIUM, chromium, tempDir, writeConfig, connectMcp, resultText, waitFor, EXTENSION_ID,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
-  });
-}
+import { freePort } from '../integration/support/server.mjs';
 
 async function health(port, secret) {
   try {

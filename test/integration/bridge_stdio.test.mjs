@@ -9,22 +9,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer, OPENTABS_BIN } from './support/server.mjs';
+import { startServer, OPENTABS_BIN, freePort } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 
 const browserAuto = { permissions: { browser: { permission: 'auto' } } };
-
-async function freePort() {
-  const srv = createServer();
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** An MCP client that spawns `opentabs start --stdio --port <port>` the way Claude Code does. */
 async function connectBridge(configDir, port, extraEnv = {}) {

@@ -11,8 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { startServer, OPENTABS_BIN } from './support/server.mjs';
+import { startServer, OPENTABS_BIN, freePort } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 
 /** Runs the CLI; resolves {code, stdout, stderr}. */
@@ -32,15 +31,6 @@ function cli(args, { env = {}, input, cwd } = {}) {
     else child.stdin.end();
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** A port nothing listens on. */
-async function freePort() {
-  const srv = createServer();
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 describe('opentabs CLI against a live server', () => {

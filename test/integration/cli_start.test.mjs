@@ -10,8 +10,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
-import { OPENTABS_BIN, startServer } from './support/server.mjs';
+import { OPENTABS_BIN, startServer, freePort } from './support/server.mjs';
 
 function cli(args, env) {
   return new Promise((resolve) => {
@@ -25,14 +24,6 @@ function cli(args, env) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-async function freePort() {
-  const srv = createNetServer();
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 // Running, not merely a zombie waiting for a reaper (the detached server's parent exits).

@@ -6,14 +6,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  LoggingMessageNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { startServer } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { connectSdk } from './support/mcp_client.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 
@@ -29,18 +24,7 @@ const config = {
 };
 
 /** An SDK client connected to `path` with the bearer token; records notifications. */
-async function connect(s, path = '/mcp', name = 'sdk-test') {
-  const transport = new StreamableHTTPClientTransport(new URL(s.base + path), {
-    requestInit: { headers: { Authorization: `Bearer ${s.secret}` } },
-  });
-  const client = new Client({ name, version: '1.0.0' });
-  const logs = [];
-  const listChanged = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
-  client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => listChanged.push(n));
-  await client.connect(transport);
-  return { client, transport, logs, listChanged };
-}
+const connect = (s, path = '/mcp', name = 'sdk-test') => connectSdk(s, { path, name });
 
 /** Polls `pred` every 10 ms until it holds (bounded by the test's own timeout). */
 async function until(pred, what = 'condition') {

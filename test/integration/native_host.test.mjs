@@ -8,19 +8,11 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync, statSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPENTABS_BIN } from './support/server.mjs';
+import { OPENTABS_BIN, freePort } from './support/server.mjs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://enhcedpbjdalmcjpikhimapoddplngdf/';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
-  });
-}
 
 function frame(body) {
   const data = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));

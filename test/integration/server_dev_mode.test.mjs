@@ -15,11 +15,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { connectSdk } from './support/mcp_client.mjs';
 import { writePlugin } from '../../bench/plugins.mjs';
 
 const POLL_MS = '100';
@@ -112,16 +110,7 @@ async function pollTicks(s, ticks = 2) {
   }
 }
 
-async function connectMcp(s, secret = s.secret) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${secret}` } },
-  });
-  const client = new Client({ name: 'dev-mode-test', version: '1.0.0' });
-  const listChanged = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => listChanged.push(n));
-  await client.connect(transport);
-  return { client, listChanged };
-}
+const connectMcp = (s, secret = s.secret) => connectSdk(s, { name: 'dev-mode-test', secret });
 
 const restToolNames = async (s) => (await (await s.fetch('/tools')).json()).map((t) => t.name);
 

@@ -9,25 +9,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { connectSdk } from './support/mcp_client.mjs';
 
 const SITE = 'http://127.0.0.1:8123';
 const KEY = 'webmcp:127_0_0_1_8123';
 
-async function connectMcp(s) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${s.secret}` } },
-  });
-  const client = new Client({ name: 'webmcp-test', version: '1.0.0' });
-  const listChanged = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => listChanged.push(n));
-  await client.connect(transport);
-  return { client, listChanged };
-}
+const connectMcp = (s) => connectSdk(s, { name: 'webmcp-test' });
 
 async function until(pred, what) {
   for (let i = 0; !(await pred()); i++) {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createNetServer } from 'node:net';
 
 export const OPENTABS_BIN = process.env.OPENTABS_BIN ?? new URL('../../../build/opentabs', import.meta.url).pathname;
 
@@ -94,3 +95,16 @@ export async function startServer(opts = {}) {
     exited,
   };
 }
+
+/** A 127.0.0.1 port nothing listens on at the moment of asking (for tests that need a fixed port). */
+export async function freePort() {
+  const srv = createNetServer();
+  await new Promise((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
