@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import {
-  EXTENSION_ID, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright,
+  ARTIFACTS_DIR, EXTENSION_ID, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright,
   extensionSession, waitFor,
 } from './support/harness.mjs';
 
@@ -59,6 +59,8 @@ describe('side panel consent for unreviewed plugins', () => {
     assert.ok(described.tools.length > 1);
     assert.match(await dialog.locator('[data-testid=consent-tools]').textContent(), new RegExp(`^${described.tools.length} tools, set to “auto”`));
     assert.match(text, /without asking you first/);
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await panel.screenshot({ path: path.join(ARTIFACTS_DIR, 'side-panel-consent.png') });
 
     await dialog.locator('[data-testid=consent-cancel]').click();
     await dialog.waitFor({ state: 'hidden' });
