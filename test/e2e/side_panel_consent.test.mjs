@@ -45,10 +45,10 @@ describe('side panel consent for unreviewed plugins', () => {
   });
 
   test('turning the plugin on shows who it is and what it can reach; Cancel and Escape leave it off and unreviewed', async () => {
-    assert.equal(await panel.locator(`[data-testid=unreviewed-${PLUGIN}]`).textContent(), 'not reviewed');
     const dialog = panel.locator('[data-testid=consent-dialog]');
     await panel.locator(`[data-testid=plugin-perm-${PLUGIN}-auto]`).click();
     await dialog.waitFor({ state: 'visible' });
+    assert.equal(await panel.locator(`[data-testid=unreviewed-${PLUGIN}]`).textContent(), 'not reviewed');
     const text = await dialog.textContent();
     assert.match(text, /Enable Fixture Notes\?/);
     assert.match(await dialog.locator('[data-testid=consent-plugin]').textContent(), /^fixture-notes v1\.0\.0/);
