@@ -61,13 +61,66 @@ function matchesFilter(...texts) {
   return !q || texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(q));
 }
 
-function permissionControl(testId, current, onChange) {
+// `locked`: levels that cannot be chosen here (shown disabled, with `lockedTitle` as the reason).
+function permissionControl(testId, current, onChange, { locked = [], lockedTitle } = {}) {
   return el('span', { class: 'seg', role: 'group', 'data-testid': testId },
     PERMISSIONS.map((level) => el('button', {
       type: 'button', class: level === current ? 'on' : '', 'data-testid': `${testId}-${level}`,
       'aria-pressed': level === current ? 'true' : 'false',
+      disabled: locked.includes(level) && level !== current, title: locked.includes(level) ? lockedTitle : null,
       onclick: () => { if (level !== current) onChange(level).catch(() => {}); },
     }, level)));
+}
+
+// What a plugin's code can reach, from its URL match patterns: the hosts (or "every site").
+function hostsOf(patterns) {
+  const hosts = new Set();
+  for (const pattern of patterns) {
+    if (pattern === '<all_urls>') { hosts.add('every site'); continue; }
+    const host = /^[a-z*]+:\/\/([^/]*)/i.exec(pattern)?.[1];
+    hosts.add(host === '*' ? 'every site' : host || pattern);
+  }
+  return [...hosts];
+}
+
+// Consent before an unreviewed plugin runs (issue 13 item 9): names the plugin, its version and
+// what it can reach.  Only "Enable" marks it reviewed (the background sends the version shown
+// here as reviewedVersion); Cancel, Escape or closing the dialog leave it off and unreviewed.
+function openConsent(plugin, level) {
+  const form = $('consent-form');
+  const patterns = (plugin.urlPatterns ?? []).filter((p) => typeof p === 'string');
+  const excluded = (plugin.excludePatterns ?? []).filter((p) => typeof p === 'string');
+  const toolCount = (plugin.tools ?? []).length;
+  const SHOWN = 20;
+  const error = el('p', { class: 'error small', 'data-testid': 'consent-error' });
+  const close = () => $('consent-dialog').close();
+  form.replaceChildren(
+    el('h3', {}, `Enable ${plugin.displayName ?? plugin.name}?`),
+    el('p', { 'data-testid': 'consent-plugin' }, el('strong', {}, plugin.name), ` v${plugin.version}`,
+      plugin.npmPackageName && plugin.npmPackageName !== plugin.name ? ` (${plugin.npmPackageName})` : '',
+      plugin.source ? ` · ${plugin.source}` : ''),
+    el('p', { class: 'small' }, 'This plugin has not been reviewed. Enabling it lets its code run inside your logged-in tabs on these sites and act there for your AI agents',
+      level === 'auto' ? ', without asking you first.' : ', each call after your approval.'),
+    el('div', { class: 'field' }, el('label', {}, 'Sites it can reach'),
+      el('div', { 'data-testid': 'consent-hosts' }, patterns.length ? hostsOf(patterns).join(', ') : 'none (no URL patterns)'),
+      el('ul', { class: 'small', 'data-testid': 'consent-patterns' },
+        patterns.slice(0, SHOWN).map((p) => el('li', {}, el('code', {}, p))),
+        patterns.length > SHOWN ? el('li', { class: 'muted' }, `and ${patterns.length - SHOWN} more`) : null),
+      excluded.length ? el('div', { class: 'muted small' }, `Except: ${excluded.slice(0, SHOWN).join(', ')}`) : null),
+    el('p', { 'data-testid': 'consent-tools' }, `${toolCount} tool${toolCount === 1 ? '' : 's'}, set to “${level}”`,
+      plugin.hasPreScript ? '; it also runs a script on these sites before their pages load' : ''),
+    el('p', { class: 'muted small' }, 'To read its code first, ask your agent to run plugin_inspect for this plugin.'),
+    error,
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', class: 'primary', 'data-testid': 'consent-accept', onclick: async (ev) => {
+        ev.target.disabled = true;
+        try {
+          await act('sp:setPluginPermission', { plugin: plugin.name, permission: level, reviewedVersion: plugin.version });
+          close();
+        } catch (err) { error.textContent = err.message; ev.target.disabled = false; }
+      } }, `Enable v${plugin.version}`),
+      el('button', { type: 'button', 'data-testid': 'consent-cancel', onclick: close }, 'Cancel')));
+  $('consent-dialog').showModal();
 }
 
 function groupBy(items) {
@@ -148,13 +201,17 @@ function renderPlugin(plugin) {
         el('h3', {}, plugin.displayName ?? plugin.name),
         el('span', { class: 'muted small' }, `v${plugin.version}${plugin.source ? ` · ${plugin.source}` : ''}`)),
       needsSetup ? el('span', { class: 'badge unavailable' }, 'needs setup') : null,
+      plugin.reviewed ? null : el('span', { class: 'badge unavailable', 'data-testid': `unreviewed-${plugin.name}`,
+        title: 'Not reviewed: enabling it asks for your confirmation first' }, 'not reviewed'),
       plugin.update?.latestVersion ? el('span', { class: 'badge update', 'data-testid': `update-badge-${plugin.name}`,
         title: plugin.update.updateCommand ?? '' }, `v${plugin.update.latestVersion} available`) : null,
       el('span', { class: `badge ${tabState}`, 'data-testid': `tab-state-${plugin.name}` }, tabState)),
     el('div', { class: 'row', style: 'margin-top:6px' },
       el('span', { class: 'grow muted' }, 'All tools'),
-      permissionControl(`plugin-perm-${plugin.name}`, plugin.permission ?? 'off',
-        (level) => act('sp:setPluginPermission', { plugin: plugin.name, permission: level }))),
+      permissionControl(`plugin-perm-${plugin.name}`, plugin.permission ?? 'off', async (level) => {
+        if (level !== 'off' && !plugin.reviewed) openConsent(plugin, level);
+        else await act('sp:setPluginPermission', { plugin: plugin.name, permission: level });
+      })),
     el('details', { open, ontoggle: (e) => {
       if ($('filter').value.trim() !== '') return; // opened by the filter, not by the user
       const had = expanded.has(plugin.name);
@@ -167,7 +224,8 @@ function renderPlugin(plugin) {
         items.map((t) => el('div', { class: 'tool', 'data-testid': `tool-${plugin.name}-${t.name}` },
           el('div', { class: 'name' }, t.displayName ?? t.name, el('small', {}, t.summary ?? t.description ?? '')),
           permissionControl(`perm-${plugin.name}-${t.name}`, t.permission ?? 'off',
-            (level) => act('sp:setToolPermission', { plugin: plugin.name, tool: t.name, permission: level })))),
+            (level) => act('sp:setToolPermission', { plugin: plugin.name, tool: t.name, permission: level }),
+            plugin.reviewed ? {} : { locked: ['ask', 'auto'], lockedTitle: 'Enable the plugin first (All tools): it has not been reviewed' }))),
       ])),
     el('div', { class: 'actions' },
       plugin.update?.latestVersion ? el('button', { type: 'button', class: 'primary', 'data-testid': `update-${plugin.name}`, onclick: async (ev) => {

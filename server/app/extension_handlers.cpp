@@ -198,11 +198,23 @@ class handlers {
     if (!plugin || !perm) return error_reply(-32602, "Missing params: plugin and permission are required");
     auto level = tools::parse_permission(*perm);
     if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
-    if (*plugin != "browser" && !webmcp::is_permission_key(*plugin) && !ctx_.state.find_plugin(*plugin))
+    const plugins::plugin* installed = ctx_.state.find_plugin(*plugin);
+    if (*plugin != "browser" && !webmcp::is_permission_key(*plugin) && !installed)
       return error_reply(-32602, "Plugin not found: " + std::string(*plugin));
     config::plugin_permission_change change;
     change.level = *level;
-    if (const auto* rv = json::get_string(params, "reviewedVersion")) change.reviewed_version = std::string(*rv);
+    // reviewedVersion is the user's consent to the code of one version (the side panel sends
+    // it only when its confirmation was accepted); it is recorded only for exactly the
+    // version installed now, and only for plugins.  Without it nothing becomes reviewed.
+    if (const auto* rv = json::find(params, "reviewedVersion")) {
+      if (!installed) return error_reply(-32602, "Invalid params: reviewedVersion applies to installed plugins only, not " + std::string(*plugin));
+      if (!rv->is_string()) return error_reply(-32602, "Invalid params: reviewedVersion must be a string");
+      if (std::string_view reviewed = rv->get_string(); reviewed != installed->loaded.version)
+        return error_reply(-32602, "Invalid params: reviewedVersion \"" + std::string(reviewed.substr(0, 64)) +
+                                       "\" is not the installed version " + installed->loaded.version + " of " +
+                                       std::string(*plugin) + "; review it again");
+      change.reviewed_version = installed->loaded.version;
+    }
     std::string p(*plugin);
     return persist([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); });
   }

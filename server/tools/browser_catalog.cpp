@@ -29,7 +29,7 @@ constexpr std::string_view catalog_document = R"json({
   "tabIds": {"type":"array","minItems":1,"maxItems":500,"items":{"type":"integer","minimum":1,"maximum":2147483647},"description":"Tab IDs"},
   "connectionId": {"type":"string","minLength":1,"maxLength":200,"description":"Browser connection (profile) to use, as reported by browser_list_tabs; defaults to the first connected browser"},
   "selector": {"type":"string","minLength":1,"maxLength":4000,"description":"CSS selector. ' >>> ' steps into a same-origin iframe or an open shadow root, e.g. 'iframe#pay >>> button.submit' or 'my-widget >>> input'"},
-  "ref": {"type":"string","pattern":"^e[0-9]{1,9}$","description":"Element ref from browser_snapshot (e.g. 'e12'); use instead of selector"},
+  "ref": {"type":"string","pattern":"^e[0-9]{1,9}@[0-9a-z]{4}$","description":"Element ref from the latest browser_snapshot of this tab (e.g. 'e12@k3f9'); use instead of selector"},
   "httpUrl": {"type":"string","minLength":1,"maxLength":8192,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://","description":"http or https URL"},
   "anyUrl": {"type":"string","minLength":1,"maxLength":8192,"description":"URL"},
   "clear": {"type":"boolean","default":false,"description":"Empty the buffer after reading"},
@@ -101,7 +101,7 @@ constexpr std::string_view catalog_document = R"json({
  "args":{"groupId":"$groupId","connectionId":"$connectionId"},"required":["groupId"]},
 
 {"name":"browser_snapshot","group":"Page","icon":"scan-text","summary":"Accessibility snapshot with element refs",
- "description":"Compact accessibility-style outline of the page: one line per element with role, name, value and states, and a ref (e12) that click/type/hover/select/scroll/press_key/wait_for_element accept instead of a selector. Covers same-origin iframes and open shadow roots. Scope it with selector or ref; output stops at maxChars with an explicit truncation marker. Does not activate the tab.",
+ "description":"Compact accessibility-style outline of the page: one line per element with role, name, value and states, and a ref (e12@k3f9) that click/type/hover/select/scroll/press_key/wait_for_element accept instead of a selector; refs are valid only for the document they came from (after a navigation or reload, snapshot again). Covers same-origin iframes and open shadow roots. Scope it with selector or ref; output stops at maxChars with an explicit truncation marker. Does not activate the tab.",
  "args":{"tabId":"$tabId","selector":"$selector","ref":"$ref",
          "maxChars":{"type":"integer","minimum":200,"maximum":200000,"default":20000,"description":"Hard cap on the snapshot text"},
          "interactiveOnly":{"type":"boolean","default":false,"description":"Only list elements a user can act on (links, buttons, fields) and headings"}},

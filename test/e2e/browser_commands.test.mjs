@@ -224,17 +224,17 @@ describe('interaction by selector and by ref, in an iframe and a shadow root', (
     const refOf = (pattern) => {
       const line = snap.snapshot.split('\n').find((l) => pattern.test(l));
       assert.ok(line, `snapshot has a line matching ${pattern}:\n${snap.snapshot}`);
-      return /\[ref=(e\d+)\]/.exec(line)[1];
+      return /\[ref=(e\d+@[0-9a-z]{4})\]/.exec(line)[1];
     };
-    assert.match(snap.snapshot, /textbox "Your name" \[ref=e\d+\]/);
-    assert.match(snap.snapshot, /iframe "inner frame" \[ref=e\d+\]\n  - button "Frame button"/);
+    assert.match(snap.snapshot, /textbox "Your name" \[ref=e\d+@[0-9a-z]{4}\]/);
+    assert.match(snap.snapshot, /iframe "inner frame" \[ref=e\d+@[0-9a-z]{4}\]\n  - button "Frame button"/);
     await ok('browser.clickElement', { tabId: tab, ref: refOf(/button "Shadow button"/) });
     assert.equal(await lastEvent(tab), 'shadow-clicked:trusted');
     await ok('browser.clickElement', { tabId: tab, ref: refOf(/button "Frame button"/) });
     assert.equal(await lastEvent(tab), 'frame-clicked:trusted');
     await ok('browser.typeText', { tabId: tab, ref: refOf(/textbox "Shadow field"/), text: 'deep' });
     assert.equal(await lastEvent(tab), 'shadow-input:deep');
-    await ok('browser.selectOption', { tabId: tab, ref: refOf(/combobox \[ref=e\d+\] value="One"/), value: '2' });
+    await ok('browser.selectOption', { tabId: tab, ref: refOf(/combobox \[ref=e\d+@[0-9a-z]{4}\] value="One"/), value: '2' });
     assert.equal(await lastEvent(tab), 'frame-change:2');
     await ok('browser.hoverElement', { tabId: tab, ref: refOf(/button "Hover target"/) });
     assert.equal(await lastEvent(tab), 'hovered');
@@ -242,7 +242,9 @@ describe('interaction by selector and by ref, in an iframe and a shadow root', (
     await ok('browser.waitForElement', { tabId: tab, ref: refOf(/button "Press me"/), timeout: 1000 });
     await ok('browser.pressKey', { tabId: tab, ref: refOf(/textbox "Your name"/), key: 'Tab' });
     assert.equal(await lastEvent(tab), 'key:Tab');
-    await fails('browser.clickElement', { tabId: tab, ref: 'e999999' }, /Unknown ref 'e999999'/);
+    const tag = refOf(/button "Press me"/).split('@')[1];
+    await fails('browser.clickElement', { tabId: tab, ref: `e999999@${tag}` }, /Unknown ref 'e999999@[0-9a-z]{4}': take a new browser_snapshot/);
+    await fails('browser.clickElement', { tabId: tab, ref: 'e1' }, /lacks the document tag/);
     // Refs are stable: a second snapshot names the same element with the same ref.
     const again = await ok('browser.snapshot', { tabId: tab });
     assert.match(again.snapshot, new RegExp(`button "Press me" \\[ref=${refOf(/button "Press me"/)}\\]`));
@@ -269,7 +271,7 @@ describe('snapshot of a large page', () => {
     assert.ok(snap.snapshot.length <= 5000, `snapshot is ${snap.snapshot.length} chars`);
     assert.equal(snap.truncated, true);
     assert.match(snap.snapshot, /\[\.\.\. truncated: snapshot reached maxChars=5000/);
-    const ref = /button "First action" \[ref=(e\d+)\]/.exec(snap.snapshot)[1];
+    const ref = /button "First action" \[ref=(e\d+@[0-9a-z]{4})\]/.exec(snap.snapshot)[1];
     await ok('browser.clickElement', { tabId: tab, ref });
     const scoped = await ok('browser.snapshot', { tabId: tab, selector: '#status' });
     assert.match(scoped.snapshot, /clicked first action/);

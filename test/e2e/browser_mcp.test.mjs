@@ -105,7 +105,7 @@ describe('browser tools through MCP', () => {
     // The large-page snapshot stays under its cap and its refs drive a click.
     const snap = json(await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 }));
     assert.ok(snap.snapshot.length <= 4000 && snap.truncated);
-    const ref = /button "First action" \[ref=(e\d+)\]/.exec(snap.snapshot)[1];
+    const ref = /button "First action" \[ref=(e\d+@[0-9a-z]{4})\]/.exec(snap.snapshot)[1];
     await tool('browser_click_element', { tabId: tab.id, ref });
     assert.match(json(await tool('browser_get_tab_content', { tabId: tab.id, selector: '#status' })).content, /clicked first action/);
     await tool('browser_close_tab', { tabId: tab.id });

@@ -12,14 +12,43 @@ const checkPermission = (p) => {
   return p;
 };
 
-const actions = {
-  'sp:setToolPermission': ({ plugin, tool, permission }) =>
-    requestServer('config.setToolPermission', { plugin, tool, permission: checkPermission(permission) }),
+// The plugin as the server last described it: plugins.changed (after every permission
+// change) refreshes serverState, while store.plugins only changes with sync.full.
+const currentPlugin = (plugin) => {
+  const listed = store.serverState?.plugins;
+  const p = (Array.isArray(listed) ? listed.find((x) => x?.name === plugin) : undefined) ?? store.plugins.get(plugin);
+  return p ? { displayName: p.displayName ?? p.name, version: p.version, reviewed: p.reviewed === true } : null;
+};
+const unreviewed = (plugin) => {
+  const p = currentPlugin(plugin);
+  return p && !p.reviewed ? p : null;
+};
 
-  'sp:setPluginPermission': ({ plugin, permission }) => {
+// Consent (issue 13 item 9): a plugin that has not been reviewed is enabled only through the
+// panel's confirmation, which names the plugin, its version and what it can reach.  Only an
+// accepted confirmation sends reviewedVersion (the server records it as reviewed); every other
+// change leaves the review state alone, and turning on an unreviewed plugin without it is
+// refused here, whichever page sent the message.
+const actions = {
+  'sp:setToolPermission': ({ plugin, tool, permission }) => {
+    checkPermission(permission);
+    const p = unreviewed(plugin);
+    if (p && permission !== 'off') throw new Error(`${p.displayName} v${p.version} has not been reviewed: enable the plugin first (All tools) and accept its confirmation`);
+    return requestServer('config.setToolPermission', { plugin, tool, permission });
+  },
+
+  // `reviewedVersion` only from the accepted confirmation: the version the user saw, which
+  // must still be the one installed.
+  'sp:setPluginPermission': ({ plugin, permission, reviewedVersion }) => {
     const params = { plugin, permission: checkPermission(permission) };
-    const version = store.plugins.get(plugin)?.version;
-    if (plugin !== 'browser' && version) params.reviewedVersion = version;
+    const p = currentPlugin(plugin);
+    if (reviewedVersion !== undefined) {
+      if (!p) throw new Error(`Unknown plugin: ${plugin}`);
+      if (reviewedVersion !== p.version) throw new Error(`${p.displayName} is now v${p.version}, not v${reviewedVersion}: review it again`);
+      params.reviewedVersion = p.version;
+    } else if (unreviewed(plugin) && permission !== 'off') {
+      throw new Error(`${p.displayName} v${p.version} has not been reviewed: enabling it needs its confirmation in the side panel`);
+    }
     return requestServer('config.setPluginPermission', params);
   },
 

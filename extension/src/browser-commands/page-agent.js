@@ -5,6 +5,13 @@
 // world keeps the ref registry out of the page's reach and survives between calls for the
 // same document, which is what makes refs stable.
 //
+// Refs are bound to the document they came from: each document's registry draws a random
+// tag, and a ref is `e<n>@<tag>` (e.g. e12@k3f9).  Numbering restarts at e1 in every
+// document, so without the tag a ref from a page the tab has since left would name some
+// other element of the new page; with it, such a ref is refused.  Elements of same-origin
+// iframes are registered in the top document's registry, and a ref to one is refused once
+// its frame navigated or was removed.
+//
 // `pageAgent` must not reference anything outside itself: Chrome serialises its source.
 
 import { ProtocolError, ERR_INVALID_PARAMS, ERR_INTERNAL } from '../shared/constants.js';
@@ -13,19 +20,49 @@ export const TRUNCATION_MARKER = '[... truncated';
 
 export function pageAgent(op, args) {
   const TRUNC = '[... truncated';
-  const registry = (globalThis.__opentabsRefs ??= { next: 1, byRef: new Map(), byEl: new WeakMap() });
+  const newRegistry = () => {
+    // Four base-36 digits (1.7 million tags): short in every ref, and a collision between two
+    // documents of one tab is what it would take to misdirect a ref.
+    const tag = (crypto.getRandomValues(new Uint32Array(1))[0] % 36 ** 4).toString(36).padStart(4, '0');
+    return { document, tag, next: 1, byRef: new Map(), byEl: new WeakMap() };
+  };
+  // A new document normally brings a new isolated world; the document check also covers a
+  // window object that is kept for the next document (initial about:blank).
+  if (globalThis.__opentabsRefs?.document !== document) globalThis.__opentabsRefs = newRegistry();
+  const registry = globalThis.__opentabsRefs;
 
   class AgentError extends Error {}
+  // Refusals of a ref: a wait for an element never retries them.
+  class RefError extends AgentError {}
   const fail = (message) => { throw new AgentError(message); };
+  const failRef = (message) => { throw new RefError(message); };
 
   const refOf = (el) => {
     let ref = registry.byEl.get(el);
     if (!ref) {
-      ref = `e${registry.next++}`;
+      ref = `e${registry.next++}@${registry.tag}`;
       registry.byEl.set(el, ref);
       registry.byRef.set(ref, new WeakRef(el));
     }
     return ref;
+  };
+
+  // Still part of this page: connected, and every frame between it and the top document
+  // still shows the document the element belongs to (a frame that navigated or left the page
+  // leaves its old document connected to nothing the user sees).
+  const isLive = (el) => {
+    if (!el.isConnected) return false;
+    let doc = el.ownerDocument;
+    for (let hops = 0; doc !== document; hops++) {
+      let frame = null;
+      try { frame = doc.defaultView?.frameElement ?? null; } catch { frame = null; }
+      if (!frame || hops > 50 || !frame.isConnected) return false;
+      let shown = null;
+      try { shown = frame.contentDocument; } catch { shown = null; }
+      if (shown !== doc) return false;
+      doc = frame.ownerDocument;
+    }
+    return true;
   };
 
   const childRootOf = (el) => {
@@ -97,9 +134,13 @@ export function pageAgent(op, args) {
 
   const resolve = ({ selector, ref }) => {
     if (ref) {
+      const tag = /^e[0-9]+@([0-9a-z]+)$/.exec(ref)?.[1];
+      if (tag !== registry.tag) {
+        failRef(`Ref '${ref}' is from another document than the one now in this tab (it navigated or reloaded since that snapshot); take a new browser_snapshot and use its refs`);
+      }
       const el = registry.byRef.get(ref)?.deref();
-      if (!el) fail(`Unknown ref '${ref}': take a new browser_snapshot of this page`);
-      if (!el.isConnected) fail(`Ref '${ref}' is stale (the element left the page): take a new browser_snapshot`);
+      if (!el) failRef(`Unknown ref '${ref}': take a new browser_snapshot of this page`);
+      if (!isLive(el)) failRef(`Ref '${ref}' is stale (the element left the page): take a new browser_snapshot`);
       return el;
     }
     if (!selector) fail('Either selector or ref is required');
@@ -466,7 +507,7 @@ export function pageAgent(op, args) {
       const deadline = Date.now() + a.timeout;
       for (;;) {
         let el = null;
-        try { el = resolve(a); } catch (err) { if (a.ref && /stale|Unknown ref/.test(err.message)) throw err; el = null; }
+        try { el = resolve(a); } catch (err) { if (err instanceof RefError) throw err; el = null; }
         if (el && (!a.visible || isVisible(el))) return { found: true, ...describe(el), visible: isVisible(el), waitedMs: a.timeout - (deadline - Date.now()) };
         if (Date.now() >= deadline) {
           fail(`Timed out after ${a.timeout} ms waiting for ${a.ref ? `ref ${a.ref}` : `'${a.selector}'`}${a.visible ? ' to be visible' : ''}${el ? ' (it exists but is not visible)' : ''}`);

@@ -63,11 +63,18 @@ export function httpUrl(params, name = 'url', { required = true } = {}) {
 
 export const tabId = (params) => int(params, 'tabId', { min: 1 });
 
+// A snapshot ref: element number and the tag of the document it came from (page-agent.js).
+const REF_RE = /^e[0-9]{1,9}@[0-9a-z]{4}$/;
+
 // {selector} or {ref}: the element target of an interaction.
 export function target(params, { required = true } = {}) {
   const selector = str(params, 'selector', { required: false, max: 4000 });
   const ref = str(params, 'ref', { required: false, max: 20 });
-  if (ref !== undefined && !/^e[0-9]{1,9}$/.test(ref)) throw invalid(`Invalid ref '${ref}': refs look like e12 (from browser_snapshot)`);
+  if (ref !== undefined && !REF_RE.test(ref)) {
+    throw invalid(/^e[0-9]{1,9}$/.test(ref)
+      ? `Invalid ref '${ref}': it lacks the document tag; refs look like e12@k3f9, copy the whole ref from the latest browser_snapshot`
+      : `Invalid ref '${ref}': refs look like e12@k3f9 (from browser_snapshot)`);
+  }
   if (required && selector === undefined && ref === undefined) throw invalid('Give either selector or ref');
   return { selector, ref };
 }

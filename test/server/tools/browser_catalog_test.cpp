@@ -133,7 +133,10 @@ TEST_CASE("validators enforce required, types, closed objects and selector-or-re
   CHECK(accepts("browser_list_tabs", "{}"));
   CHECK_FALSE(accepts("browser_list_tabs", R"({"x":1})"));
   CHECK(accepts("browser_click_element", R"({"tabId":3,"selector":"#a"})"));
-  CHECK(accepts("browser_click_element", R"({"tabId":3,"ref":"e12"})"));
+  CHECK(accepts("browser_click_element", R"({"tabId":3,"ref":"e12@k3f9"})"));
+  // A ref carries the tag of the document it came from; a bare number names no document.
+  CHECK_FALSE(accepts("browser_click_element", R"({"tabId":3,"ref":"e12"})"));
+  CHECK_FALSE(accepts("browser_click_element", R"({"tabId":3,"ref":"e12@K3F9"})"));
   CHECK_FALSE(accepts("browser_click_element", R"({"tabId":3})"));
   CHECK_FALSE(accepts("browser_click_element", R"({"tabId":3,"ref":"button"})"));
   CHECK_FALSE(accepts("browser_click_element", R"({"tabId":0,"selector":"#a"})"));
