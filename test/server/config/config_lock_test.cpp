@@ -4,7 +4,10 @@
 #include "config/config_lock.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "config/config_edits.hpp"
 #include "config/config_store.hpp"
 #include "scratch_dir.hpp"
 
@@ -58,4 +61,47 @@ TEST_CASE("leftover config.json temp files are removed, other files are not") {
   REQUIRE(removed.ok());
   CHECK(*removed == 2);
   CHECK(dir.entries() == std::vector<std::string>{"config.json", "config.json.backup", "config.json.lock", "notes.tmp.1"});
+}
+
+TEST_CASE("updates from several processes at once all land") {
+  scratch_dir dir;
+  const auto json_path = dir / "config.json";
+  {
+    config_store store(json_path, dir.path());
+    REQUIRE(store.load().ok());
+  }
+  constexpr int kProcesses = 6;
+  constexpr int kEdits = 15;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      config_store store(json_path, dir.path());
+      int failures = 0;
+      for (int i = 0; i < kEdits; ++i) {
+        auto r = store.update([&](json::object& root) -> result<bool> {
+          return set_plugin_setting(root, "p" + std::to_string(p), "k" + std::to_string(i), json::value(i));
+        });
+        if (!r) ++failures;
+      }
+      ::_exit(failures == 0 ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+  config_store store(json_path, dir.path());
+  auto loaded = store.load();
+  REQUIRE(loaded.ok());
+  int present = 0;
+  for (int p = 0; p < kProcesses; ++p)
+    for (int i = 0; i < kEdits; ++i) {
+      auto it = loaded->cfg.settings.find("p" + std::to_string(p));
+      if (it != loaded->cfg.settings.end() && it->second.contains("k" + std::to_string(i))) ++present;
+    }
+  CHECK(present == kProcesses * kEdits);
 }
