@@ -88,9 +88,11 @@ describe('security: tool file writes stay in the output folder', () => {
   test('a symlink at the target is not followed, even with overwrite: true', async () => {
     mkdirSync(output, { recursive: true });
     symlinkSync(join(home, '.bashrc'), join(output, 'link.har'));
-    const r = await s.callTool('browser_export_har', { tabId: 1, filePath: 'link.har', overwrite: true });
-    assert.equal(r.body.isError, true, text(r));
-    assert.match(text(r), /symbolic link/);
+    for (const args of [{ filePath: join(output, 'link.har') }, { filePath: 'link.har', overwrite: true }]) {
+      const r = await s.callTool('browser_export_har', { tabId: 1, ...args });
+      assert.equal(r.body.isError, true, text(r));
+      assert.match(text(r), /symbolic link/);
+    }
     assert.ok(lstatSync(join(output, 'link.har')).isSymbolicLink());
     // A linked folder below the output folder is not walked through either.
     symlinkSync(home, join(output, 'homelink'));
@@ -101,10 +103,10 @@ describe('security: tool file writes stay in the output folder', () => {
   });
 
   test('an existing file is not overwritten without overwrite: true', async () => {
-    const first = await s.callTool('browser_export_har', { tabId: 1, filePath: 'keep.har' });
+    const first = await s.callTool('browser_export_har', { tabId: 1, filePath: join(output, 'keep.har') });
     assert.equal(first.status, 200, text(first));
     writeFileSync(join(output, 'keep.har'), 'user edits');
-    const second = await s.callTool('browser_export_har', { tabId: 1, filePath: 'keep.har' });
+    const second = await s.callTool('browser_export_har', { tabId: 1, filePath: join(output, 'keep.har') });
     assert.equal(second.body.isError, true, text(second));
     assert.match(text(second), /already exists; pass overwrite: true/);
     assert.equal(readFileSync(join(output, 'keep.har'), 'utf8'), 'user edits');
@@ -117,10 +119,12 @@ describe('security: tool file writes stay in the output folder', () => {
     const configBefore = readFileSync(join(configDir, 'config.json'), 'utf8');
     const authBefore = readFileSync(join(configDir, 'extension', 'auth.json'), 'utf8');
     for (const victim of [join(configDir, 'config.json'), join(configDir, 'extension', 'auth.json'), join(configDir, 'audit.log')]) {
-      const r = await s.callTool('browser_export_har', { tabId: 1, filePath: victim, overwrite: true });
-      assert.equal(r.body.isError, true, text(r));
-      assert.match(text(r), /inside the opentabs config folder/);
-      assert.ok(text(r).includes(victim), `the error names the path: ${text(r)}`);
+      for (const overwrite of [undefined, true]) {
+        const r = await s.callTool('browser_export_har', { tabId: 1, filePath: victim, ...(overwrite ? { overwrite } : {}) });
+        assert.equal(r.body.isError, true, text(r));
+        assert.match(text(r), /inside the opentabs config folder/);
+        assert.ok(text(r).includes(victim), `the error names the path: ${text(r)}`);
+      }
     }
     assert.equal(readFileSync(join(configDir, 'config.json'), 'utf8'), configBefore);
     assert.equal(readFileSync(join(configDir, 'extension', 'auth.json'), 'utf8'), authBefore);
