@@ -135,9 +135,10 @@ int cmd_config_reset(context& ctx, const parsed_command& cmd) {
     if (!confirm(ctx.term, "Delete " + path.string() + " (permissions, settings, local plugins)?"))
       return report_error(ctx, "cancelled", "cancelled; nothing was changed");
   }
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  if (ec) return report_error(ctx, "io", "cannot delete " + path.string() + ": " + ec.message());
+  auto home = config::home_directory();
+  if (!home) return report_error(ctx, home.err());
+  config::config_store store(path, *home);
+  if (auto removed = store.remove(); !removed) return report_error(ctx, removed.err());
   print_line("deleted " + path.string());
   server_api api(ctx.port.port, ctx.paths);
   print_note(ctx, api.notify_reload());

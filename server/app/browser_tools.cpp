@@ -201,18 +201,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view
   return std::pair{be32(16), be32(20)};
 }
 
-status check_output_path(const fs::path& p) {
-  if (!p.is_absolute()) return make_error("invalid_path", "filePath must be an absolute path");
-  for (const auto& part : p)
-    if (part == "..") return make_error("invalid_path", "filePath must not contain '..'");
-  if (!p.has_filename() || p.filename() == "." ) return make_error("invalid_path", "filePath must name a file");
-  std::error_code ec;
-  if (!fs::is_directory(p.parent_path(), ec)) return make_error("invalid_path", "the directory of filePath does not exist");
-  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-    return make_error("invalid_path", "filePath exists and is not a regular file");
-  return ok();
-}
-
 std::string iso8601_ms(std::int64_t epoch_ms) {
   std::time_t secs = static_cast<std::time_t>(epoch_ms / 1000);
   std::tm tm{};
@@ -409,7 +397,15 @@ const std::string method_browser_waitForElement = "browser.waitForElement";
 }  // namespace
 
 
-browser_tools::browser_tools(extension_hub& hub, fs::path adapters_dir) : hub_(hub), adapters_dir_(std::move(adapters_dir)) {}
+browser_tools::browser_tools(extension_hub& hub, fs::path adapters_dir, std::function<output_locations()> output_folders)
+    : hub_(hub), adapters_dir_(std::move(adapters_dir)), output_folders_(std::move(output_folders)) {}
+
+result<fs::path> browser_tools::save_output(const json::object& args, std::string_view content) const {
+  const auto* requested = json::get_string(args, "filePath");
+  if (!requested) return make_error("invalid_path", "filePath is missing");
+  output_file_policy policy(output_folders_());
+  return policy.write(*requested, content, json::get_bool(args, "overwrite").value_or(false));
+}
 
 net::awaitable<ext_reply> browser_tools::ask(const std::string& method, json::object params) {
   request_options ro;
@@ -459,11 +455,11 @@ net::awaitable<tools::call_result> browser_tools::execute_script(const json::obj
 net::awaitable<tools::call_result> browser_tools::screenshot(const json::object& args) {
   const auto tab = json::get_int(args, "tabId");
   if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
-  std::optional<fs::path> file;
+  // Refuse a path that breaks the rules before asking the browser for anything.
+  const bool to_file = json::find(args, "filePath") != nullptr;
   if (const auto* fp = json::get_string(args, "filePath")) {
-    fs::path p{std::string(*fp)};
-    if (auto okp = check_output_path(p); !okp) co_return tools::call_result::text("Browser tool error: " + okp.err().message, true, 422);
-    file = p;
+    output_file_policy policy(output_folders_());
+    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
   }
   json::object params_2{{"tabId", *tab}};
   auto reply = co_await ask(method_browser_screenshotTab, std::move(params_2));
@@ -475,9 +471,9 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
   auto size = png ? png_size(*png) : std::nullopt;
   if (!size) co_return tools::call_result::text("Browser tool error: the extension returned an image that is not a PNG", true, 422);
   const std::string dims = std::to_string(size->first) + "x" + std::to_string(size->second);
-  if (file) {
-    if (auto w = write_file_atomic(*file, *png, 0644); !w)
-      co_return tools::call_result::text("Browser tool error: could not save the screenshot: " + w.err().message, true, 422);
+  if (to_file) {
+    auto file = save_output(args, *png);
+    if (!file) co_return tools::call_result::text("Browser tool error: could not save the screenshot: " + file.err().message, true, 422);
     co_return tools::call_result::text(json::dump(json::object{{"savedTo", json::str(file->string())},
                                                                {"bytes", static_cast<std::int64_t>(png->size())},
                                                                {"width", size->first},
@@ -496,11 +492,11 @@ net::awaitable<tools::call_result> browser_tools::export_har(const json::object&
   if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
   const bool clear = json::get_bool(args, "clear").value_or(false);
   const bool with_frames = json::get_bool(args, "includeWebSocketFrames").value_or(false);
-  std::optional<fs::path> file;
+  // Refuse a path that breaks the rules before asking the browser for anything.
+  const bool to_file = json::find(args, "filePath") != nullptr;
   if (const auto* fp = json::get_string(args, "filePath")) {
-    fs::path p{std::string(*fp)};
-    if (auto okp = check_output_path(p); !okp) co_return tools::call_result::text("Browser tool error: " + okp.err().message, true, 422);
-    file = p;
+    output_file_policy policy(output_folders_());
+    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
   }
   // Read without clearing first; clear only once everything was read, so a failed second
   // read does not lose the first buffer (the clearing read returns the complete buffer).
@@ -528,9 +524,9 @@ net::awaitable<tools::call_result> browser_tools::export_har(const json::object&
   auto har = build_har(*list, with_frames ? &frames : nullptr, OPENTABS_VERSION);
   const auto entries = static_cast<std::int64_t>(har["log"].as_object()["entries"].as_array().size());
   std::string text = json::dump_pretty(har);
-  if (file) {
-    if (auto w = write_file_atomic(*file, text, 0600); !w)
-      co_return tools::call_result::text("Browser tool error: could not save the HAR: " + w.err().message, true, 422);
+  if (to_file) {
+    auto file = save_output(args, text);
+    if (!file) co_return tools::call_result::text("Browser tool error: could not save the HAR: " + file.err().message, true, 422);
     co_return tools::call_result::text(json::dump(json::object{
         {"savedTo", json::str(file->string())}, {"bytes", static_cast<std::int64_t>(text.size())}, {"entries", entries}}));
   }

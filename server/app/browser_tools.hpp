@@ -7,11 +7,13 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "app/extension_hub.hpp"
+#include "app/output_files.hpp"
 #include "app/tool_pipeline.hpp"
 #include "json/json.hpp"
 #include "tools/tool.hpp"
@@ -24,7 +26,9 @@ inline constexpr std::size_t max_inline_har_bytes = 2 * 1024 * 1024;
 
 class browser_tools final : public browser_tool_handler {
  public:
-  browser_tools(extension_hub& hub, std::filesystem::path adapters_dir);
+  // `output_folders` gives the folders filePath may name, read at each call so a config
+  // reload applies at once.
+  browser_tools(extension_hub& hub, std::filesystem::path adapters_dir, std::function<output_locations()> output_folders);
 
   net::awaitable<std::optional<tools::call_result>> call(const tools::tool_def& tool, json::object& args,
                                                          tools::call_options& options) override;
@@ -36,9 +40,12 @@ class browser_tools final : public browser_tool_handler {
   net::awaitable<tools::call_result> screenshot(const json::object& args);
   net::awaitable<tools::call_result> export_har(const json::object& args);
   net::awaitable<tools::call_result> analyze_site(const json::object& args);
+  // Saves a tool's output where filePath says, under output_file_policy's rules.
+  result<std::filesystem::path> save_output(const json::object& args, std::string_view content) const;
 
   extension_hub& hub_;
   std::filesystem::path adapters_dir_;
+  std::function<output_locations()> output_folders_;
 };
 
 // ---- pure helpers, exposed for unit tests ----------------------------------------------------
@@ -64,10 +71,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view
 
 // Decodes standard base64 (padding optional); nullopt on any invalid character.
 std::optional<std::string> decode_base64(std::string_view text);
-
-// Checks a caller-chosen output path: absolute, no ".." segment, parent directory exists,
-// and not an existing non-regular file.  Error text names what is wrong.
-status check_output_path(const std::filesystem::path& p);
 
 // "2026-01-02T03:04:05.678Z" for a millisecond epoch.
 std::string iso8601_ms(std::int64_t epoch_ms);

@@ -102,17 +102,8 @@ std::optional<fs::path> npm_global_root() {
   return cached;
 }
 
-struct file_stamp {
-  std::int64_t mtime_ns = -1;
-  std::int64_t size = -1;
-  bool operator==(const file_stamp&) const = default;
-};
-
-file_stamp stamp_of(const fs::path& p) {
-  struct stat st{};
-  if (::stat(p.c_str(), &st) != 0) return {};
-  return {static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec, st.st_size};
-}
+using config::file_stamp;
+using config::stamp_of;
 
 json::object notification(std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
@@ -157,7 +148,8 @@ class server_app {
     state_.dev = o.dev;
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
-    pipeline_.set_browser_handler(std::make_unique<browser_tools>(hub_, state_.paths.adapters_dir()));
+    pipeline_.set_browser_handler(std::make_unique<browser_tools>(
+        hub_, state_.paths.adapters_dir(), [this] { return output_locations_from_config(state_.cfg, state_.paths.dir, home_); }));
     pipeline_.set_platform_handler([this](const tools::tool_def& t, const json::object& args) -> net::awaitable<tools::call_result> {
       co_return platform_.call(t, args);
     });
@@ -208,6 +200,10 @@ class server_app {
       std::fprintf(stderr, "opentabs: %s\n", st.err().message.c_str());
       return 1;
     }
+    if (auto removed = state_.store.remove_leftover_temp_files(); !removed)
+      log::warn("could not remove leftover config.json temp files: " + removed.err().message);
+    else if (*removed > 0)
+      log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     config::ensure_extension_dirs(state_.paths);
     auto installed = install_extension(extension_source_dir(), state_.paths.extension_dir());
     if (installed) {
@@ -272,7 +268,7 @@ class server_app {
       for (const auto& w : loaded->warnings) log::warn(w);
       state_.cfg = loaded->cfg;
     }
-    config_stamp_ = stamp_of(state_.store.path());
+    config_stamp_ = state_.store.last_stamp();
     auto old_secret = state_.secret;
     if (auto s = config::ensure_secret(state_.paths.auth_json())) {
       for (const auto& w : s->warnings) log::warn(w);
@@ -322,7 +318,9 @@ class server_app {
       state_.cfg = r->cfg;
       for (const auto& n : reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
     }
-    config_stamp_ = stamp_of(state_.store.path());
+    // config_stamp_ stays the stamp of the version load() read: the plugins above were
+    // built from it, and if anyone (this reset included) wrote since, the watcher reloads
+    // once more instead of missing that change.
 
     std::vector<const plugins::loaded_plugin*> loaded_ptrs;
     for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
@@ -392,8 +390,13 @@ class server_app {
       reload_now(true);
       return;
     }
-    if (saved) state_.cfg = *saved;
-    config_stamp_ = stamp_of(state_.store.path());
+    if (saved) {
+      // `saved` came from the update just made, which re-read config.json under the lock, so
+      // it holds every other writer's earlier change too; its stamp is the version written.
+      // Restamping from the disk here could swallow a change another process made since.
+      state_.cfg = *saved;
+      config_stamp_ = state_.store.last_stamp();
+    }
     hub_.broadcast(notification("plugins.changed", config_state(state_, hub_)));
     events_.tools_changed();
   }

@@ -130,7 +130,7 @@ std::map<std::string, json::object> parse_settings(const json::object& root, con
 const std::vector<std::string>& server_known_keys() {
   static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
                                                 "permissions", "settings",  "additionalAllowedDirectories",
-                                                "updateCheckIntervalMinutes"};
+                                                "updateCheckIntervalMinutes", "outputDirectory"};
   return keys;
 }
 
@@ -189,6 +189,14 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
   c.settings = parse_settings(root, path, warnings);
   c.additional_allowed_directories = string_list(root, "additionalAllowedDirectories", path, warnings);
 
+  if (const auto* v = json::find(root, "outputDirectory")) {
+    if (v->is_string() && !v->as_string().empty() && v->as_string().size() <= 4096) {
+      c.output_directory = std::string(v->as_string());
+    } else {
+      warnings.push_back("\"outputDirectory\" in " + path.string() + " must be a non-empty path, got " + preview(*v) +
+                         "; using the default output folder");
+    }
+  }
   if (const auto* v = json::find(root, "updateCheckIntervalMinutes")) {
     auto n = json::get_int(root, "updateCheckIntervalMinutes");
     if (n && *n >= 0) {

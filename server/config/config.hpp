@@ -48,6 +48,8 @@ struct config_file {
   std::map<std::string, plugin_permissions> permissions;
   std::map<std::string, json::object> settings;  // plugin → { key: value }
   std::vector<std::string> additional_allowed_directories;
+  // Where tools save files a call names (`outputDirectory`); unset = <config dir>/output.
+  std::optional<std::string> output_directory;
   std::int64_t update_check_interval_minutes = kDefaultUpdateCheckIntervalMinutes;
   // Read by the CLI only (the server warns about them as unknown keys).
   std::optional<int> port;

@@ -1,10 +1,22 @@
 #include "config/config_store.hpp"
 
+#include <sys/stat.h>
+
+#include "config/config_lock.hpp"
 #include "config/config_migrations.hpp"
 #include "config/config_paths.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::config {
+
+file_stamp stamp_of(const fs::path& p) {
+  struct stat st{};
+  if (::stat(p.c_str(), &st) != 0) return {};
+  return {static_cast<std::int64_t>(st.st_dev), static_cast<std::int64_t>(st.st_ino),
+          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+          static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec,
+          static_cast<std::int64_t>(st.st_size)};
+}
 
 config_store::config_store(fs::path config_json, fs::path home) : path_(std::move(config_json)), home_(std::move(home)) {}
 
@@ -16,6 +28,9 @@ fs::path config_store::backup_path() const {
 
 result<config_store::current> config_store::read_current() {
   current out;
+  // Stamp before reading: a change racing the read makes the watcher look again rather
+  // than miss it.
+  last_stamp_ = stamp_of(path_);
   auto text = read_file(path_, kMaxConfigBytes);
   if (!text) {
     if (text.err().code == "not_found") {
@@ -42,6 +57,7 @@ result<config_store::current> config_store::read_current() {
     } else if (auto w = write_file_atomic(path_, format_config_text(out.root), 0600); !w) {
       out.warnings.push_back("Config migration not persisted: " + w.err().message);
     } else {
+      last_stamp_ = stamp_of(path_);
       out.warnings.push_back("Config backup written to " + backup_path().string());
     }
     out.migrated_from = migration.from_version;
@@ -50,10 +66,22 @@ result<config_store::current> config_store::read_current() {
 }
 
 result<loaded_config> config_store::load() {
+  // Loading may write (the default file, a migration), so it locks like every writer.  A
+  // folder that cannot be created or locked still gives a config: read without the lock.
+  std::optional<config_lock> lock;
+  std::string lock_problem;
+  if (auto d = ensure_private_dir(path_.parent_path()); !d) {
+    lock_problem = d.err().message;
+  } else if (auto l = config_lock::acquire(path_)) {
+    lock.emplace(std::move(*l));
+  } else {
+    lock_problem = l.err().message;
+  }
   auto cur = read_current();
   if (!cur) return cur.err();
   loaded_config out;
   out.warnings = std::move(cur->warnings);
+  if (!lock_problem.empty()) out.warnings.push_back("Config read without its lock: " + lock_problem);
   out.migrated_from = cur->migrated_from;
   if (cur->missing) {
     out.created = true;
@@ -61,6 +89,8 @@ result<loaded_config> config_store::load() {
     if (written) written = write_file_atomic(path_, default_config_text(), 0600);
     if (!written)
       out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
+    else
+      last_stamp_ = stamp_of(path_);
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
@@ -68,6 +98,9 @@ result<loaded_config> config_store::load() {
 }
 
 result<loaded_config> config_store::update(const edit_fn& edit) {
+  if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
+  auto lock = config_lock::acquire(path_);
+  if (!lock) return lock.err();
   auto cur = read_current();
   if (!cur) return cur.err();
   auto changed = edit(cur->root);
@@ -85,10 +118,45 @@ result<loaded_config> config_store::update(const edit_fn& edit) {
                                          " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
     if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
     if (auto w = write_file_atomic(path_, text, 0600); !w) return w.err();
+    last_stamp_ = stamp_of(path_);
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
   return out;
+}
+
+status config_store::remove() {
+  std::error_code ec;
+  if (!fs::exists(path_.parent_path(), ec)) return ok();
+  auto lock = config_lock::acquire(path_);
+  if (!lock) return lock.err();
+  fs::remove(path_, ec);
+  if (ec) return make_error("io", "cannot delete " + path_.string() + ": " + ec.message());
+  last_stamp_ = stamp_of(path_);
+  return ok();
+}
+
+result<std::size_t> config_store::remove_leftover_temp_files() {
+  std::error_code ec;
+  const fs::path dir = path_.parent_path();
+  if (!fs::is_directory(dir, ec)) return std::size_t{0};
+  auto lock = config_lock::acquire(path_);
+  if (!lock) return lock.err();
+  const std::string prefixes[] = {path_.filename().string() + ".tmp.", backup_path().filename().string() + ".tmp."};
+  std::size_t removed = 0;
+  constexpr std::size_t max_entries = 100000;  // a huge folder is not ours to walk forever
+  std::size_t seen = 0;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator() && seen < max_entries;
+       it.increment(ec), ++seen) {
+    const std::string name = it->path().filename().string();
+    bool ours = false;
+    for (const auto& p : prefixes) ours = ours || name.rfind(p, 0) == 0;
+    std::error_code type_ec;
+    if (!ours || !it->is_regular_file(type_ec) || it->is_symlink(type_ec)) continue;
+    std::error_code rm_ec;
+    if (fs::remove(it->path(), rm_ec)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace opentabs::config

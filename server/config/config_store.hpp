@@ -3,12 +3,16 @@
 // one edit from config_edits.hpp → atomic write, mode 0600).  Because each update re-reads
 // the file, hand edits and other writers' changes to other sections survive.
 //
-// Not thread-safe: the server uses one instance from its single io_context thread, which
-// serialises its writes; other processes (CLI, plugin build) are separated by the atomic
-// rename.  Blocking file I/O on small files only.
+// Every writer, in every process, holds config_lock (flock on config.json.lock) from the
+// re-read to the rename, so concurrent edits (the CLI's `config set`, the server's own
+// permission and settings changes) apply one after another and none is lost.  The write
+// itself stays atomic (temp file, fsync, rename), so a SIGKILL mid-write leaves the old or
+// the new file.  Not thread-safe: the server uses one instance from its single io_context
+// thread.  Blocking file I/O on small files only.
 #pragma once
 
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -21,6 +25,19 @@
 namespace opentabs::config {
 
 namespace fs = std::filesystem;
+
+// Identifies one version of a file on disk: every atomic write creates a new inode, and the
+// times and size catch in-place hand edits.
+struct file_stamp {
+  std::int64_t dev = -1;
+  std::int64_t ino = -1;
+  std::int64_t mtime_ns = -1;
+  std::int64_t ctime_ns = -1;
+  std::int64_t size = -1;
+  bool operator==(const file_stamp&) const = default;
+};
+// The stamp of `p` now; all -1 when it does not exist.
+file_stamp stamp_of(const fs::path& p);
 
 struct loaded_config {
   config_file cfg;
@@ -53,6 +70,18 @@ class config_store {
   using edit_fn = std::function<result<bool>(json::object&)>;
   result<loaded_config> update(const edit_fn& edit);
 
+  // Deletes config.json (under the lock); a missing file is not an error.
+  status remove();
+
+  // Deletes the temp files a writer killed mid-write left ("config.json.tmp.*",
+  // "config.json.backup.tmp.*"), under the lock so no live writer's file is touched.
+  // Returns how many were removed.
+  result<std::size_t> remove_leftover_temp_files();
+
+  // The stamp of config.json as this instance last read or wrote it (taken under the
+  // lock): a watcher comparing against it sees every later change by anyone else.
+  const file_stamp& last_stamp() const noexcept { return last_stamp_; }
+
  private:
   // The current object for editing or loading: migrated (backup + persist) when old.
   struct current {
@@ -65,6 +94,7 @@ class config_store {
 
   fs::path path_;
   fs::path home_;
+  file_stamp last_stamp_;
 };
 
 }  // namespace opentabs::config

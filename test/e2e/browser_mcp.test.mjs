@@ -89,8 +89,9 @@ describe('browser tools through MCP', () => {
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
     const width = json(await tool('browser_execute_script', { tabId: tab.id, code: 'innerWidth' })).value;
     assert.equal(png.readUInt32BE(16), width);
-    const file = path.join(configDir, 'shot.png');
-    const saved = json(await tool('browser_screenshot_tab', { tabId: tab.id, filePath: file }));
+    // A relative filePath lands in the output folder (issue 13: tool writes stay there).
+    const file = path.join(configDir, 'output', 'shot.png');
+    const saved = json(await tool('browser_screenshot_tab', { tabId: tab.id, filePath: 'shot.png' }));
     assert.equal(saved.savedTo, file);
     assert.equal(fs.statSync(file).size, saved.bytes);
     // Four at once: the extension's 2-per-second limit refuses at least two, with a reason an
@@ -125,7 +126,7 @@ describe('browser tools through MCP', () => {
     assert.equal(post.request.postData.text, '{"hello":"world"}');
     assert.equal(post.response.status, 200);
     assert.ok(doc.log.entries.some((e) => e.request.queryString.some((q) => q.name === 'kind' && q.value === 'get')));
-    const file = path.join(configDir, 'traffic.har');
+    const file = path.join(configDir, 'output', 'traffic.har');
     const saved = json(await tool('browser_export_har', { tabId: tab.id, filePath: file }));
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).log.entries.length, saved.entries);
     await tool('browser_disable_network_capture', { tabId: tab.id });

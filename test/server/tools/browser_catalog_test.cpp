@@ -145,7 +145,10 @@ TEST_CASE("validators enforce required, types, closed objects and selector-or-re
   CHECK_FALSE(accepts("browser_open_tab", R"({"url":"javascript:void 0"})"));
   CHECK_FALSE(accepts("browser_open_tab", R"({"url":"file:///etc/passwd"})"));
   CHECK(accepts("browser_screenshot_tab", R"({"tabId":1,"filePath":"/tmp/x.png"})"));
-  CHECK_FALSE(accepts("browser_screenshot_tab", R"({"tabId":1,"filePath":"x.png"})"));
+  // A relative filePath is taken in the output folder; the path rules live in output_file_policy.
+  CHECK(accepts("browser_screenshot_tab", R"({"tabId":1,"filePath":"x.png","overwrite":true})"));
+  CHECK_FALSE(accepts("browser_screenshot_tab", R"({"tabId":1,"filePath":""})"));
+  CHECK_FALSE(accepts("browser_export_har", R"({"tabId":1,"filePath":"a.har","overwrite":"yes"})"));
   CHECK(accepts("browser_set_media_features", R"({"tabId":1,"features":[{"name":"prefers-color-scheme","value":"dark"}]})"));
   CHECK_FALSE(accepts("browser_set_media_features", R"({"tabId":1,"features":[{"name":"a","value":"b","x":1}]})"));
   CHECK(accepts("browser_fulfill_request", R"({"tabId":1,"requestId":"r1","status":200,"headers":{"a":"b"}})"));
