@@ -129,7 +129,7 @@ constexpr std::string_view catalog_document = R"json({
  "description":"Elements matching a selector: tag, text preview, visibility, bounding box and chosen attributes.",
  "args":{"tabId":"$tabId","selector":"$selector",
          "limit":{"type":"integer","minimum":1,"maximum":1000,"default":100,"description":"Maximum elements"},
-         "attributes":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200},"description":"Attribute names to include"}},
+         "attributes":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200},"default":["id","class","href","src","type","name","value","placeholder"],"description":"Attribute names to include"}},
  "required":["tabId","selector"]},
 {"name":"browser_get_console_logs","group":"Page","icon":"square-terminal","summary":"Console messages of a tab",
  "description":"Console messages and uncaught exceptions captured for a tab while network capture is on (browser_enable_network_capture).",

@@ -43,6 +43,8 @@ const cases = [
   ['browser_add_tabs_to_group', { groupId: 2, tabIds: [5, 6] }, 'browser.addTabsToGroup', { groupId: 2, tabIds: [5, 6], tabId: 5 }],
   ['browser_create_tab_group', { tabIds: [7], color: 'blue' }, 'browser.createTabGroup', { tabIds: [7], color: 'blue', tabId: 7 }],
   ['browser_get_tab_content', { tabId: 3 }, 'browser.getTabContent', { tabId: 3, selector: 'body', maxLength: 50000 }],
+  ['browser_query_elements', { tabId: 3, selector: 'a' }, 'browser.queryElements',
+    { tabId: 3, selector: 'a', limit: 100, attributes: ['id', 'class', 'href', 'src', 'type', 'name', 'value', 'placeholder'] }],
 ];
 
 describe('browser wire contract (server side)', () => {
