@@ -184,7 +184,7 @@ constexpr std::string_view catalog_document = R"json({
          "direction":{"type":"string","enum":["up","down","left","right"],"description":"Scroll direction"},
          "distance":{"type":"integer","minimum":1,"maximum":1000000,"description":"Pixels; defaults to one viewport"},
          "position":{"description":"Absolute scroll offset {\"x\":0,\"y\":1200} in pixels, or \"top\"/\"bottom\"",
-                    "anyOf":[{"type":"object","properties":{"x":{"type":"number","minimum":0,"maximum":1000000000},"y":{"type":"number","minimum":0,"maximum":1000000000}},"additionalProperties":false},
+                    "anyOf":[{"type":"object","properties":{"x":{"type":"number","minimum":-1000000000,"maximum":1000000000},"y":{"type":"number","minimum":-1000000000,"maximum":1000000000}},"additionalProperties":false},
                              {"type":"string","enum":["top","bottom"]}]},
          "container":{"$ref":"selector","description":"Scrollable container to scroll instead of the page"}},
  "required":["tabId"]},
