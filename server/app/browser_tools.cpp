@@ -594,7 +594,7 @@ std::string snake_tool_name(std::string_view method, std::string_view path) {
 
 net::awaitable<tools::call_result> browser_tools::analyze_site(const json::object& args) {
   const auto* url = json::get_string(args, "url");
-  const auto wait_seconds = std::clamp<std::int64_t>(json::get_int(args, "waitSeconds").value_or(5), 0, 20);
+  const auto wait_seconds = std::clamp<std::int64_t>(json::get_int(args, "waitSeconds").value_or(5), 0, 25);
   if (!url) co_return tools::call_result::text("Browser tool error: url is required", true, 422);
   json::object params_6{{"url", *url}, {"active", false}};
   auto opened = co_await ask(method_browser_openTab, std::move(params_6));

@@ -7,6 +7,7 @@
 #include "net/run_bounded.hpp"
 #include "schema/validator.hpp"
 #include "tools/browser_catalog.hpp"
+#include "tools/browser_wire.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
@@ -415,7 +416,8 @@ json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
 net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::tool_def& tool, json::object args,
                                                                    tools::call_options& options,
                                                                    audit::audit_entry& entry) {
-  args = tools::with_schema_defaults(tool, std::move(args));
+  // Defaults filled, then the wire shape of the extension contract (extension/PROTOCOL.md).
+  args = tools::to_wire_params(tool.name, tools::with_schema_defaults(tool, std::move(args)));
   if (tool.name == "plugin_list_tabs") {
     const auto* p = json::get_string(args, "plugin");
     co_return tools::call_result::text(json::dump(list_plugin_tabs(p ? std::string(*p) : std::string())));

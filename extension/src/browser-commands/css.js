@@ -16,12 +16,26 @@ const CORE_PROPERTIES = ['display', 'position', 'top', 'left', 'right', 'bottom'
 const PSEUDO = new Set(['active', 'focus', 'focus-visible', 'focus-within', 'hover', 'target', 'visited']);
 const pseudoForced = new Map(); // tabId -> Set of marker tokens with forced state
 
+// The document root nodeId per tab.  DOM.getDocument renumbers every node, and Chrome keys
+// forced pseudo-states by nodeId, so asking for the document again would make a forced
+// state impossible to clear; the root is reused while it still answers.
+const documentRoots = new Map();
+
 async function nodeIdFor(tabId, selector) {
   const { token } = await runPageOp(tabId, 'nodePath', { selector });
   await send(tabId, 'DOM.enable');
   await send(tabId, 'CSS.enable');
-  const { root } = await send(tabId, 'DOM.getDocument', { depth: 0 });
-  const { nodeId } = await send(tabId, 'DOM.querySelector', { nodeId: root.nodeId, selector: `[data-opentabs-inspect="${token}"]` });
+  const marker = `[data-opentabs-inspect="${token}"]`;
+  let nodeId = 0;
+  const cached = documentRoots.get(tabId);
+  if (cached !== undefined) {
+    try { ({ nodeId } = await send(tabId, 'DOM.querySelector', { nodeId: cached, selector: marker })); } catch { nodeId = 0; }
+  }
+  if (!nodeId) {
+    const { root } = await send(tabId, 'DOM.getDocument', { depth: 0 });
+    documentRoots.set(tabId, root.nodeId);
+    ({ nodeId } = await send(tabId, 'DOM.querySelector', { nodeId: root.nodeId, selector: marker }));
+  }
   if (!nodeId) throw new ProtocolError(ERR_INTERNAL, `Lost the element '${selector}' while inspecting it`);
   return { nodeId, token };
 }
@@ -59,8 +73,12 @@ export const commands = {
   'browser.forcePseudoState': async (params) => {
     const tabId = requireTabId(params);
     const selector = str(params, 'selector', { max: 4000 });
-    const pseudoClasses = params?.pseudoClasses;
-    if (!Array.isArray(pseudoClasses) || !pseudoClasses.every((p) => PSEUDO.has(p))) throw invalid(`Invalid pseudoClasses: allowed ${[...PSEUDO].join(', ')}`);
+    // Wire shape (PROTOCOL.md): ':hover', ':focus', ... with the colon, as the OpenTabs server
+    // sends them; bare names ('hover') are still accepted.  CDP takes bare names.
+    const given = params?.pseudoClasses;
+    const bare = (p) => (typeof p === 'string' && p.startsWith(':') ? p.slice(1) : p);
+    if (!Array.isArray(given) || !given.every((p) => PSEUDO.has(bare(p)))) throw invalid(`Invalid pseudoClasses: allowed ${[...PSEUDO].map((p) => `:${p}`).join(', ')}`);
+    const pseudoClasses = [...new Set(given.map(bare))];
     await hold(tabId, 'pseudo');
     const { nodeId } = await nodeIdFor(tabId, selector);
     await send(tabId, 'CSS.forcePseudoState', { nodeId, forcedPseudoClasses: pseudoClasses });
@@ -69,7 +87,7 @@ export const commands = {
     if (pseudoClasses.length) forced.add(nodeId); else forced.delete(nodeId);
     pseudoForced.set(tabId, forced);
     if (!forced.size) release(tabId, 'pseudo');
-    return { ok: true, selector, forced: pseudoClasses, debuggerHeld: holds(tabId, 'pseudo') };
+    return { ok: true, tabId, selector, forced: pseudoClasses, forcedPseudoClasses: pseudoClasses.map((p) => `:${p}`), debuggerHeld: holds(tabId, 'pseudo') };
   },
 
   'browser.getCssCoverage': async (params) => {

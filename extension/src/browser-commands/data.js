@@ -26,6 +26,18 @@ const sessionOut = (s) => {
   };
 };
 
+// Wire shape (PROTOCOL.md): startTime/endTime are ISO date strings, as the OpenTabs server
+// sends them; a number of ms since the epoch is still accepted.
+function historyTime(params, name) {
+  const v = params?.[name];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'number') return num(params, name);
+  const text = str(params, name, { max: 100 });
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw invalid(`Invalid ${name} parameter: expected an ISO date string such as 2024-01-01T00:00:00Z`);
+  return ms;
+}
+
 export const commands = {
   'browser.getCookies': async (params) => {
     const query = { url: httpUrl(params) };
@@ -61,8 +73,8 @@ export const commands = {
 
   'browser.searchHistory': async (params) => {
     const query = { text: str(params, 'query', { max: 1000 }), maxResults: Math.min(int(params, 'maxResults', { required: false, min: 1, fallback: 100 }), 10_000) };
-    const startTime = num(params, 'startTime', { required: false });
-    const endTime = num(params, 'endTime', { required: false });
+    const startTime = historyTime(params, 'startTime');
+    const endTime = historyTime(params, 'endTime');
     query.startTime = startTime ?? 0;
     if (endTime !== undefined) query.endTime = endTime;
     const items = await chrome.history.search(query);

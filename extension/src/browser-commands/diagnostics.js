@@ -29,9 +29,14 @@ if (!globalThis.__opentabsConsoleWrapped) {
 
 export const commands = {
   'extension.getLogs': async (params) => {
-    const level = str(params, 'level', { required: false, max: 10 });
+    // Wire values (PROTOCOL.md): level log|info|warn|error (debug too), source background|offscreen;
+    // 'all' (which the OpenTabs server leaves out) means no filter.  'log' is the info rank.
+    let level = str(params, 'level', { required: false, max: 10 });
+    if (level === 'all') level = undefined;
+    if (level === 'log') level = 'info';
     if (level !== undefined && !(level in LEVEL_RANK)) throw invalid(`Invalid level '${level}'`);
-    const source = str(params, 'source', { required: false, max: 20 });
+    let source = str(params, 'source', { required: false, max: 20 });
+    if (source === 'all') source = undefined;
     const limit = Math.min(int(params, 'limit', { required: false, min: 1, fallback: 100 }), 1000);
     const since = num(params, 'since', { required: false, fallback: 0 });
     let entries = logs.filter((e) => e.ts >= since && (level === undefined || LEVEL_RANK[e.level] >= LEVEL_RANK[level]));

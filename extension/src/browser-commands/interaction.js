@@ -33,16 +33,30 @@ function keyDefinition(key) {
   throw invalid(`Unknown key '${key}': use a single character or a key name such as Enter, Tab, Escape, ArrowDown, F5`);
 }
 
+// Wire shape (PROTOCOL.md): modifiers {shift, ctrl, alt, meta} booleans, as the OpenTabs
+// server sends them.  The older array of key names (['Control', 'Shift']) is still accepted.
+const MODIFIER_FLAGS = { shift: 'Shift', ctrl: 'Control', alt: 'Alt', meta: 'Meta' };
+
 function modifierMask(params) {
-  const list = params?.modifiers ?? [];
-  if (!Array.isArray(list)) throw invalid('Invalid modifiers parameter: expected an array');
+  const given = params?.modifiers ?? [];
   let mask = 0;
-  for (const m of list) {
-    if (!(m in MODIFIER_BITS)) throw invalid(`Invalid modifier '${m}': expected Alt, Control, Meta or Shift`);
-    mask |= MODIFIER_BITS[m];
+  if (Array.isArray(given)) {
+    for (const m of given) {
+      if (!(m in MODIFIER_BITS)) throw invalid(`Invalid modifier '${m}': expected Alt, Control, Meta or Shift`);
+      mask |= MODIFIER_BITS[m];
+    }
+    return mask;
+  }
+  if (typeof given !== 'object') throw invalid('Invalid modifiers parameter: expected {shift, ctrl, alt, meta} booleans');
+  for (const [flag, value] of Object.entries(given)) {
+    if (!(flag in MODIFIER_FLAGS)) throw invalid(`Invalid modifier '${flag}': expected shift, ctrl, alt or meta`);
+    if (typeof value !== 'boolean') throw invalid(`Invalid modifier ${flag}: expected true or false`);
+    if (value) mask |= MODIFIER_BITS[MODIFIER_FLAGS[flag]];
   }
   return mask;
 }
+
+const modifierFlags = (mask) => Object.fromEntries(Object.entries(MODIFIER_FLAGS).map(([flag, name]) => [flag, Boolean(mask & MODIFIER_BITS[name])]));
 
 const describeTarget = (t) => (t.ref ? `ref ${t.ref}` : `'${t.selector}'`);
 
@@ -105,7 +119,7 @@ async function pressKey(params) {
     await send('Input.dispatchKeyEvent', text !== undefined ? { ...base, type: 'keyDown', text, unmodifiedText: text } : { ...base, type: 'rawKeyDown' });
     await send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' });
   });
-  return { pressed: key, modifiers: params?.modifiers ?? [], target: focused };
+  return { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
 }
 
 async function handleDialog(params) {
@@ -146,8 +160,22 @@ export const commands = {
   'browser.scroll': async (params) => {
     const direction = str(params, 'direction', { required: false, max: 10 });
     if (direction !== undefined && !['up', 'down', 'left', 'right'].includes(direction)) throw invalid('Invalid direction');
-    const position = str(params, 'position', { required: false, max: 10 });
-    if (position !== undefined && !['top', 'bottom'].includes(position)) throw invalid('Invalid position');
+    // Wire shape: position {x?, y?} (absolute offsets in pixels); 'top' and 'bottom' are still accepted.
+    let position = params?.position;
+    if (position !== undefined && position !== null) {
+      if (typeof position === 'string') {
+        if (!['top', 'bottom'].includes(position)) throw invalid("Invalid position: expected {x, y} or 'top'/'bottom'");
+      } else if (typeof position === 'object' && !Array.isArray(position)) {
+        const { x, y, ...rest } = position;
+        if (Object.keys(rest).length) throw invalid('Invalid position: only x and y are allowed');
+        for (const v of [x, y]) if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw invalid('Invalid position: x and y are numbers');
+        position = { x, y };
+      } else {
+        throw invalid("Invalid position: expected {x, y} or 'top'/'bottom'");
+      }
+    } else {
+      position = undefined;
+    }
     const distance = params?.distance;
     if (distance !== undefined && (!Number.isInteger(distance) || distance < 1)) throw invalid('Invalid distance: expected a positive integer');
     return runPageOp(requireTabId(params), 'scroll', {

@@ -220,8 +220,12 @@ const utf8Base64 = (text) => {
 const PRESETS = {
   offline: { offline: true, latency: 0, downloadThroughput: 0, uploadThroughput: 0 },
   'slow-3g': { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 },
+  // The OpenTabs extension's presets ('3g', '4g', 'wifi' are the wire names, PROTOCOL.md).
+  '3g': { offline: false, latency: 100, downloadThroughput: 750_000, uploadThroughput: 250_000 },
+  '4g': { offline: false, latency: 20, downloadThroughput: 4_000_000, uploadThroughput: 3_000_000 },
+  wifi: { offline: false, latency: 2, downloadThroughput: 30_000_000, uploadThroughput: 15_000_000 },
+  // Older name, still accepted: Chrome DevTools' "Fast 3G".  The server sends it as explicit values.
   'fast-3g': { offline: false, latency: 563, downloadThroughput: 180_000, uploadThroughput: 84_375 },
-  '4g': { offline: false, latency: 60, downloadThroughput: 1_500_000, uploadThroughput: 750_000 },
 };
 
 export const commands = {
@@ -250,7 +254,8 @@ export const commands = {
     const cap = captures.get(tabId);
     const level = str(params, 'level', { required: false, max: 10 });
     if (!cap) return { logs: [], note: `Console capture is off for tab ${tabId}: call browser_enable_network_capture first` };
-    const logs = level ? cap.console.filter((l) => l.level === level) : [...cap.console];
+    // 'all' (the OpenTabs default) and no level both mean every message.
+    const logs = level && level !== 'all' ? cap.console.filter((l) => l.level === level) : [...cap.console];
     if (bool(params, 'clear', false)) cap.console.length = 0;
     return { logs };
   },

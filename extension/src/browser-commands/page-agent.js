@@ -493,8 +493,11 @@ export function pageAgent(op, args) {
       const container = a.container ? resolve({ selector: a.container }) : target;
       const scroller = container ?? document.scrollingElement ?? document.documentElement;
       const viewport = container ? container.clientHeight : window.innerHeight;
-      if (a.position) {
+      if (typeof a.position === 'string') {
         scroller.scrollTop = a.position === 'top' ? 0 : scroller.scrollHeight;
+      } else if (a.position) {
+        if (a.position.x !== undefined && a.position.x !== null) scroller.scrollLeft = a.position.x;
+        if (a.position.y !== undefined && a.position.y !== null) scroller.scrollTop = a.position.y;
       } else {
         const d = a.distance ?? viewport;
         const dir = a.direction ?? 'down';

@@ -98,7 +98,15 @@ TEST_CASE("every input schema is a closed object whose required names are proper
     for (const auto& [name, p] : *props) {
       REQUIRE(p.is_object());
       CHECK_MESSAGE(!p.as_object().contains("$ref"), name);  // def references were resolved
-      CHECK(p.as_object().contains("type"));
+      // A type, or alternatives that each have one (OpenTabs shapes beside ours, browser_wire).
+      if (const auto* alternatives = json::get_array(p.as_object(), "anyOf")) {
+        for (const auto& a : *alternatives) {
+          const bool typed = a.is_object() && a.as_object().contains("type");
+          CHECK_MESSAGE(typed, name);
+        }
+      } else {
+        CHECK_MESSAGE(p.as_object().contains("type"), name);
+      }
     }
   }
 }
