@@ -136,7 +136,7 @@ class translator {
         if (!r) return r.err();
         if (key == "patternProperties") {
           for (auto& [pat, sub_schema] : r->get_object()) {
-            auto re = js_regex::compile(pat, lim_.max_pattern_length);
+            auto re = compile_pattern(pat);
             if (!re) return fail(at + "/patternProperties", re.err().message);
             pattern_props.emplace_back(std::move(*re), std::move(sub_schema));
           }
@@ -204,7 +204,7 @@ class translator {
         names_validator = std::move(*r);
       } else if (key == "pattern") {
         if (!val.is_string()) return fail(at + "/pattern", "must be a string");
-        auto re = js_regex::compile(val.get_string(), lim_.max_pattern_length);
+        auto re = compile_pattern(val.get_string());
         if (!re) return fail(at + "/pattern", re.err().message);
         sc.pattern = std::move(*re);
         has_sc = true;
@@ -351,8 +351,20 @@ class translator {
   }
 
   std::vector<string_check> take_checks() { return std::move(checks_); }
+  std::size_t pattern_count() const { return patterns_; }
 
  private:
+  // Every `pattern` and patternProperties key of the schema (propertyNames sub-schemas
+  // included) counts against one budget: each is an RE2 program of up to
+  // max_pattern_program_size instructions to build and keep.
+  result<js_regex> compile_pattern(std::string_view source) {
+    if (patterns_ >= lim_.max_patterns)
+      return make_error("unsupported_pattern", "schema has more than " + std::to_string(lim_.max_patterns) +
+                                                   " patterns (pattern and patternProperties)");
+    ++patterns_;
+    return js_regex::compile(source, pattern_limits{lim_.max_pattern_length, lim_.max_pattern_program_size});
+  }
+
   error fail(const std::string& at, const std::string& why) {
     return make_error("invalid_schema", "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
   }
@@ -398,8 +410,10 @@ class translator {
         if (auto* d = root_.if_contains(k); d && !doc.contains(k)) doc[k] = *d;
     limits sub_limits = lim_;
     sub_limits.max_property_names_nesting = lim_.max_property_names_nesting - 1;
+    sub_limits.max_patterns = lim_.max_patterns - patterns_;  // one budget for the whole schema
     auto v = validator::compile(doc, sub_limits);
     if (!v) return fail(at, v.err().message);
+    patterns_ += (*v)->pattern_count();
     return std::move(*v);
   }
 
@@ -520,6 +534,7 @@ class translator {
   const limits& lim_;
   const object& root_;
   std::size_t nodes_ = 0;
+  std::size_t patterns_ = 0;
   std::vector<string_check> checks_;
 };
 
@@ -821,6 +836,7 @@ result<translation> translate(const json::object& schema, const limits& lim) {
   translation out;
   out.document = std::move(doc.get_object());
   out.checks = t.take_checks();
+  out.pattern_count = t.pattern_count();
   return out;
 }
 
