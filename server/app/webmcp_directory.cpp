@@ -65,6 +65,7 @@ schema::limits webmcp_limits::schema_limits() const {
   lim.max_pattern_length = max_pattern_length;
   lim.max_patterns = max_patterns_per_schema;
   lim.max_pattern_program_size = max_pattern_program_size;
+  lim.max_total_program_size = max_total_program_size;
   return lim;
 }
 

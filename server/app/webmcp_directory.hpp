@@ -41,6 +41,7 @@ struct webmcp_limits {
   // with the node and byte caps they bound one schema's compile to milliseconds.
   std::size_t max_patterns_per_schema = 64;
   std::size_t max_pattern_program_size = 10'000;
+  std::size_t max_total_program_size = 50'000;  // all patterns of one schema
   std::size_t max_pattern_length = 1024;
 
   // What a page tool's schema is compiled with.

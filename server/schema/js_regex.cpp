@@ -46,10 +46,10 @@ std::u32string utf8_to_utf32(std::string_view s) {
 }
 
 result<js_regex> js_regex::compile(std::string_view source, const pattern_limits& lim) {
-  auto fail = [&](const std::string& why) {
+  auto fail = [&](const std::string& why, const char* code = "unsupported_pattern") {
     std::string shown(source.substr(0, 200));
     if (source.size() > 200) shown += "...";
-    return make_error("unsupported_pattern", "pattern \"" + shown + "\" cannot be used: " + why);
+    return make_error(code, "pattern \"" + shown + "\" cannot be used: " + why);
   };
   if (source.size() > lim.max_length) return fail("longer than " + std::to_string(lim.max_length) + " characters");
   auto translated = js_pattern_to_re2(source);
@@ -63,7 +63,8 @@ result<js_regex> js_regex::compile(std::string_view source, const pattern_limits
   auto re = std::make_shared<const re2::RE2>(*translated, options);
   auto too_large = [&] {
     return fail("too complex: its compiled program exceeds " + std::to_string(lim.max_program_size) +
-                " instructions (simplify it or use fewer or smaller repetitions)");
+                    " instructions (simplify it or use fewer or smaller repetitions)",
+                "pattern_too_large");
   };
   if (!re->ok()) {
     if (re->error_code() == RE2::ErrorPatternTooLarge) return too_large();

@@ -32,6 +32,9 @@ struct limits {
   // memory a schema's regexes cost (see schema/js_regex.hpp).
   std::size_t max_patterns = 256;
   std::size_t max_pattern_program_size = 10'000;
+  // RE2 instructions of all the schema's patterns together (RE2 compiles about one per
+  // microsecond, and refuses a program over its share as soon as it gets there).
+  std::size_t max_total_program_size = 200'000;
   std::size_t max_instance_depth = 64;         // nesting of validated arguments
   std::size_t max_property_names_nesting = 3;  // propertyNames schemas inside propertyNames schemas
 };
@@ -65,6 +68,8 @@ class validator {
   // Regexes compiled for this schema (pattern, patternProperties; nested propertyNames
   // schemas included).
   std::size_t pattern_count() const;
+  // Their RE2 instructions together (what max_total_program_size bounds).
+  std::size_t pattern_program_size() const;
 
   // The draft-04 schema actually compiled (for diagnostics and tests).
   const json::object& compiled_schema() const;

@@ -28,6 +28,7 @@ schema::limits page_limits() {
   lim.max_pattern_length = 1024;
   lim.max_patterns = 64;
   lim.max_pattern_program_size = 10'000;
+  lim.max_total_program_size = 50'000;
   return lim;
 }
 

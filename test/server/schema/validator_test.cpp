@@ -250,7 +250,7 @@ TEST_CASE("schemas that cannot be compiled faithfully are refused with a precise
             .find("reference cycle") != std::string::npos);
   CHECK(compile_error(R"({"properties":{"a":{"pattern":"(?<=a)b"}}})").find("/properties/a/pattern: pattern \"(?<=a)b\" cannot be used: lookbehind") != std::string::npos);
   CHECK(compile_error(R"({"pattern":"\\p{Emoji}+"})").find("Unicode property \\p{Emoji}") != std::string::npos);
-  CHECK(compile_error(R"({"pattern":"^(?!x)"})").find("/pattern: pattern \"^(?!x)\" cannot be used: lookahead assertions") != std::string::npos);
+  CHECK(compile_error(R"js({"pattern":"^(?!x)"})js").find("/pattern: pattern \"^(?!x)\" cannot be used: lookahead assertions") != std::string::npos);
   CHECK(compile_error(R"({"patternProperties":{"(?:){40000}":{}}})").find("/patternProperties: pattern \"(?:){40000}\" cannot be used: a repetition count of 40000") != std::string::npos);
   CHECK(compile_error(R"({"pattern":"(a)\\1"})").find("back-references") != std::string::npos);
   CHECK(compile_error(R"({"pattern":"[a-"})").find("unterminated character class") != std::string::npos);
@@ -274,6 +274,12 @@ TEST_CASE("schemas that cannot be compiled faithfully are refused with a precise
   CHECK((*two)->pattern_count() == 2);
   CHECK(compile_error(R"({"properties":{"a":{"pattern":"a"},"b":{"pattern":"b"}},"patternProperties":{"^x":{}}})", small)
             .find("more than 2 patterns") != std::string::npos);
+  small = {};
+  small.max_total_program_size = 1500;
+  CHECK(compile_error(R"({"properties":{"a":{"pattern":"a{1000}"},"b":{"pattern":"b{1000}"}}})", small)
+            .find("/properties/b/pattern: the schema's patterns together compile to more than 1500 RE2 instructions") != std::string::npos);
+  small = {};
+  small.max_patterns = 2;
   // propertyNames sub-schemas draw on the same budget.
   CHECK(compile_error(R"({"properties":{"a":{"pattern":"a"},"b":{"propertyNames":{"pattern":"b"},"patternProperties":{"c":{}}}}})", small)
             .find("more than 2 patterns") != std::string::npos);
