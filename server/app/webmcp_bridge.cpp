@@ -116,6 +116,16 @@ struct compile_outcome {
   std::shared_ptr<const schema::validator> validator;
   std::string error;
 };
+
+// Runs on the compile worker.  The slot is shared with the io thread, which never changes
+// the schema and limits this reads (see webmcp_schema).
+net::awaitable<compile_outcome> compile_schema(std::shared_ptr<webmcp_schema> slot) {
+  compile_outcome out;
+  auto v = schema::validator::compile(slot->schema, slot->limits);
+  if (v) out.validator = std::move(*v);
+  else out.error = v.err().message;
+  co_return out;
+}
 }  // namespace
 
 net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::validator_for(const tools::tool_def& tool) {
@@ -126,14 +136,7 @@ net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::
   if (!slot->compiled) {
     // The slot is shared: the worker reads only its immutable schema and limits; the outcome
     // is stored back here, on the io thread.
-    auto outcome = co_await asio::co_spawn(
-        compile_pool_,
-        [slot]() -> net::awaitable<compile_outcome> {
-          auto v = schema::validator::compile(slot->schema, slot->limits);
-          if (!v) co_return compile_outcome{nullptr, v.err().message};
-          co_return compile_outcome{std::move(*v), {}};
-        },
-        net::use_awaitable);
+    compile_outcome outcome = co_await asio::co_spawn(compile_pool_, compile_schema(slot), net::use_awaitable);
     if (!slot->compiled) {
       slot->compiled = true;
       slot->validator = std::move(outcome.validator);
