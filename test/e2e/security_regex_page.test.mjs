@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   SOURCE_DIR, tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, pluginToolName, waitFor, waitForPluginReady,
+  connectMcp, callTool, resultText, pluginToolName, waitForPluginReady,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
 
@@ -53,17 +53,18 @@ describe('security: a hostile WebMCP page in Chromium does not stall the server'
   test('the plugin call keeps working while the page registers hostile schemas; the hostile tools are refused when called', async () => {
     const page = await browser.context.newPage();
     await page.goto(webmcpSite.url('hostile.html'));
-    // Plugin calls while the page's tools reach the server (each bounded by the SDK timeout).
-    for (let i = 0; i < 3; i++) {
+    // Plugin calls, each bounded by the SDK timeout, until the hostile tools are listed: the
+    // calls span the registration (on the old code, the I/O thread froze on it).
+    const names = [`${P}empty_repeat`, `${P}big_repeat`, `${P}backtrack`];
+    for (let i = 0; ; i++) {
       const r = await callTool(mcp, echo, { message: `during ${i}` }, { timeout: DEADLINE_MS });
       assert.notEqual(r.isError, true, resultText(r));
       assert.deepEqual(JSON.parse(resultText(r)), { ok: true, message: `during ${i}` });
-    }
-    const names = [`${P}empty_repeat`, `${P}big_repeat`, `${P}backtrack`];
-    await waitFor(async () => {
       const listed = (await mcp.client.listTools(undefined, { timeout: DEADLINE_MS })).tools.map((t) => t.name);
-      return names.every((n) => listed.includes(n));
-    }, 'the hostile page\'s tools to be listed', 20_000, 150);
+      if (i >= 2 && names.every((n) => listed.includes(n))) break;
+      assert.ok(i < 300, `the hostile page's tools were not listed after ${i} plugin calls; listed: ${listed.filter((n) => n.startsWith('webmcp_')).join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.deepEqual(await page.evaluate(() => window.hostileResults), { empty_repeat: 'ok', big_repeat: 'ok', backtrack: 'ok' });
 
     const empty = await callTool(mcp, `${P}empty_repeat`, { p0: 'a' }, { timeout: DEADLINE_MS });
