@@ -47,7 +47,10 @@ std::u32string utf8_to_utf32(std::string_view s) {
 
 result<js_regex> js_regex::compile(std::string_view source, const pattern_limits& lim) {
   auto fail = [&](const std::string& why, const char* code = "unsupported_pattern") {
-    std::string shown(source.substr(0, 200));
+    // The pattern is the schema author's text: control characters (a newline could forge a
+    // log line) are shown as '?'.
+    std::string shown;
+    for (char c : source.substr(0, 200)) shown.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
     if (source.size() > 200) shown += "...";
     return make_error(code, "pattern \"" + shown + "\" cannot be used: " + why);
   };

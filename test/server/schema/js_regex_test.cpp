@@ -103,6 +103,7 @@ TEST_CASE("what RE2 cannot express is refused, naming the construct") {
   CHECK(contains(refusal("(?i:a)"), "inline modifiers"));
   CHECK(contains(refusal(R"(\uD800)"), "lone surrogate"));
   CHECK(contains(refusal("(?<=a)b"), "pattern \"(?<=a)b\" cannot be used"));
+  CHECK(contains(refusal("(?=\n\x1b[31m)"), "pattern \"(?=??[31m)\" cannot be used"));  // no raw control characters
 }
 
 TEST_CASE("what JavaScript itself rejects under the u flag is refused") {
