@@ -5,15 +5,26 @@
 # when missing (sudo when not root).  New corpus entries go to build-fuzz/corpus/<target>/
 # (not committed); a crash leaves its input in build-fuzz/artifacts/<target>/ and makes the
 # script fail.  Inputs that found a bug are kept in test/fuzz/regressions/<target>/ and
-# replayed on every run.
+# replayed on every run.  Every target runs with a per-input time limit (libFuzzer -timeout):
+# an input slower than that is a failure like a crash, so a schema that compiles or matches
+# slowly (the regex denial of service of issue 13) is caught, not just one that crashes.
 # Usage: scripts/fuzz.sh [seconds per target, default 30] [target ...]
-#   targets: http_request ws_decoder json mcp_message schema_validator config tools_json
+#   targets: http_request ws_decoder json mcp_message schema_validator schema_compile config tools_json
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds="${1:-30}"
 shift || true
-all_targets=(http_request ws_decoder json mcp_message schema_validator config tools_json)
+all_targets=(http_request ws_decoder json mcp_message schema_validator schema_compile config tools_json)
+# Seconds one input may take (under ASan + UBSan).  The schema targets compile regexes and
+# validate long strings: linear-time, milliseconds per input, so 5 s is a wide margin that
+# still flags a super-linear case; the parsers get 10 s.
+input_timeout() {
+  case "$1" in
+    schema_validator|schema_compile) echo 5 ;;
+    *) echo 10 ;;
+  esac
+}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
@@ -51,10 +62,11 @@ failed=()
 for t in "${targets[@]}"; do
   work="build-fuzz/corpus/$t"; artifacts="build-fuzz/artifacts/$t"
   mkdir -p "$work" "$artifacts"
-  log "$t: ${seconds}s"
+  timeout_s=$(input_timeout "$t")
+  log "$t: ${seconds}s, at most ${timeout_s}s per input"
   # Inputs that once failed (test/fuzz/regressions/<target>/) run first, with the seeds.
   extra=(); [ -d "test/fuzz/regressions/$t" ] && extra=("test/fuzz/regressions/$t")
-  if build-fuzz/fuzz_$t -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  if build-fuzz/fuzz_$t -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=2048 -max_len=65536 \
        -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" "test/fuzz/corpus/$t" "${extra[@]}" \
        > "build-fuzz/$t.log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$t.log")

@@ -11,7 +11,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(g++ cmake make pkg-config git ca-certificates
-  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev doctest-dev
+  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev doctest-dev libre2-dev
   nodejs npm chromium jq)
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -165,6 +165,7 @@ class server_app {
     });
     pipeline_.set_webmcp_handler([this](const tools::tool_def& t, json::object args, tools::call_options& o,
                                         audit::audit_entry& e) { return webmcp_.call(t, std::move(args), o, e); });
+    pipeline_.set_webmcp_validator([this](const tools::tool_def& t) { return webmcp_.validator_for(t); });
     hub_.set_on_close([this](const std::string& id) {
       webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);

@@ -221,18 +221,29 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
     args.erase("tabId");
     args.erase("instance");
   }
-  if (!tool.validator) {
+  std::shared_ptr<const schema::validator> validator = tool.validator;
+  if (!validator && tool.kind == tools::tool_kind::webmcp && webmcp_validator_) {
+    auto compiled = co_await webmcp_validator_(tool);
+    if (!compiled) {
+      bool gone = compiled.err().code == "not_found";
+      entry.error = audit::audit_error{gone ? "NOT_FOUND" : "INVALID_SCHEMA",
+                                       gone ? "the page no longer offers this tool" : "input schema refused", std::nullopt};
+      co_return finish(tools::call_result::text(compiled.err().message, true, gone ? 404 : 422));
+    }
+    validator = std::move(*compiled);
+  }
+  if (!validator) {
     entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
     co_return finish(tools::call_result::text(
         "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled (see the server log).",
         true, 422));
   }
   if (tool.kind == tools::tool_kind::plugin) {
-    if (auto st = tool.validator->validate(args, tool.name); !st) {
+    if (auto st = validator->validate(args, tool.name); !st) {
       entry.error = audit::audit_error{"VALIDATION_ERROR", st.err().message, std::nullopt};
       co_return finish(tools::call_result::text(st.err().message, true, 422));
     }
-  } else if (auto v = tool.validator->check(args)) {
+  } else if (auto v = validator->check(args)) {
     auto text = "Invalid arguments:\n  - " + v->display_path() + ": " + v->message;
     entry.error = audit::audit_error{"VALIDATION_ERROR", text, std::nullopt};
     co_return finish(tools::call_result::text(text, true, 422));

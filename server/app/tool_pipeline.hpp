@@ -43,6 +43,12 @@ class tool_pipeline final : public tools::tool_service {
   using webmcp_fn = std::function<net::awaitable<tools::call_result>(const tools::tool_def&, json::object,
                                                                     tools::call_options&, audit::audit_entry&)>;
   void set_webmcp_handler(webmcp_fn f) { webmcp_ = std::move(f); }
+  // The validator of a WebMCP tool whose registry entry has none yet: page schemas are
+  // compiled only once a call got past the permission gate (the site is enabled), and off
+  // the io thread.  Errors carry the text the caller sees.
+  using webmcp_validator_fn =
+      std::function<net::awaitable<result<std::shared_ptr<const schema::validator>>>(const tools::tool_def&)>;
+  void set_webmcp_validator(webmcp_validator_fn f) { webmcp_validator_ = std::move(f); }
   // Called after "always allow" changed a permission (persist, reload, notify).
   void set_on_always_allow(std::function<void(const tools::tool_def&)> f) { on_always_allow_ = std::move(f); }
 
@@ -70,6 +76,7 @@ class tool_pipeline final : public tools::tool_service {
   std::unique_ptr<browser_tool_handler> browser_handler_;
   platform_fn platform_;
   webmcp_fn webmcp_;
+  webmcp_validator_fn webmcp_validator_;
   std::function<void(const tools::tool_def&)> on_always_allow_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "app/call_results.hpp"
 #include "config/permissions.hpp"
+#include "schema/validator.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
 
@@ -107,6 +108,46 @@ outcome webmcp_bridge::handle(ext_connection& c, const std::string& method, cons
 
 void webmcp_bridge::connection_closed(const std::string& connection_id) {
   if (state_.webmcp.remove_connection(connection_id)) publish();
+}
+
+namespace {
+// What the worker hands back (co_spawn needs a default-constructible value).
+struct compile_outcome {
+  std::shared_ptr<const schema::validator> validator;
+  std::string error;
+};
+
+// Runs on the compile worker.  The slot is shared with the io thread, which never changes
+// the schema and limits this reads (see webmcp_schema).
+net::awaitable<compile_outcome> compile_schema(std::shared_ptr<webmcp_schema> slot) {
+  compile_outcome out;
+  auto v = schema::validator::compile(slot->schema, slot->limits);
+  if (v) out.validator = std::move(*v);
+  else out.error = v.err().message;
+  co_return out;
+}
+}  // namespace
+
+net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::validator_for(const tools::tool_def& tool) {
+  auto slot = state_.webmcp.schema_of(tool.name);
+  if (!slot)
+    co_return make_error("not_found", "WebMCP tool " + tool.name +
+                                          " is no longer available: its page was closed, navigated away or unregistered it.");
+  if (!slot->compiled) {
+    // The slot is shared: the worker reads only its immutable schema and limits; the outcome
+    // is stored back here, on the io thread.
+    compile_outcome outcome = co_await asio::co_spawn(compile_pool_, compile_schema(slot), net::use_awaitable);
+    if (!slot->compiled) {
+      slot->compiled = true;
+      slot->validator = std::move(outcome.validator);
+      slot->error = std::move(outcome.error);
+      if (!slot->validator) log::info("WebMCP tool " + tool.name + " unusable: its inputSchema was refused: " + slot->error);
+    }
+  }
+  if (!slot->validator)
+    co_return make_error("invalid_schema", "WebMCP tool \"" + tool.name +
+                                               "\" cannot be called: the page's inputSchema was refused: " + slot->error);
+  co_return slot->validator;
 }
 
 net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& tool, json::object args,

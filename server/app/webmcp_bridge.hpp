@@ -3,10 +3,13 @@
 // into the directory, keeps the tool registry's WebMCP part in step and announces changes
 // (tools/list_changed, plugins.changed for the side panel), and carries calls of those
 // tools to the right tab and frame (webmcp.callTool), after the pipeline's permission gate
-// and argument validation.  Runs on the io thread.
+// and argument validation.  Runs on the io thread, except for compiling page schemas: that
+// happens on first use (once the site is enabled) on the bridge's own worker thread, so a
+// costly schema never holds up other requests.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "app/extension_hub.hpp"
@@ -28,6 +31,12 @@ class webmcp_bridge {
                                         const json::value* id);
   void connection_closed(const std::string& connection_id);
 
+  // The validator of a WebMCP tool's inputSchema, compiled on the worker thread the first
+  // time a call needs it and kept for the registration.  Errors carry the caller's text:
+  // code "not_found" when the page no longer offers the tool, "invalid_schema" when its
+  // schema was refused (the message says why).
+  net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_for(const tools::tool_def& tool);
+
   // A call that passed the pipeline's gate and validation.
   net::awaitable<tools::call_result> call(const tools::tool_def& tool, json::object args,
                                           tools::call_options& options, audit::audit_entry& audit);
@@ -39,6 +48,9 @@ class webmcp_bridge {
   extension_hub& hub_;
   tools::server_events& events_;
   std::function<void()> announce_sites_;
+  // One thread: compiles are rare (once per registration and enabled site) and a page's
+  // costly schemas then queue behind each other instead of taking more of the machine.
+  asio::thread_pool compile_pool_{1};
 };
 
 // The side panel's view (sync.full / config state `webmcpSites`): one entry per site with its

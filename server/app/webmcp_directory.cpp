@@ -25,8 +25,9 @@ bool valid_document_id(std::string_view s) {
   return true;
 }
 
-// One tool descriptor from a page → a checked entry, or the reason it was refused.
-result<std::pair<std::string, json::object>> checked_schema(const json::value* raw, const webmcp_limits& lim) {
+// One tool's inputSchema from a page → its serialized size and the schema object, or the
+// reason it was refused.
+result<std::pair<std::size_t, json::object>> checked_schema(const json::value* raw, const webmcp_limits& lim) {
   json::object schema;
   if (!raw || raw->is_null()) {
     schema = json::object{{"type", "object"}, {"properties", json::object()}};
@@ -42,7 +43,8 @@ result<std::pair<std::string, json::object>> checked_schema(const json::value* r
   } else {
     return invalid("inputSchema must be a JSON Schema object, got " + std::string(json::type_name(*raw)));
   }
-  if (json::dump(schema).size() > lim.max_schema_bytes)
+  std::size_t bytes = json::dump(schema).size();
+  if (bytes > lim.max_schema_bytes)
     return invalid("inputSchema is larger than " + std::to_string(lim.max_schema_bytes) + " bytes");
   if (const auto* type = json::find(schema, "type")) {
     if (!type->is_string() || type->get_string() != "object")
@@ -50,10 +52,32 @@ result<std::pair<std::string, json::object>> checked_schema(const json::value* r
   } else {
     schema["type"] = "object";
   }
-  return std::pair<std::string, json::object>{std::string(), std::move(schema)};
+  return std::pair<std::size_t, json::object>{bytes, std::move(schema)};
 }
 
 }  // namespace
+
+schema::limits webmcp_limits::schema_limits() const {
+  schema::limits lim;
+  lim.max_schema_bytes = max_schema_bytes;
+  lim.max_schema_depth = 32;
+  lim.max_schema_nodes = max_schema_nodes;
+  lim.max_pattern_length = max_pattern_length;
+  lim.max_patterns = max_patterns_per_schema;
+  lim.max_pattern_program_size = max_pattern_program_size;
+  lim.max_total_program_size = max_total_program_size;
+  return lim;
+}
+
+std::pair<std::size_t, std::size_t> webmcp_directory::page_usage(const frame_key& key) const {
+  std::size_t tools = 0, bytes = 0;
+  for (const auto& [k, frame] : frames_) {
+    if (std::get<0>(k) != std::get<0>(key) || std::get<1>(k) != std::get<1>(key) || k == key) continue;
+    tools += frame.tools.size();
+    for (const auto& t : frame.tools) bytes += t.schema_bytes;
+  }
+  return {tools, bytes};
+}
 
 std::size_t webmcp_directory::connection_tool_count(const std::string& connection_id, const frame_key* except) const {
   std::size_t n = 0;
@@ -68,7 +92,7 @@ std::string webmcp_directory::fingerprint(const std::string& connection_id) cons
   for (const auto& [key, frame] : frames_) {
     if (std::get<0>(key) != connection_id) continue;
     for (const auto& t : frame.tools)
-      parts.push_back(t.mcp_name + '\x1f' + t.title + '\x1f' + t.description + '\x1f' + json::dump(t.input_schema));
+      parts.push_back(t.mcp_name + '\x1f' + t.title + '\x1f' + t.description + '\x1f' + json::dump(t.schema->schema));
   }
   std::sort(parts.begin(), parts.end());
   std::string out;
@@ -122,6 +146,8 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
   // while the same document re-reports.
   const frame_entry* previous = existing != frames_.end() && existing->second.document_id == document_id ? &existing->second : nullptr;
   std::size_t budget_left = limits_.max_tools_per_connection - std::min(limits_.max_tools_per_connection, connection_tool_count(connection_id, &key));
+  auto [page_tools, page_bytes] = page_usage(key);
+  std::size_t page_tools_left = limits_.max_tools_per_page - std::min(limits_.max_tools_per_page, page_tools);
   std::set<std::string> seen, assigned;
   webmcp_update update;
   std::size_t overflow = 0;
@@ -133,10 +159,14 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
     std::string label = "#" + std::to_string(i);
     if (obj)
       if (const auto* n = json::get_string(*obj, "name")) label = shown_name(*n);
-    if (next.tools.size() >= limits_.max_tools_per_frame || next.tools.size() >= budget_left) {
+    if (next.tools.size() >= limits_.max_tools_per_frame || next.tools.size() >= budget_left ||
+        next.tools.size() >= page_tools_left) {
       ++overflow;
       overflow_reason = next.tools.size() >= limits_.max_tools_per_frame
                             ? "too many tools in one frame (limit " + std::to_string(limits_.max_tools_per_frame) + ")"
+                        : next.tools.size() >= page_tools_left
+                            ? "too many WebMCP tools on this page (limit " + std::to_string(limits_.max_tools_per_page) +
+                                  " per tab)"
                             : "too many WebMCP tools in this browser (limit " +
                                   std::to_string(limits_.max_tools_per_connection) + ")";
       continue;
@@ -163,28 +193,30 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
     }
     auto schema = checked_schema(json::find(*obj, "inputSchema"), limits_);
     if (!schema) { reject(schema.err().message); continue; }
-    // Compiled once per registration: a re-report of the same document with the same
-    // schema keeps the validator it already has.
-    std::shared_ptr<const schema::validator> validator;
+    if (page_bytes + schema->first > limits_.max_schema_bytes_per_page) {
+      reject("the inputSchemas of this page's WebMCP tools exceed " + std::to_string(limits_.max_schema_bytes_per_page) +
+             " bytes in total");
+      continue;
+    }
+    // Not compiled here (see the header): a re-report of the same document with the same
+    // schema keeps the slot, and with it whatever compiling it gave.
+    std::shared_ptr<webmcp_schema> slot;
     if (previous)
       for (const auto& t : previous->tools)
-        if (t.name == *name && t.input_schema == schema->second) validator = t.validator;
-    if (!validator) {
-      schema::limits lim;
-      lim.max_schema_bytes = limits_.max_schema_bytes;
-      lim.max_schema_depth = 32;
-      lim.max_schema_nodes = limits_.max_schema_nodes;
-      auto compiled = schema::validator::compile(schema->second, lim);
-      if (!compiled) { reject("invalid inputSchema: " + compiled.err().message); continue; }
-      validator = *compiled;
+        if (t.name == *name && t.schema->schema == schema->second) slot = t.schema;
+    if (!slot) {
+      slot = std::make_shared<webmcp_schema>();
+      slot->schema = std::move(schema->second);
+      slot->limits = limits_.schema_limits();
     }
+    page_bytes += schema->first;
 
     tool_entry entry;
     entry.name = std::string(*name);
     entry.title = std::move(title);
     entry.description = std::string(*desc);
-    entry.input_schema = std::move(schema->second);
-    entry.validator = std::move(validator);
+    entry.schema = std::move(slot);
+    entry.schema_bytes = schema->first;
     if (const auto* ann = json::get_object(*obj, "annotations")) entry.read_only = json::get_bool(*ann, "readOnlyHint").value_or(false);
 
     // Stable names: a tool the same document reported before keeps its name; otherwise the
@@ -289,6 +321,12 @@ std::optional<webmcp_target> webmcp_directory::find(std::string_view mcp_name) c
                        frame.tools[index].name, frame.site, frame.url};
 }
 
+std::shared_ptr<webmcp_schema> webmcp_directory::schema_of(std::string_view mcp_name) const {
+  auto it = by_name_.find(mcp_name);
+  if (it == by_name_.end()) return nullptr;
+  return frames_.at(it->second.first).tools[it->second.second].schema;
+}
+
 std::vector<tools::tool_def> webmcp_directory::tool_defs() const {
   std::vector<tools::tool_def> out;
   out.reserve(by_name_.size());
@@ -305,8 +343,8 @@ std::vector<tools::tool_def> webmcp_directory::tool_defs() const {
     d.description = t.description + "\n\n(WebMCP tool published by the web page " + frame.site + " in browser tab " +
                     std::to_string(std::get<1>(where.first)) + (t.read_only ? "; the page marks it read-only" : "") + ".)";
     d.group = frame.site;
-    d.input_schema = t.input_schema;
-    d.validator = t.validator;
+    d.input_schema = t.schema->schema;
+    d.validator = t.schema->validator;  // null until a call compiled it
     out.push_back(std::move(d));
   }
   return out;

@@ -2,8 +2,11 @@
 // and frame, the validated tool descriptors the extension reported (webmcp.frameTools,
 // webmcp.syncAll, webmcp.tabRemoved; extension/PROTOCOL-WEBMCP.md), their stable MCP names
 // and where a call must go.  Sans-I/O: the bridge feeds it reports and turns its tool list
-// into registry entries.  Every report is bounded (tools per frame, frames per tab, tools
-// per connection, text and schema sizes) and each schema is compiled once, here.
+// into registry entries.  Every report is bounded (tools per frame, per page (tab) and per
+// connection, frames per tab, text and schema sizes, schema bytes per page).  A schema is
+// not compiled here: a page needs no permission to register tools, so its schemas are
+// compiled only when a call of the tool got past the permission gate (the user enabled the
+// site), on a worker thread (webmcp_bridge::validator_for), once per registration.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +19,9 @@
 #include <vector>
 
 #include "json/json.hpp"
+#include "schema/validator.hpp"
 #include "tools/tool.hpp"
 #include "util/result.hpp"
-
-namespace opentabs::schema {
-class validator;
-}
 
 namespace opentabs::app {
 
@@ -34,6 +34,30 @@ struct webmcp_limits {
   std::size_t max_schema_bytes = 64 * 1024;
   std::size_t max_schema_nodes = 600;
   std::size_t max_url_chars = 8 * 1024;
+  // One page (a tab with its frames): tools, and the serialized bytes of their schemas.
+  std::size_t max_tools_per_page = 200;
+  std::size_t max_schema_bytes_per_page = 512 * 1024;
+  // `pattern`s and patternProperties keys per schema, and RE2 instructions per pattern:
+  // with the node and byte caps they bound one schema's compile to milliseconds.
+  std::size_t max_patterns_per_schema = 64;
+  std::size_t max_pattern_program_size = 10'000;
+  std::size_t max_total_program_size = 50'000;  // all patterns of one schema
+  std::size_t max_pattern_length = 1024;
+
+  // What a page tool's schema is compiled with.
+  schema::limits schema_limits() const;
+};
+
+// A page tool's inputSchema and, once a call needed it, what compiling it gave.  Shared by
+// re-reports of the same document that keep the same schema, so it compiles at most once.
+// `schema` and `limits` never change after registration (a worker thread reads them while
+// compiling); the outcome fields are written on the io thread only.
+struct webmcp_schema {
+  json::object schema;
+  schema::limits limits;
+  bool compiled = false;
+  std::shared_ptr<const schema::validator> validator;  // null until compiled, or when refused
+  std::string error;                                   // why it was refused
 };
 
 struct webmcp_rejected {
@@ -82,6 +106,8 @@ class webmcp_directory {
   bool remove_connection(const std::string& connection_id);
 
   std::optional<webmcp_target> find(std::string_view mcp_name) const;
+  // The schema slot of a tool (for compiling it on first use); null when it is gone.
+  std::shared_ptr<webmcp_schema> schema_of(std::string_view mcp_name) const;
   // Registry entries for every tool, sorted by MCP name.
   std::vector<tools::tool_def> tool_defs() const;
   std::vector<webmcp_site> sites() const;
@@ -93,8 +119,8 @@ class webmcp_directory {
     std::string name;
     std::string title;
     std::string description;
-    json::object input_schema;
-    std::shared_ptr<const schema::validator> validator;
+    std::shared_ptr<webmcp_schema> schema;  // never null
+    std::size_t schema_bytes = 0;           // serialized size, counted against the page's budget
     bool read_only = false;
     std::string mcp_name;
   };
@@ -108,6 +134,8 @@ class webmcp_directory {
   using frame_key = std::tuple<std::string, std::int64_t, std::int64_t>;  // connection, tab, frame
 
   std::size_t connection_tool_count(const std::string& connection_id, const frame_key* except) const;
+  // Tools and schema bytes of the other frames of a tab.
+  std::pair<std::size_t, std::size_t> page_usage(const frame_key& key) const;
   // Fingerprint of a connection's tools (names and definitions), to tell whether a
   // report changed anything a client can see.
   std::string fingerprint(const std::string& connection_id) const;

@@ -1,38 +1,19 @@
 #include "schema/js_regex.hpp"
 
+#include <re2/re2.h>
+
+#include "schema/js_pattern_syntax.hpp"
+
 namespace opentabs::schema {
 namespace {
 
-// JavaScript constructs that std::regex either rejects with an obscure message or, worse,
-// accepts with another meaning (`\p{L}` would match the letters "p{L}").
-std::string find_unsupported_syntax(std::string_view s) {
-  bool in_class = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '\\') {
-      if (i + 1 >= s.size()) return "a trailing backslash";
-      char n = s[i + 1];
-      if (n == 'p' || n == 'P') return "Unicode property escapes (\\p{...})";
-      if (n == 'k') return "named back-references (\\k<...>)";
-      if (n == 'u' && i + 2 < s.size() && s[i + 2] == '{') return "code point escapes (\\u{...})";
-      if (!in_class && n >= '1' && n <= '9') return "back-references";
-      ++i;
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      // A ']' right after '[' or '[^' is literal in neither JS nor ECMAScript std::regex;
-      // nothing to special-case here.
-      continue;
-    }
-    if (c == '(' && i + 2 < s.size() && s[i + 1] == '?' && s[i + 2] == '<')
-      return "lookbehind assertions and named groups ((?<...)";
-  }
-  return {};
+// RE2 budgets memory, not instructions: its compiler gives the forward program 2/3 of
+// max_mem and stops at a quarter of that in 16-byte instructions; what is left of the budget
+// is the lazily built DFA's cache (when it fills, RE2 falls back to its NFA, still linear).
+// A budget of 96 bytes per allowed instruction lets any program within the limit compile and
+// makes RE2 abandon a larger one early, instead of building it and then being refused.
+std::int64_t memory_budget(std::size_t max_program_size) {
+  return static_cast<std::int64_t>(max_program_size) * 96 + (64 << 10);
 }
 
 }  // namespace
@@ -64,34 +45,47 @@ std::u32string utf8_to_utf32(std::string_view s) {
   return out;
 }
 
-result<js_regex> js_regex::compile(std::string_view source, std::size_t max_length) {
-  auto fail = [&](const std::string& why) {
-    std::string shown(source.substr(0, 200));
+result<js_regex> js_regex::compile(std::string_view source, const pattern_limits& lim) {
+  auto fail = [&](const std::string& why, const char* code = "unsupported_pattern") {
+    // The pattern is the schema author's text: control characters (a newline could forge a
+    // log line) are shown as '?'.
+    std::string shown;
+    for (char c : source.substr(0, 200)) shown.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
     if (source.size() > 200) shown += "...";
-    return make_error("unsupported_pattern", "pattern \"" + shown + "\" cannot be used: " + why);
+    return make_error(code, "pattern \"" + shown + "\" cannot be used: " + why);
   };
-  if (source.size() > max_length)
-    return fail("longer than " + std::to_string(max_length) + " characters");
-  if (auto why = find_unsupported_syntax(source); !why.empty()) return fail(why + " are not supported");
-  std::u32string wide = utf8_to_utf32(source);
-  std::wstring w(wide.begin(), wide.end());  // wchar_t is UTF-32 on this platform
-  static_assert(sizeof(wchar_t) == 4, "js_regex relies on 32-bit wchar_t");
-  try {
-    auto re = std::make_shared<const std::wregex>(
-        w, std::regex_constants::ECMAScript | std::regex_constants::__polynomial);
-    js_regex out;
-    out.source_ = std::string(source);
-    out.re_ = std::move(re);
-    return out;
-  } catch (const std::regex_error& e) {
-    return fail(std::string("invalid or too complex (") + e.what() + ")");
+  if (source.size() > lim.max_length) return fail("longer than " + std::to_string(lim.max_length) + " characters");
+  auto translated = js_pattern_to_re2(source);
+  if (!translated) return fail(translated.err().message);
+
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingUTF8);
+  options.set_log_errors(false);
+  options.set_never_capture(true);  // a search needs no submatches
+  options.set_max_mem(memory_budget(lim.max_program_size));
+  auto re = std::make_shared<const re2::RE2>(*translated, options);
+  auto too_large = [&] {
+    return fail("too complex: its compiled program exceeds " + std::to_string(lim.max_program_size) +
+                    " instructions (simplify it or use fewer or smaller repetitions)",
+                "pattern_too_large");
+  };
+  if (!re->ok()) {
+    if (re->error_code() == RE2::ErrorPatternTooLarge) return too_large();
+    if (re->error_code() == RE2::ErrorRepeatSize)
+      return fail("repetitions nest too deeply: RE2 caps the combined count at " + std::to_string(max_js_repeat_count));
+    return fail("the regular expression engine refused it (" + re->error() + ")");
   }
+  if (re->ProgramSize() < 0 || static_cast<std::size_t>(re->ProgramSize()) > lim.max_program_size) return too_large();
+  js_regex out;
+  out.source_ = std::string(source);
+  out.re_ = std::move(re);
+  return out;
 }
 
 bool js_regex::search(std::string_view text) const {
-  std::u32string wide = utf8_to_utf32(text);
-  std::wstring w(wide.begin(), wide.end());
-  return std::regex_search(w, *re_);
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re_);
 }
+
+std::size_t js_regex::program_size() const { return static_cast<std::size_t>(re_->ProgramSize()); }
 
 }  // namespace opentabs::schema

@@ -136,7 +136,7 @@ class translator {
         if (!r) return r.err();
         if (key == "patternProperties") {
           for (auto& [pat, sub_schema] : r->get_object()) {
-            auto re = js_regex::compile(pat, lim_.max_pattern_length);
+            auto re = compile_pattern(pat);
             if (!re) return fail(at + "/patternProperties", re.err().message);
             pattern_props.emplace_back(std::move(*re), std::move(sub_schema));
           }
@@ -204,7 +204,7 @@ class translator {
         names_validator = std::move(*r);
       } else if (key == "pattern") {
         if (!val.is_string()) return fail(at + "/pattern", "must be a string");
-        auto re = js_regex::compile(val.get_string(), lim_.max_pattern_length);
+        auto re = compile_pattern(val.get_string());
         if (!re) return fail(at + "/pattern", re.err().message);
         sc.pattern = std::move(*re);
         has_sc = true;
@@ -351,8 +351,28 @@ class translator {
   }
 
   std::vector<string_check> take_checks() { return std::move(checks_); }
+  std::size_t pattern_count() const { return patterns_; }
+  std::size_t pattern_program_size() const { return program_size_; }
 
  private:
+  // Every `pattern` and patternProperties key of the schema (propertyNames sub-schemas
+  // included) counts against one budget of patterns and one of RE2 instructions, which
+  // together bound what compiling the schema's regexes costs.
+  result<js_regex> compile_pattern(std::string_view source) {
+    if (patterns_ >= lim_.max_patterns)
+      return make_error("unsupported_pattern", "schema has more than " + std::to_string(lim_.max_patterns) +
+                                                   " patterns (pattern and patternProperties)");
+    ++patterns_;
+    std::size_t left = lim_.max_total_program_size - std::min(lim_.max_total_program_size, program_size_);
+    auto re = js_regex::compile(source, pattern_limits{lim_.max_pattern_length, std::min(lim_.max_pattern_program_size, left)});
+    if (!re && re.err().code == "pattern_too_large" && left < lim_.max_pattern_program_size)
+      return make_error("unsupported_pattern", "the schema's patterns together compile to more than " +
+                                                   std::to_string(lim_.max_total_program_size) +
+                                                   " RE2 instructions (use fewer or simpler patterns)");
+    if (re) program_size_ += re->program_size();
+    return re;
+  }
+
   error fail(const std::string& at, const std::string& why) {
     return make_error("invalid_schema", "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
   }
@@ -398,8 +418,13 @@ class translator {
         if (auto* d = root_.if_contains(k); d && !doc.contains(k)) doc[k] = *d;
     limits sub_limits = lim_;
     sub_limits.max_property_names_nesting = lim_.max_property_names_nesting - 1;
+    // One budget for the whole schema.
+    sub_limits.max_patterns = lim_.max_patterns - patterns_;
+    sub_limits.max_total_program_size = lim_.max_total_program_size - program_size_;
     auto v = validator::compile(doc, sub_limits);
     if (!v) return fail(at, v.err().message);
+    patterns_ += (*v)->pattern_count();
+    program_size_ += (*v)->pattern_program_size();
     return std::move(*v);
   }
 
@@ -520,6 +545,8 @@ class translator {
   const limits& lim_;
   const object& root_;
   std::size_t nodes_ = 0;
+  std::size_t patterns_ = 0;
+  std::size_t program_size_ = 0;
   std::vector<string_check> checks_;
 };
 
@@ -821,6 +848,8 @@ result<translation> translate(const json::object& schema, const limits& lim) {
   translation out;
   out.document = std::move(doc.get_object());
   out.checks = t.take_checks();
+  out.pattern_count = t.pattern_count();
+  out.pattern_program_size = t.pattern_program_size();
   return out;
 }
 

@@ -55,6 +55,8 @@ struct string_check {
 struct translation {
   json::object document;              // draft-04 schema for RapidJSON
   std::vector<string_check> checks;   // referenced by markers in `document`
+  std::size_t pattern_count = 0;      // regexes compiled, propertyNames sub-schemas included
+  std::size_t pattern_program_size = 0;  // their RE2 instructions together
 };
 
 // "(?opentabs:N)" — not valid JavaScript regex syntax, so no real pattern collides.

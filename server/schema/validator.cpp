@@ -331,6 +331,8 @@ std::string join_path(std::string_view base, std::string_view rel) { return std:
 struct validator::impl {
   json::value document;  // the translated (draft-04) schema
   std::vector<string_check> checks;
+  std::size_t pattern_count = 0;
+  std::size_t pattern_program_size = 0;
   std::unique_ptr<compiled> main;
   limits lim;
   std::vector<std::string> pattern_nodes;  // pointers of subschemas with patternProperties
@@ -594,6 +596,8 @@ result<std::shared_ptr<const validator>> validator::compile(const json::object& 
   auto p = std::make_unique<impl>();
   p->document = std::move(t->document);
   p->checks = std::move(t->checks);
+  p->pattern_count = t->pattern_count;
+  p->pattern_program_size = t->pattern_program_size;
   p->lim = lim;
   p->main = build(p->document.get_object(), p->checks);
   collect_pattern_nodes(p->document, "", p->pattern_nodes);
@@ -615,6 +619,9 @@ status validator::validate(const json::object& args, std::string_view tool_name)
   if (!v) return ok();
   return make_error("invalid_arguments", describe_invalid_arguments(tool_name, *v));
 }
+
+std::size_t validator::pattern_count() const { return impl_->pattern_count; }
+std::size_t validator::pattern_program_size() const { return impl_->pattern_program_size; }
 
 const json::object& validator::compiled_schema() const { return impl_->document.get_object(); }
 

@@ -27,6 +27,14 @@ struct limits {
   // 1.1's compile time grows with the square of the object count (3000 ≈ 60 ms).
   std::size_t max_schema_nodes = 3000;
   std::size_t max_pattern_length = 4096;
+  // `pattern`s and patternProperties keys in the whole schema (propertyNames sub-schemas
+  // included), and the RE2 program size of each: together they bound the compile time and
+  // memory a schema's regexes cost (see schema/js_regex.hpp).
+  std::size_t max_patterns = 256;
+  std::size_t max_pattern_program_size = 10'000;
+  // RE2 instructions of all the schema's patterns together (RE2 compiles about one per
+  // microsecond, and refuses a program over its share as soon as it gets there).
+  std::size_t max_total_program_size = 200'000;
   std::size_t max_instance_depth = 64;         // nesting of validated arguments
   std::size_t max_property_names_nesting = 3;  // propertyNames schemas inside propertyNames schemas
 };
@@ -56,6 +64,12 @@ class validator {
   // Tool-call form: ok, or error code "invalid_arguments" with the message
   // `Invalid arguments for tool "<tool>":\n  - <path or (root)>: <message>`.
   status validate(const json::object& args, std::string_view tool_name) const;
+
+  // Regexes compiled for this schema (pattern, patternProperties; nested propertyNames
+  // schemas included).
+  std::size_t pattern_count() const;
+  // Their RE2 instructions together (what max_total_program_size bounds).
+  std::size_t pattern_program_size() const;
 
   // The draft-04 schema actually compiled (for diagnostics and tests).
   const json::object& compiled_schema() const;

@@ -29,7 +29,7 @@ json::value schema_of(const char* text) { return json::parse(text).value(); }
 
 }  // namespace
 
-TEST_CASE("a frame's tools become MCP tools with validators") {
+TEST_CASE("a frame's tools become MCP tools; their schemas wait, uncompiled, for a call") {
   webmcp_directory d;
   auto u = d.replace_frame("c1", frame(7, 0, "http://127.0.0.1:8123/shop",
                                        json::array{tool("search", "Search the shop",
@@ -43,9 +43,19 @@ TEST_CASE("a frame's tools become MCP tools with validators") {
   CHECK(defs[0].kind == tools::tool_kind::webmcp);
   CHECK(defs[0].plugin == "webmcp:127_0_0_1_8123");
   CHECK(defs[0].base_name == "search");
-  REQUIRE(defs[0].validator);
-  CHECK_FALSE(defs[0].validator->check(json::parse(R"({"q":"x"})").value()));
-  CHECK(defs[0].validator->check(json::parse(R"({})").value()));
+  CHECK_FALSE(defs[0].validator);  // compiled on first call, once the site is enabled (webmcp_bridge)
+  auto slot = d.schema_of("webmcp_127_0_0_1_8123_search");
+  REQUIRE(slot);
+  CHECK_FALSE(slot->compiled);
+  CHECK(slot->limits.max_patterns == d.limits().max_patterns_per_schema);
+  auto v = schema::validator::compile(slot->schema, slot->limits);
+  REQUIRE(v);
+  CHECK_FALSE((*v)->check(json::parse(R"({"q":"x"})").value()));
+  CHECK((*v)->check(json::parse(R"({})").value()));
+  slot->compiled = true;
+  slot->validator = *v;
+  CHECK(d.tool_defs()[0].validator == *v);
+  CHECK_FALSE(d.schema_of("webmcp_127_0_0_1_8123_other"));
   auto target = d.find("webmcp_127_0_0_1_8123_search");
   REQUIRE(target);
   CHECK(target->tab_id == 7);
@@ -75,18 +85,57 @@ TEST_CASE("the same report again changes nothing; names stay put") {
   CHECK(d.tool_count() == 1);
 }
 
-TEST_CASE("a re-report of the same document keeps compiled validators; a new schema or document recompiles") {
+TEST_CASE("a re-report of the same document keeps the schema slot (and what compiling gave); a new schema or document starts afresh") {
   webmcp_directory d;
   auto s1 = schema_of(R"({"type":"object","properties":{"q":{"type":"string"}}})");
   REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", s1)})));
-  auto first = d.tool_defs()[0].validator;
+  auto first = d.schema_of("webmcp_a_test_x");
+  REQUIRE(first);
+  first->compiled = true;
+  first->validator = schema::validator::compile(first->schema, first->limits).value();
   REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", s1)})));
-  CHECK(d.tool_defs()[0].validator == first);
+  CHECK(d.schema_of("webmcp_a_test_x") == first);
+  CHECK(d.tool_defs()[0].validator == first->validator);
   REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", schema_of(R"({"type":"object"})"))})));
-  CHECK(d.tool_defs()[0].validator != first);
-  auto second = d.tool_defs()[0].validator;
+  auto second = d.schema_of("webmcp_a_test_x");
+  CHECK(second != first);
+  CHECK_FALSE(second->compiled);
+  CHECK_FALSE(d.tool_defs()[0].validator);
   REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("x", "d", schema_of(R"({"type":"object"})"))}, "doc2")));
-  CHECK(d.tool_defs()[0].validator != second);
+  CHECK(d.schema_of("webmcp_a_test_x") != second);
+}
+
+TEST_CASE("per-page caps: tools per tab and schema bytes per tab, across its frames") {
+  webmcp_limits lim;
+  lim.max_tools_per_page = 3;
+  lim.max_schema_bytes_per_page = 200;
+  webmcp_directory d(lim);
+  REQUIRE(d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("a"), tool("b")})));
+  auto sub = d.replace_frame("c1", frame(1, 5, "https://a.test/f", json::array{tool("c"), tool("d")}));
+  REQUIRE(sub);
+  CHECK(sub->accepted.size() == 1);
+  REQUIRE(sub->rejected.size() == 1);
+  CHECK(sub->rejected[0].name == "1 more tool(s)");
+  CHECK(sub->rejected[0].reason == "too many WebMCP tools on this page (limit 3 per tab)");
+  // Another tab has its own budget; re-reporting a frame does not count its old tools.
+  auto other = d.replace_frame("c1", frame(2, 0, "https://a.test/", json::array{tool("a"), tool("b"), tool("c")}));
+  CHECK(other->accepted.size() == 3);
+  auto again = d.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{tool("a"), tool("b")}));
+  CHECK(again->accepted.size() == 2);
+
+  // Schema bytes: {"type":"object","properties":{...}} with a 60-character description each.
+  webmcp_directory bytes(lim);
+  auto big = [](std::string name) {
+    return tool(name, "d", schema_of((R"({"type":"object","description":")" + std::string(60, 'x') + R"("})").c_str()));
+  };
+  auto u = bytes.replace_frame("c1", frame(1, 0, "https://a.test/", json::array{big("a"), big("b"), big("c")}));
+  REQUIRE(u);
+  CHECK(u->accepted.size() == 2);
+  REQUIRE(u->rejected.size() == 1);
+  CHECK(u->rejected[0].name == "c");
+  CHECK(u->rejected[0].reason == "the inputSchemas of this page's WebMCP tools exceed 200 bytes in total");
+  auto sub_bytes = bytes.replace_frame("c1", frame(1, 1, "https://a.test/f", json::array{big("d")}));
+  CHECK(sub_bytes->accepted.empty());
 }
 
 TEST_CASE("two tabs of one site get distinct names; the first keeps the plain one") {
@@ -138,7 +187,7 @@ TEST_CASE("bad tools are refused one by one, with reasons") {
   };
   auto u = d.replace_frame("c1", frame(1, 0, "https://a.test/", tools));
   REQUIRE(u);
-  CHECK(u->accepted.size() == 2);  // dup (first) and ok
+  CHECK(u->accepted.size() == 3);  // dup (first), badschema (refused only when a call compiles it) and ok
   std::map<std::string, std::string> why;
   for (const auto& r : u->rejected) why[r.name] = r.reason;
   CHECK(why["#0"] == "tool descriptor must be an object");
@@ -148,7 +197,7 @@ TEST_CASE("bad tools are refused one by one, with reasons") {
   CHECK(why["huge"].find("description longer than") == 0);
   CHECK(why["dup"] == "duplicate name in this frame");
   CHECK(why["notobject"].find("must describe an object") != std::string::npos);
-  CHECK(why["badschema"].find("invalid inputSchema") == 0);
+  CHECK_FALSE(why.count("badschema"));
   CHECK(why["badjson"].find("not valid JSON") != std::string::npos);
 }
 
