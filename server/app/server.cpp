@@ -205,9 +205,15 @@ class server_app {
     else if (*removed > 0)
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     config::ensure_extension_dirs(state_.paths);
+    hub_.set_install_hint(state_.paths.extension_dir().string());
     auto installed = install_extension(extension_source_dir(), state_.paths.extension_dir());
     if (installed) {
-      state_.extension_hash = installed->extension_hash;
+      if (!installed->installed) {
+        log::warn(foreign_extension_notice(state_.paths.extension_dir(), installed->foreign_label));
+        hub_.set_install_hint(state_.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
+                              (installed->foreign_label.empty() ? std::string("another extension") : installed->foreign_label) +
+                              ", which is backed up first)");
+      }
       if (installed->first_install)
         log::info("extension installed in " + state_.paths.extension_dir().string() +
                   " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");

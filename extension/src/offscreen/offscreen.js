@@ -10,7 +10,7 @@
 import {
   PING_INTERVAL_MS, PONG_DEADLINE_MS, RECONNECT_BACKOFF_MS, AUTH_FETCH_TIMEOUT_MS, WS_INFO_TIMEOUT_MS,
 } from '../shared/constants.js';
-import { isAllowedInbound } from '../shared/allowed-methods.js';
+import { isAllowedInbound, DISPATCH_METHODS } from '../shared/allowed-methods.js';
 
 const MAX_INBOUND_CHARS = 20 * 1024 * 1024;
 
@@ -134,6 +134,12 @@ async function connect() {
   ws.onopen = () => {
     if (socket !== ws) return;
     failures = 0;
+    // First frame: the request methods this extension handles, so the server answers a
+    // method it lacks at once (the original extension announces nothing and gets its own set).
+    ws.send(JSON.stringify({
+      jsonrpc: '2.0', method: 'extension.capabilities',
+      params: { methods: DISPATCH_METHODS, extensionVersion: chrome.runtime.getManifest().version },
+    }));
     setStatus('connected', '', port);
     pingTimer = setInterval(sendPing, PING_INTERVAL_MS);
   };
