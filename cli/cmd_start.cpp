@@ -95,6 +95,8 @@ bool install_extension_copy(const context& ctx) {
                         report.err().message);
     return false;
   }
+  // Another extension (e.g. the original OpenTabs one) lives there: it stays, and we say so.
+  if (!report->installed) print_note(ctx, app::foreign_extension_notice(ctx.paths.extension_dir(), report->foreign_label));
   return report->first_install;
 }
 

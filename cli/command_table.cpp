@@ -40,6 +40,13 @@ const std::vector<command_spec>& command_table() {
         {"plugin", 0, "<name>", "only lines of this plugin ([plugin:<name>])"}},
        ""},
       {"doctor", {}, "check the installation and say how to fix what is wrong", {}, {json_flag}, ""},
+      {"extension install",
+       {},
+       "install opentabs' Chrome extension into <configDir>/extension (start does this when the folder is empty or ours)",
+       {},
+       {{"force", 'f', "", "replace another extension found there (moved to <folder>-backup-<time> first)"}, json_flag},
+       "A folder holding an extension opentabs did not install (such as the original OpenTabs extension) is never\n"
+       "replaced without --force."},
       {"plugin search",
        {},
        "search the npm registry for OpenTabs plugins",
