@@ -110,6 +110,7 @@ const std::vector<command_spec>& command_table() {
        {{"force", 'f', "", "accept plugin names the running server does not know"}},
        "Keys:\n  tool-permission.<plugin>.<tool>  off|ask|auto\n  plugin-permission.<plugin>       off|ask|auto\n"
        "  setting.<plugin>.<key>           <value>  ('' removes)\n  port                             1-65535\n"
+       "  toolNames                        single-underscore|double-underscore\n"
        "  localPlugins.add|remove          <path>\n  allowedDirectories.add|remove    <path>"},
       {"config path", {}, "print the path of config.json", {}, {}, ""},
       {"config show",

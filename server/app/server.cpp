@@ -333,9 +333,14 @@ class server_app {
     auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
     for (const auto& e : files.errors) log::warn("adapter files: " + e);
 
+    // toolNames: the spelling tools/list and the audit log use (both stay callable).
+    const bool double_underscore = state_.cfg.tool_names == config::tool_name_style::double_underscore;
     std::vector<tools::tool_def> plugin_tools;
-    for (const auto& p : state_.plugins)
-      for (const auto& t : p.tools) plugin_tools.push_back(t);
+    for (auto& p : state_.plugins)
+      for (auto& t : p.tools) {
+        t.name = double_underscore ? t.plugin + "__" + t.base_name : plugins::canonical_tool_name(t.plugin, t.base_name);
+        plugin_tools.push_back(t);
+      }
     state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
 
     out.plugins = state_.plugins.size();
