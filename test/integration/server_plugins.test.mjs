@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { connectSdk } from './support/mcp_client.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const notes = join(fixtures, 'notes');
@@ -258,13 +259,23 @@ describe('toolNames option', () => {
     const names = await pluginToolNames();
     assert.ok(names.length > 0 && names.every((n) => n.startsWith('fixture-notes__')), names.join(' '));
     assert.doesNotMatch(s.stderr, /Unknown config key "toolNames"/);
+    const mcp = await connectSdk(s);
+    try {
+      const listed = (await mcp.client.listTools()).tools.map((t) => t.name);
+      assert.ok(listed.includes('fixture-notes__echo') && !listed.includes('fixture-notes_echo'));
+      assert.ok(listed.includes('browser_list_tabs'), 'browser tools keep their names');
+      const viaMcp = await mcp.client.callTool({ name: 'fixture-notes_echo', arguments: { message: 'mcp' } });
+      assert.deepEqual(JSON.parse(viaMcp.content[0].text), { tool: 'echo' });
+    } finally {
+      await mcp.client.close();
+    }
     for (const name of ['fixture-notes__echo', 'fixture-notes_echo']) {
       const r = await s.callTool(name, { message: 'x' });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.deepEqual(JSON.parse(r.body.content[0].text), { tool: 'echo' });
     }
-    const audit = await (await s.fetch('/audit?plugin=fixture-notes&limit=2')).json();
-    assert.deepEqual(audit.map((e) => e.tool), ['fixture-notes__echo', 'fixture-notes__echo']);
+    const audit = await (await s.fetch('/audit?plugin=fixture-notes&limit=3')).json();
+    assert.deepEqual(audit.map((e) => e.tool), ['fixture-notes__echo', 'fixture-notes__echo', 'fixture-notes__echo']);
   });
 
   test('config set validates the value and switching back applies without a restart', async () => {
