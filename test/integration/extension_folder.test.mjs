@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OPENTABS_BIN, startServer } from './support/server.mjs';
+import { OPENTABS_BIN, startServer, freePort } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 
 function cli(args, env) {
@@ -86,6 +86,20 @@ describe('a foreign extension folder (the original OpenTabs extension)', () => {
     const added = [...now.keys()].filter((rel) => !before.has(rel));
     assert.deepEqual(added.filter((rel) => rel !== 'server.json' && !rel.startsWith('adapters/')), [],
       'only files the server owns were added');
+  });
+
+  test('start --background says so too, and leaves it as well', { timeout: 30_000 }, async () => {
+    const port = await freePort();
+    const started = await cli(['start', '--background', '--port', String(port)], env);
+    try {
+      assert.equal(started.code, 0, started.stderr);
+      assert.match(started.stderr, /holds another extension \(OpenTabs 0\.0\.115\).*left unchanged.*opentabs extension install --force/s);
+    } finally {
+      const stopped = await cli(['stop'], env);
+      assert.equal(stopped.code, 0, stopped.stderr);
+    }
+    const now = snapshot(extDir);
+    for (const [rel, bytes] of before) assert.ok(now.get(rel)?.equals(bytes), `${rel} unchanged`);
   });
 
   test('doctor warns and names the fix; install without --force refuses and changes nothing', async () => {
