@@ -69,7 +69,7 @@ describe('a foreign extension folder (the original OpenTabs extension)', () => {
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
   test('start leaves it byte for byte, says so, and sends its own .extension-hash as extensionHash', { timeout: 20_000 }, async () => {
-    const s = await startServer({ configDir });
+    const s = await startServer({ configDir, config: { permissions: { browser: { permission: 'auto' } } } });
     try {
       assert.match(s.stderr + s.stdout, /holds another extension \(OpenTabs 0\.0\.115\).*left unchanged/s);
       assert.match(s.stderr + s.stdout, /opentabs extension install --force/);
@@ -77,6 +77,11 @@ describe('a foreign extension folder (the original OpenTabs extension)', () => {
       const ext = await new ExtensionClient(s).connect();
       const sync = await ext.waitFor((m) => m.method === 'sync.full');
       assert.equal(sync.params.extensionHash, FOREIGN_HASH);
+      // That extension (announcing nothing) cannot take browser_snapshot: say how to get ours there.
+      const snap = await s.callTool('browser_snapshot', { tabId: 1 });
+      assert.equal(snap.body.content[0].text,
+        `Browser tool error: the connected extension does not support browser_snapshot; load the opentabs extension from ${extDir} ` +
+        'after `opentabs extension install --force` (it now holds OpenTabs 0.0.115, which is backed up first)');
       await ext.close();
     } finally {
       await s.stop();
