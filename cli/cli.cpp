@@ -27,6 +27,7 @@ const std::map<std::string, command_fn>& handlers() {
       {"audit", cmd_audit},
       {"logs", cmd_logs},
       {"doctor", cmd_doctor},
+      {"extension install", cmd_extension_install},
       {"plugin search", cmd_plugin_search},
       {"plugin list", cmd_plugin_list},
       {"plugin install", cmd_plugin_install},

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/extension_install.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/server_api.hpp"
@@ -182,6 +183,16 @@ int cmd_doctor(context& ctx, const parsed_command&) {
   if (!std::filesystem::exists(manifest, ec)) {
     checks.push_back({"extension installed", verdict::fail, "no extension in " + paths.extension_dir().string(),
                       "run `opentabs start`; it installs the extension there"});
+  } else if (app::classify_extension_folder(app::extension_source_dir(), paths.extension_dir()) ==
+             app::extension_folder::foreign) {
+    auto label = app::extension_folder_label(paths.extension_dir());
+    checks.push_back({"extension installed", verdict::warn,
+                      paths.extension_dir().string() + " holds another extension" +
+                          (label.empty() ? std::string() : " (" + label + ")") +
+                          ", not installed by opentabs; it is left as it is (browser_snapshot and WebMCP page tools "
+                          "need the opentabs extension)",
+                      "`opentabs extension install --force` (backs up the folder first), then reload it in "
+                      "chrome://extensions"});
   } else {
     auto v = read_file(paths.extension_dir() / ".opentabs-version", 256);
     std::string installed = v ? std::string(v->substr(0, v->find_first_of("\r\n"))) : "";

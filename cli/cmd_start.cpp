@@ -88,13 +88,17 @@ void print_extension_instructions(const context& ctx, bool first_run) {
 // adapters/ and auth.json), so the first-run message can say where the extension is before
 // the server starts.  Returns whether this was the first install; a failure is only a
 // note, because the server retries the copy itself on startup.
-bool install_extension_copy(const context& ctx) {
+// `note_foreign`: say here when another extension holds the folder (the background mode; in
+// the foreground the server this process runs says it on the terminal itself).
+bool install_extension_copy(const context& ctx, bool note_foreign) {
   auto report = app::install_extension(app::extension_source_dir(), ctx.paths.extension_dir());
   if (!report) {
     print_note(ctx, "could not install the extension into " + ctx.paths.extension_dir().string() + ": " +
                         report.err().message);
     return false;
   }
+  // Another extension (e.g. the original OpenTabs one) lives there: it stays, and we say so.
+  if (!report->installed && note_foreign) print_note(ctx, app::foreign_extension_notice(ctx.paths.extension_dir(), report->foreign_label));
   return report->first_install;
 }
 
@@ -116,7 +120,7 @@ int start_background(context& ctx, const parsed_command& cmd) {
   std::vector<std::string> args = {"start", "--port", std::to_string(port)};
   if (cmd.has("dev")) args.push_back("--dev");
   if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
-  bool first_run = install_extension_copy(ctx) || !extension_present(ctx);
+  bool first_run = install_extension_copy(ctx, true) || !extension_present(ctx);
   auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
   if (!pid) return report_error(ctx, pid.err());
   if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({*pid, port}) + "\n"); !st)
@@ -188,7 +192,7 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
   std::uint16_t port = ctx.port.port;
   if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
-  bool first_run = child ? false : (install_extension_copy(ctx) || !extension_present(ctx));
+  bool first_run = child ? false : (install_extension_copy(ctx, false) || !extension_present(ctx));
   std::unique_ptr<log_tee> tee;
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());

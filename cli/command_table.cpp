@@ -40,6 +40,13 @@ const std::vector<command_spec>& command_table() {
         {"plugin", 0, "<name>", "only lines of this plugin ([plugin:<name>])"}},
        ""},
       {"doctor", {}, "check the installation and say how to fix what is wrong", {}, {json_flag}, ""},
+      {"extension install",
+       {},
+       "install opentabs' Chrome extension into <configDir>/extension (start does this when the folder is empty or ours)",
+       {},
+       {{"force", 'f', "", "replace another extension found there (moved to <folder>-backup-<time> first)"}, json_flag},
+       "A folder holding an extension opentabs did not install (such as the original OpenTabs extension) is never\n"
+       "replaced without --force."},
       {"plugin search",
        {},
        "search the npm registry for OpenTabs plugins",
@@ -103,6 +110,7 @@ const std::vector<command_spec>& command_table() {
        {{"force", 'f', "", "accept plugin names the running server does not know"}},
        "Keys:\n  tool-permission.<plugin>.<tool>  off|ask|auto\n  plugin-permission.<plugin>       off|ask|auto\n"
        "  setting.<plugin>.<key>           <value>  ('' removes)\n  port                             1-65535\n"
+       "  toolNames                        single-underscore|double-underscore\n"
        "  localPlugins.add|remove          <path>\n  allowedDirectories.add|remove    <path>"},
       {"config path", {}, "print the path of config.json", {}, {}, ""},
       {"config show",

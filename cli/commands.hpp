@@ -15,6 +15,7 @@ int cmd_status(context& ctx, const parsed_command& cmd);
 int cmd_audit(context& ctx, const parsed_command& cmd);
 int cmd_logs(context& ctx, const parsed_command& cmd);
 int cmd_doctor(context& ctx, const parsed_command& cmd);
+int cmd_extension_install(context& ctx, const parsed_command& cmd);
 
 int cmd_plugin_search(context& ctx, const parsed_command& cmd);
 int cmd_plugin_list(context& ctx, const parsed_command& cmd);

@@ -29,6 +29,7 @@ struct ext_reply {
     cancelled,     // the caller gave up (MCP notifications/cancelled)
     shutdown,      // the server is stopping
     not_sent,      // no connection to send it on
+    unsupported,   // the connection's extension does not handle the method (not sent)
   };
   kind outcome = kind::result;
   json::value result;      // kind::result

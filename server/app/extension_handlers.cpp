@@ -60,6 +60,7 @@ class handlers {
     if (method == "tab.stateChanged") return tab_state_changed(c, params, is_request);
     if (method == "plugin.log") return plugin_log(params);
     if (method == "confirmation.response") return confirmation_response(params);
+    if (method == kCapabilitiesMethod) return capabilities(c, params, is_request);
     if (method == "sync.requestFull") {
       ctx_.hub.send_to(c.id, json::object{{"jsonrpc", "2.0"}, {"method", "sync.full"}, {"params", ctx_.sync_params()}});
       return none();
@@ -115,6 +116,20 @@ class handlers {
     }
     c.tabs[*plugin] = clean_tab_entry(params);
     return handled();
+  }
+
+  // Our extension's announcement of the request methods it handles (extension_capabilities.hpp).
+  reply capabilities(ext_connection& c, const json::object& params, bool is_request) {
+    auto caps = parse_capabilities(params);
+    if (!caps) {
+      if (is_request) return error_reply(-32602, caps.err().message);
+      log::warn("extension " + c.label + ": " + caps.err().message);
+      return handled();
+    }
+    log::info("extension " + c.label + " announced " + std::to_string(caps->methods.size()) + " methods" +
+              (caps->extension_version.empty() ? std::string() : " (extension " + caps->extension_version + ")"));
+    c.capabilities = std::move(*caps);
+    return is_request ? ok_result() : handled();
   }
 
   reply plugin_log(const json::object& params) {

@@ -267,6 +267,8 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
                                                       : choose_connection(options.connection_id, std::nullopt, "");
   if (conn_id.empty())
     co_return ext_reply{ext_reply::kind::not_sent, {}, 0, "Extension not connected", {}};
+  if (auto* c = find(conn_id); c && !c->capabilities.supports(method))
+    co_return ext_reply{ext_reply::kind::unsupported, {}, 0, unsupported_method_message(method, install_hint_), {}};
   std::string id = uuid_v4();
   params["__opentabs_dispatchId"] = json::str(id);
   table_.add(id, conn_id, options.plugin, options.label.empty() ? method : options.label, clock_type::now());

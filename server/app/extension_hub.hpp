@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/dispatch_table.hpp"
+#include "app/extension_capabilities.hpp"
 #include "json/json.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
@@ -23,6 +24,8 @@ struct ext_connection {
   std::string id;     // the extension's connectionId (or a random one)
   std::string label;  // "A", "B", ... stable per id, for logs
   json::object tabs;  // tab.syncAll map: plugin → {state, tabs:[TabInfo]}
+  // The request methods it handles (extension.capabilities; unannounced = the original set).
+  extension_capabilities capabilities;
   std::function<bool(std::string_view)> send;  // queues one text frame
   std::function<void(std::uint16_t, std::string_view)> close;
 };
@@ -67,7 +70,13 @@ class extension_hub {
   void broadcast(const json::object& message);
   bool send_to(const std::string& connection_id, const json::object& message);
 
-  // Sends a request and waits for its answer (never throws for expected failures).
+  // Where the opentabs extension is to be loaded from, named when a connection cannot
+  // handle a request (the extension folder, or how to install ours there).
+  void set_install_hint(std::string hint) { install_hint_ = std::move(hint); }
+
+  // Sends a request and waits for its answer (never throws for expected failures).  A method
+  // the chosen connection does not handle fails at once (kind::unsupported) instead of
+  // waiting for a timeout.
   net::awaitable<ext_reply> request(std::string method, json::object params, request_options options);
 
   // Forwards a tool.progress report to the waiting request; false when unknown.
@@ -110,6 +119,7 @@ class extension_hub {
   std::map<std::string, std::shared_ptr<waiter>> waiters_;
   std::map<std::int64_t, std::string> tab_owner_;
   bool stopping_ = false;
+  std::string install_hint_;
 };
 
 }  // namespace opentabs::app

@@ -1,11 +1,14 @@
 #include "app/extension_install.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <ctime>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "json/json.hpp"
 #include "plugins/sha256.hpp"
 #include "util/files.hpp"
 
@@ -16,6 +19,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kHashFile = ".extension-hash";
+// Written into the target by every install of ours; its presence is what makes the folder ours.
+constexpr std::string_view kStampFile = ".opentabs-installed-by";
+constexpr std::size_t kMaxManifest = 1024 * 1024;
 
 // Never copied: development files, and what the server owns inside the target.
 bool skipped(const fs::path& rel) {
@@ -23,7 +29,7 @@ bool skipped(const fs::path& rel) {
   if (first == "node_modules" || first == "adapters" || first == "test" || first == ".git") return true;
   auto name = rel.filename().string();
   return name == "auth.json" || name == "package.json" || name == "package-lock.json" || name == "README.md" ||
-         name == "server.json" || name == kHashFile || name == ".opentabs-version" ||
+         name == "server.json" || name == kHashFile || name == ".opentabs-version" || name == kStampFile ||
          name.ends_with(".test.mjs") || name.ends_with(".test.js");
 }
 
@@ -43,7 +49,97 @@ std::string bundle_hash(std::vector<std::pair<std::string, std::string>> files) 
 
 constexpr std::size_t kMaxExtensionFile = 16 * 1024 * 1024;
 
+std::optional<json::object> read_manifest(const fs::path& dir) {
+  auto text = read_file(dir / "manifest.json", kMaxManifest);
+  if (!text) return std::nullopt;
+  auto parsed = json::parse_object(*text);
+  if (!parsed) return std::nullopt;
+  return std::move(*parsed);
+}
+
+std::string manifest_key(const std::optional<json::object>& manifest) {
+  if (!manifest) return "";
+  const auto* key = json::get_string(*manifest, "key");
+  return key ? std::string(*key) : std::string();
+}
+
+// <target>-backup-<UTC time>[-n], next to the target.
+fs::path backup_path_for(const fs::path& target) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  fs::path base = target;
+  if (!base.has_filename()) base = base.parent_path();
+  std::string name = base.filename().string() + "-backup-" + stamp;
+  std::error_code ec;
+  fs::path candidate = base.parent_path() / name;
+  for (int n = 2; fs::exists(candidate, ec) && n < 1000; ++n) candidate = base.parent_path() / (name + "-" + std::to_string(n));
+  return candidate;
+}
+
+// Moves a foreign extension folder aside and carries the server-owned files (the secret,
+// the port file, the adapters) over into a fresh target.
+result<fs::path> back_up_foreign(const fs::path& target) {
+  auto backup = backup_path_for(target);
+  std::error_code ec;
+  fs::rename(target, backup, ec);
+  if (ec) return make_error("io", "cannot move " + target.string() + " to " + backup.string() + ": " + ec.message());
+  if (auto st = ensure_dir(target); !st) return st.err();
+  for (const char* name : {"auth.json", "server.json"}) {
+    auto content = read_file(backup / name, 64 * 1024);
+    if (!content) continue;
+    if (auto st = write_file_atomic(target / name, *content, std::string_view(name) == "auth.json" ? 0600 : 0644); !st)
+      return st.err();
+  }
+  if (fs::is_directory(backup / "adapters", ec)) {
+    fs::copy(backup / "adapters", target / "adapters", fs::copy_options::recursive, ec);
+    if (ec) return make_error("io", "cannot copy " + (backup / "adapters").string() + ": " + ec.message());
+  }
+  return backup;
+}
+
 }  // namespace
+
+extension_folder classify_extension_folder(const fs::path& source, const fs::path& target) {
+  std::error_code ec;
+  if (!fs::exists(target / "manifest.json", ec)) return extension_folder::empty;
+  if (fs::exists(target / kStampFile, ec)) return extension_folder::ours;
+  // Copies made before the stamp existed: our manifest carries a fixed `key`.
+  auto ours = manifest_key(read_manifest(source));
+  if (!ours.empty() && manifest_key(read_manifest(target)) == ours) return extension_folder::ours;
+  return extension_folder::foreign;
+}
+
+std::string extension_folder_label(const fs::path& target) {
+  auto manifest = read_manifest(target);
+  if (!manifest) return "";
+  const auto* name = json::get_string(*manifest, "name");
+  const auto* version = json::get_string(*manifest, "version");
+  std::string label = name ? std::string(std::string_view(*name).substr(0, 80)) : std::string("an extension");
+  if (version) label += " " + std::string(std::string_view(*version).substr(0, 40));
+  return label;
+}
+
+std::string installed_extension_hash(const fs::path& target) {
+  auto text = read_file(target / kHashFile, 1024);
+  if (!text) return "";
+  std::string_view v = *text;
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+  if (v.empty() || v.size() > 128) return "";
+  for (char c : v)
+    if (!std::isalnum(static_cast<unsigned char>(c))) return "";
+  return std::string(v);
+}
+
+std::string foreign_extension_notice(const fs::path& target, const std::string& label) {
+  return target.string() + " holds another extension" + (label.empty() ? std::string() : " (" + label + ")") +
+         ", installed by something other than opentabs; it was left unchanged. It works with this server, but "
+         "browser_snapshot and WebMCP page tools need the opentabs extension: `opentabs extension install --force` "
+         "replaces it (the folder is backed up first), then reload it in chrome://extensions";
+}
 
 fs::path extension_source_dir() {
   if (const char* env = std::getenv("OPENTABS_EXTENSION_SOURCE"); env && *env) return fs::path(env);
@@ -58,12 +154,21 @@ fs::path extension_source_dir() {
   return built;
 }
 
-result<install_report> install_extension(const fs::path& source, const fs::path& target) {
+result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
   std::error_code ec;
   if (!fs::exists(source / "manifest.json", ec))
     return make_error("no_extension", "the extension files were not found in " + source.string() +
                                           " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
   install_report report;
+  report.found = classify_extension_folder(source, target);
+  if (report.found == extension_folder::foreign) {
+    report.foreign_label = extension_folder_label(target);
+    if (!options.force) return report;  // never replace what we did not install
+    auto backup = back_up_foreign(target);
+    if (!backup) return backup.err();
+    report.backup = *backup;
+  }
+  report.installed = true;
   std::vector<std::pair<std::string, std::string>> digests;
   report.first_install = !fs::exists(target / "manifest.json", ec);
   if (auto st = ensure_dir(target); !st) return st.err();
@@ -105,6 +210,10 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
   auto current = read_file(version_file, 64);
   if (!current || *current != OPENTABS_VERSION)
     if (auto st = write_file_atomic(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
+  const std::string stamp = std::string("opentabs ") + OPENTABS_VERSION + "\n";
+  auto stamped = read_file(target / kStampFile, 256);
+  if (!stamped || *stamped != stamp)
+    if (auto st = write_file_atomic(target / kStampFile, stamp, 0644); !st) return st.err();
   return report;
 }
 

@@ -1,4 +1,5 @@
 #include "app/payloads.hpp"
+#include "app/extension_install.hpp"
 #include "app/webmcp_bridge.hpp"
 
 #include <algorithm>
@@ -87,7 +88,11 @@ json::object sync_full_params(const server_state& state) {
                  {"serverVersion", OPENTABS_VERSION},
                  {"serverSourcePath", json::str(state.server_source_path)},
                  {"skipPermissions", state.skip_permissions}};
-  if (!state.extension_hash.empty()) o["extensionHash"] = json::str(state.extension_hash);
+  // The hash the installed bundle itself carries, read at each use as the original does: the
+  // side panel compares it with the hash it was built with, so it must come from the folder
+  // Chrome loaded (which may hold an extension opentabs did not install), not from our files.
+  if (auto hash = installed_extension_hash(state.paths.extension_dir()); !hash.empty())
+    o["extensionHash"] = json::str(hash);
   return o;
 }
 

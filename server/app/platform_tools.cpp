@@ -91,10 +91,18 @@ tools::call_result platform_tools::call(const tools::tool_def& tool, const json:
   return mark_reviewed(args);
 }
 
+tools::call_result platform_tools::not_found(const std::string& name) const {
+  std::string names;
+  for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name();
+  return tools::call_result::text("Plugin \"" + name + "\" not found. Available plugins: " +
+                                      (names.empty() ? std::string("(none)") : names),
+                                  true);
+}
+
 tools::call_result platform_tools::inspect(const json::object& args) {
   std::string name(*json::get_string(args, "plugin"));
   const auto* p = state_.find_plugin(name);
-  if (!p) return tools::call_result::text("Plugin \"" + name + "\" not found", true);
+  if (!p) return not_found(name);
   const auto& l = p->loaded;
   json::object out{{"plugin", json::str(l.name)}, {"version", json::str(l.version)}};
   if (!l.author.empty()) out["author"] = json::str(l.author);
@@ -118,7 +126,7 @@ tools::call_result platform_tools::mark_reviewed(const json::object& args) {
   std::string token(*json::get_string(args, "reviewToken"));
   auto level = *tools::parse_permission(*json::get_string(args, "permission"));
   const auto* p = state_.find_plugin(name);
-  if (!p) return tools::call_result::text("Plugin \"" + name + "\" not found", true);
+  if (!p) return not_found(name);
   if (p->loaded.version != version)
     return tools::call_result::text("Version mismatch: plugin \"" + name + "\" is v" + p->loaded.version +
                                         ", not v" + version + ". Inspect it again.",

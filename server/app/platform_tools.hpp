@@ -49,6 +49,8 @@ class platform_tools {
  private:
   tools::call_result inspect(const json::object& args);
   tools::call_result mark_reviewed(const json::object& args);
+  // "Plugin "x" not found. Available plugins: a, b" (as plugin_list_tabs says it).
+  tools::call_result not_found(const std::string& name) const;
 
   server_state& state_;
   std::function<std::string(const std::string&, tools::permission, const std::string&)> grant_;

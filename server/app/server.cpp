@@ -206,9 +206,15 @@ class server_app {
     else if (*removed > 0)
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     config::ensure_extension_dirs(state_.paths);
+    hub_.set_install_hint(state_.paths.extension_dir().string());
     auto installed = install_extension(extension_source_dir(), state_.paths.extension_dir());
     if (installed) {
-      state_.extension_hash = installed->extension_hash;
+      if (!installed->installed) {
+        log::warn(foreign_extension_notice(state_.paths.extension_dir(), installed->foreign_label));
+        hub_.set_install_hint(state_.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
+                              (installed->foreign_label.empty() ? std::string("another extension") : installed->foreign_label) +
+                              ", which is backed up first)");
+      }
       if (installed->first_install)
         log::info("extension installed in " + state_.paths.extension_dir().string() +
                   " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
@@ -328,9 +334,14 @@ class server_app {
     auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
     for (const auto& e : files.errors) log::warn("adapter files: " + e);
 
+    // toolNames: the spelling tools/list and the audit log use (both stay callable).
+    const bool double_underscore = state_.cfg.tool_names == config::tool_name_style::double_underscore;
     std::vector<tools::tool_def> plugin_tools;
-    for (const auto& p : state_.plugins)
-      for (const auto& t : p.tools) plugin_tools.push_back(t);
+    for (auto& p : state_.plugins)
+      for (auto& t : p.tools) {
+        t.name = double_underscore ? t.plugin + "__" + t.base_name : plugins::canonical_tool_name(t.plugin, t.base_name);
+        plugin_tools.push_back(t);
+      }
     state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
 
     out.plugins = state_.plugins.size();

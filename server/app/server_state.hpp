@@ -67,7 +67,6 @@ struct server_state {
   bool skip_permissions = false;
   bool dev = false;
   std::string server_source_path;   // where the server's own files live (sync.full)
-  std::string extension_hash;       // extension/.extension-hash, when present
 
   std::vector<plugins::plugin> plugins;                    // loaded, registry order
   std::vector<plugins::discovery_error> discovery_errors;  // broken plugins and skipped paths

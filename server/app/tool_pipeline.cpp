@@ -1,4 +1,5 @@
 #include "app/tool_pipeline.hpp"
+#include "app/fan_out_results.hpp"
 
 #include <memory>
 
@@ -449,11 +450,8 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
   } else if (tool.fan_out) {
     // ★ tools ask every connected browser profile at once and tag each entry with its
     // connection; a profile that fails is reported as {connectionId, error} rather than
-    // silently left out, unless every profile failed (then the call fails).
-    struct profile_answer {
-      std::string connection_id;
-      ext_reply reply;
-    };
+    // silently left out, unless every profile failed (then the call fails).  The merged
+    // shapes are in fan_out_results.hpp.
     // Shared with the request tasks: a cancelled call may stop waiting before they finish.
     auto answers = std::make_shared<std::vector<profile_answer>>();
     for (auto* c : hub_.connections()) answers->push_back({c->id, {}});
@@ -468,38 +466,25 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
       });
     auto ex = co_await asio::this_coro::executor;
     co_await net::run_bounded(ex, std::move(asks), answers->size(), "fan-out request");
-    json::array merged;
     const ext_reply* first_error = nullptr;
     std::size_t answered = 0;
     for (const auto& [cid, reply] : *answers) {
       if (!reply.ok()) {
         if (!first_error) first_error = &reply;
-        std::string message = reply.message.empty() ? "no answer" : reply.message;
-        merged.push_back(json::object{{"connectionId", json::str(cid)}, {"error", json::str(message)}});
         continue;
       }
       ++answered;
-      if (const auto* arr = reply.result.if_array()) {
-        for (const auto& item : *arr) {
-          if (item.is_object()) {
-            json::object o = item.get_object();
-            o["connectionId"] = json::str(cid);
-            if (tool.name == "browser_list_tabs")
-              if (auto tid = json::get_int(o, "id")) hub_.set_tab_owner(*tid, cid);
-            merged.push_back(std::move(o));
-          } else {
-            merged.push_back(item);
-          }
-        }
-      } else {
-        merged.push_back(json::object{{"connectionId", json::str(cid)}, {"result", reply.result}});
-      }
+      if (tool.name != "browser_list_tabs") continue;
+      if (const auto* arr = reply.result.if_array())
+        for (const auto& item : *arr)
+          if (const auto* o = item.if_object())
+            if (auto tid = json::get_int(*o, "id")) hub_.set_tab_owner(*tid, cid);
     }
     if (answered == 0 && first_error) {
       r = browser_failure(*first_error);
       entry.error = audit_error_of(*first_error);
     } else {
-      r = success_result(merged, false);
+      r = success_result(merge_fan_out(tool.name, *answers), false);
     }
   } else {
     request_options ro;

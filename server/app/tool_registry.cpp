@@ -36,8 +36,11 @@ void tool_registry::reindex() {
   for (std::size_t i = 0; i < tools_.size(); ++i) {
     const auto& t = *tools_[i];
     index.emplace(t.name, i);
-    // The spec's double-underscore spelling of plugin tools resolves to the same tool.
-    if (t.kind == tools::tool_kind::plugin) index.emplace(t.plugin + "__" + t.base_name, i);
+    // Both spellings of a plugin tool resolve to it, whichever one toolNames lists.
+    if (t.kind == tools::tool_kind::plugin) {
+      index.emplace(t.plugin + "__" + t.base_name, i);
+      index.emplace(t.plugin + "_" + t.base_name, i);
+    }
   }
   by_name_ = std::move(index);
   ++generation_;

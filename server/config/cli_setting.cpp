@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "config/config.hpp"
 #include "config/config_edits.hpp"
 #include "config/config_migrations.hpp"
 #include "tools/tool.hpp"
@@ -131,7 +132,7 @@ result<std::string> remove_path(json::object& root, std::string_view list_key, s
 
 const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {
-      std::string(kToolPermission), std::string(kPluginPermission), std::string(kSetting), "port",
+      std::string(kToolPermission), std::string(kPluginPermission), std::string(kSetting), "port", "toolNames",
       "localPlugins.add",           "localPlugins.remove",          "allowedDirectories.add", "allowedDirectories.remove"};
   return keys;
 }
@@ -169,6 +170,7 @@ std::string cli_setting_help() {
          "  plugin-permission.<plugin>       off | ask | auto (off removes the plugin's permissions)\n"
          "  setting.<plugin>.<key>           a value ('' removes the setting)\n"
          "  port                             1-65535\n"
+         "  toolNames                        single-underscore (<plugin>_<tool>) | double-underscore (<plugin>__<tool>)\n"
          "  localPlugins.add|remove          a plugin directory\n"
          "  allowedDirectories.add|remove    an extra directory local plugins may live in";
 }
@@ -218,6 +220,14 @@ result<std::string> apply_cli_setting(json::object& root, std::string_view key, 
     if (port < 1 || port > 65535) return invalid_value("Invalid port " + shown(value) + ": use an integer from 1 to 65535");
     root["port"] = port;
     return "port = " + std::to_string(port);
+  }
+  if (key == "toolNames") {
+    auto style = parse_tool_name_style(value);
+    if (!style)
+      return invalid_value("Invalid toolNames " + shown(value) +
+                           ": use single-underscore (<plugin>_<tool>) or double-underscore (<plugin>__<tool>)");
+    root["toolNames"] = json::str(to_string(*style));
+    return "toolNames = " + std::string(to_string(*style));
   }
   if (key == "localPlugins.add" || key == "localPlugins.remove" || key == "allowedDirectories.add" ||
       key == "allowedDirectories.remove") {

@@ -127,10 +127,20 @@ std::map<std::string, json::object> parse_settings(const json::object& root, con
 
 }  // namespace
 
+std::string_view to_string(tool_name_style s) {
+  return s == tool_name_style::double_underscore ? "double-underscore" : "single-underscore";
+}
+
+std::optional<tool_name_style> parse_tool_name_style(std::string_view text) {
+  if (text == "single-underscore") return tool_name_style::single_underscore;
+  if (text == "double-underscore") return tool_name_style::double_underscore;
+  return std::nullopt;
+}
+
 const std::vector<std::string>& server_known_keys() {
   static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
                                                 "permissions", "settings",  "additionalAllowedDirectories",
-                                                "updateCheckIntervalMinutes", "outputDirectory"};
+                                                "updateCheckIntervalMinutes", "outputDirectory", "toolNames"};
   return keys;
 }
 
@@ -195,6 +205,15 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
     } else {
       warnings.push_back("\"outputDirectory\" in " + path.string() + " must be a non-empty path, got " + preview(*v) +
                          "; using the default output folder");
+    }
+  }
+  if (const auto* v = json::find(root, "toolNames")) {
+    auto style = v->is_string() ? parse_tool_name_style(v->as_string()) : std::nullopt;
+    if (style) {
+      c.tool_names = *style;
+    } else {
+      warnings.push_back("\"toolNames\" in " + path.string() + " must be \"single-underscore\" or \"double-underscore\", got " +
+                         preview(*v) + "; using single-underscore (<plugin>_<tool>)");
     }
   }
   if (const auto* v = json::find(root, "updateCheckIntervalMinutes")) {

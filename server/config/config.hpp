@@ -32,6 +32,13 @@ inline constexpr std::string_view kBrowserPermissionKey = "browser";
 // warning (the CLI's `port`, `telemetry`, ... included, as in the original).
 const std::vector<std::string>& server_known_keys();
 
+// How plugin tools are named in tools/list and the audit log (`toolNames`): the seed's
+// `<plugin>_<tool>` (default) or the original server's `<plugin>__<tool>`.  Both spellings
+// are callable either way.
+enum class tool_name_style { single_underscore, double_underscore };
+std::string_view to_string(tool_name_style s);
+std::optional<tool_name_style> parse_tool_name_style(std::string_view text);
+
 // permissions.<plugin>
 struct plugin_permissions {
   std::optional<tools::permission> permission;
@@ -51,6 +58,7 @@ struct config_file {
   // Where tools save files a call names (`outputDirectory`); unset = <config dir>/output.
   std::optional<std::string> output_directory;
   std::int64_t update_check_interval_minutes = kDefaultUpdateCheckIntervalMinutes;
+  tool_name_style tool_names = tool_name_style::single_underscore;
   // Read by the CLI only (the server warns about them as unknown keys).
   std::optional<int> port;
   std::optional<bool> telemetry;

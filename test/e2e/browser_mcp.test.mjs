@@ -134,10 +134,12 @@ describe('browser tools through MCP', () => {
   });
 
   it('reports extension state and reconnects the extension socket on request', async () => {
-    const entries = json(await tool('extension_get_state'));
-    assert.equal(entries.length, 1);
-    const [{ connectionId, result: before }] = entries;
-    assert.equal(before.connectionId, connectionId);
+    // The original shape: {connections:[{connectionId, ...state}]} (issue 14 item 6).
+    const state = json(await tool('extension_get_state'));
+    assert.deepEqual(Object.keys(state), ['connections']);
+    assert.equal(state.connections.length, 1);
+    const [before] = state.connections;
+    assert.match(before.connectionId, /\S/);
     assert.equal(before.serverPort, server.port);
     assert.equal(before.connection.state, 'connected');
     assert.equal(before.offscreenDocument, true);
@@ -148,7 +150,7 @@ describe('browser tools through MCP', () => {
     await waitFor(async () => {
       const r = await callTool(mcp, 'extension_get_state', {});
       if (r.isError) return false;
-      const [{ result: now }] = json(r);
+      const [now] = json(r).connections;
       return now.connection.state === 'connected' && now.connection.since > before.connection.since;
     }, 'the extension to reconnect', 20_000);
   });

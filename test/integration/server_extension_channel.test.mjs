@@ -130,6 +130,40 @@ describe('extension channel /ws', () => {
     assert.match(r.body.content[0].text, /Extension not connected/);
   });
 
+  // Issue 14 item 2: the original OpenTabs extension drops methods outside its allow-list
+  // without an answer, so the server must know what the connected extension handles.
+  test('an extension that announces no capabilities (the original) gets an immediate clear error for browser_snapshot', { timeout: 10_000 }, async () => {
+    const ext = await new ExtensionClient(s, { connectionId: 'conn-original' }).connect();
+    ext.on('browser.snapshot', () => ({ snapshot: 'must not be asked' }));
+    ext.on('browser.getTabInfo', () => ({ id: 3, title: 'T', url: 'https://example.com/' }));
+    const r = await s.callTool('browser_snapshot', { tabId: 3 });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.isError, true);
+    const extDir = join(s.configDir, 'extension');
+    assert.equal(r.body.content[0].text,
+      `Browser tool error: the connected extension does not support browser_snapshot; load the opentabs extension from ${extDir}`);
+    assert.equal(ext.messages.filter((m) => m.method === 'browser.snapshot').length, 0, 'nothing was sent that would never be answered');
+    // Methods of the original extension still go through.
+    const info = await s.callTool('browser_get_tab_info', { tabId: 3 });
+    assert.equal(info.status, 200, JSON.stringify(info.body));
+    const audit = await (await s.fetch('/audit?tool=browser_snapshot&limit=1')).json();
+    assert.equal(audit[0].success, false);
+    await ext.close();
+  });
+
+  test('an extension that announces browser.snapshot gets it; a malformed announcement is refused and changes nothing', { timeout: 10_000 }, async () => {
+    const ext = await new ExtensionClient(s, { connectionId: 'conn-ours', capabilities: true }).connect();
+    ext.on('browser.snapshot', (p) => ({ snapshot: `- document [ref=e1@abcd] tab ${p.tabId}`, truncated: false }));
+    const r = await s.callTool('browser_snapshot', { tabId: 4 });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(JSON.parse(r.body.content[0].text).snapshot, '- document [ref=e1@abcd] tab 4');
+    const bad = await ext.request('extension.capabilities', { methods: 'browser.snapshot' });
+    assert.equal(bad.error.code, -32602);
+    assert.match(bad.error.message, /"methods": an array of method names/);
+    assert.equal((await s.callTool('browser_snapshot', { tabId: 5 })).status, 200, 'the earlier announcement still holds');
+    await ext.close();
+  });
+
   test('invalid frames are dropped and the connection keeps working', async () => {
     const ext = await new ExtensionClient(s, { connectionId: 'conn-junk' }).connect();
     ext.send('this is not json');

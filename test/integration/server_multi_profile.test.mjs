@@ -173,7 +173,8 @@ describe('multiple browser profiles', () => {
     const b = await profile('fan-b');
     for (const [ext, label] of [[a, 'fan-a'], [b, 'fan-b']]) {
       ext.on('extension.getState', () => ({ connected: true, who: label }));
-      ext.on('extension.getLogs', (p) => ({ entries: [{ level: 'warn', source: 'background', message: `from ${label}`, ts: 1 }], stats: { total: 1 }, asked: { level: p.level, limit: p.limit } }));
+      const n = label === 'fan-a' ? 1 : 2;
+      ext.on('extension.getLogs', () => ({ entries: [{ level: 'warn', source: 'background', message: `from ${label}`, ts: 3 + 2 * n }], stats: { totalBackground: n, totalOffscreen: n - 1, bufferSize: 4 * n } }));
     }
     a.on('browser.listTabs', () => [{ id: 11, title: 'A11', url: 'https://a.example/', active: true, windowId: 1 }]);
     b.on('browser.listTabs', () => [
@@ -182,20 +183,30 @@ describe('multiple browser profiles', () => {
     ]);
     const byConnection = (x, y) => x.connectionId.localeCompare(y.connectionId);
 
+    // The original shapes (issue 14 item 6): {connections:[{connectionId, ...state}]} and
+    // {entries (each with connectionId, newest first), stats}, per-connection detail added.
     const state = await s.callTool('extension_get_state', {});
     assert.equal(state.status, 200, JSON.stringify(state.body));
-    assert.deepEqual(JSON.parse(state.body.content[0].text).sort(byConnection), [
-      { connectionId: 'fan-a', result: { connected: true, who: 'fan-a' } },
-      { connectionId: 'fan-b', result: { connected: true, who: 'fan-b' } },
+    const stateBody = JSON.parse(state.body.content[0].text);
+    assert.deepEqual(Object.keys(stateBody), ['connections']);
+    assert.deepEqual(stateBody.connections.sort(byConnection), [
+      { connectionId: 'fan-a', connected: true, who: 'fan-a' },
+      { connectionId: 'fan-b', connected: true, who: 'fan-b' },
     ]);
 
     const logs = await s.callTool('extension_get_logs', { level: 'warn', limit: 5 });
     assert.equal(logs.status, 200, JSON.stringify(logs.body));
-    const logEntries = JSON.parse(logs.body.content[0].text).sort(byConnection);
-    assert.deepEqual(logEntries.map((e) => [e.connectionId, e.result.entries[0].message, e.result.asked]), [
-      ['fan-a', 'from fan-a', { level: 'warn', limit: 5 }],
-      ['fan-b', 'from fan-b', { level: 'warn', limit: 5 }],
-    ]);
+    const logBody = JSON.parse(logs.body.content[0].text);
+    assert.deepEqual(logBody.entries.map((e) => [e.connectionId, e.message, e.ts]), [
+      ['fan-b', 'from fan-b', 7],
+      ['fan-a', 'from fan-a', 5],
+    ], 'newest first');
+    assert.deepEqual(logBody.stats, { totalBackground: 3, totalOffscreen: 1, bufferSize: 12 });
+    assert.deepEqual(logBody.connections.sort(byConnection).map((c) => [c.connectionId, c.stats.totalBackground]), [['fan-a', 1], ['fan-b', 2]]);
+    for (const ext of [a, b]) {
+      const asked = ext.messages.find((m) => m.method === 'extension.getLogs').params;
+      assert.deepEqual([asked.level, asked.limit], ['warn', 5]);
+    }
 
     const list = await s.callTool('browser_list_tabs', {});
     assert.equal(list.status, 200, JSON.stringify(list.body));
@@ -251,8 +262,8 @@ describe('multiple browser profiles', () => {
     await b.close();
     const state = await fanOut;
     assert.equal(state.status, 200, JSON.stringify(state.body));
-    const entries = JSON.parse(state.body.content[0].text);
-    assert.deepEqual(entries.find((e) => e.connectionId === 'keep-a'), { connectionId: 'keep-a', result: { who: 'keep-a' } });
+    const entries = JSON.parse(state.body.content[0].text).connections;
+    assert.deepEqual(entries.find((e) => e.connectionId === 'keep-a'), { connectionId: 'keep-a', who: 'keep-a' });
     // The profile that went away is reported, not silently left out.
     const lost = entries.find((e) => e.connectionId === 'gone-b');
     assert.match(lost?.error ?? '', /Extension disconnected/, JSON.stringify(entries));

@@ -8,8 +8,10 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startServer } from './support/server.mjs';
+import { spawn } from 'node:child_process';
+import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { connectSdk } from './support/mcp_client.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const notes = join(fixtures, 'notes');
@@ -169,6 +171,12 @@ describe('fixture plugins', () => {
     assert.ok(tools.every((t) => t.description.startsWith('[Requires approval] ')));
   });
 
+  test('plugin_inspect on an unknown plugin lists the available ones', async () => {
+    const r = await s.callTool('plugin_inspect', { plugin: 'fixture-nope' });
+    assert.equal(r.body.isError, true);
+    assert.equal(r.body.content[0].text, 'Plugin "fixture-nope" not found. Available plugins: fixture-notes, fixture-tracker');
+  });
+
   test('a hand edit of config.json applies without a restart', async () => {
     const path = join(s.configDir, 'config.json');
     const cfg = JSON.parse(readFileSync(path, 'utf8'));
@@ -215,6 +223,87 @@ describe('broken plugins', () => {
       assert.ok(readdirSync(join(s.configDir, 'extension', 'adapters')).some((f) => f.startsWith('fixture-notes-')));
     } finally {
       await s.stop();
+    }
+  });
+});
+
+// Issue 14 item 5: "toolNames": "double-underscore" lists and audits plugin tools as the
+// original server names them (<plugin>__<tool>); both spellings stay callable; the option is
+// validated and settable with `opentabs config set`, and a change applies without a restart.
+describe('toolNames option', () => {
+  let s;
+  let ext;
+  const cli = (args) => new Promise((resolve) => {
+    const child = spawn(OPENTABS_BIN, args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_PORT: String(s.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolve({ code, stdout: out, stderr: err }));
+  });
+  const pluginToolNames = async () => (await (await s.fetch('/tools?plugin=fixture-notes')).json()).map((t) => t.name).sort();
+  before(async () => {
+    s = await startServer({ config: { ...baseConfig(), toolNames: 'double-underscore' }, env: { OPENTABS_MTIME_POLL_MS: '100' } });
+    ext = await new ExtensionClient(s, { connectionId: 'names-conn' }).connect();
+    ext.on('tool.dispatch', (p) => ({ output: { tool: p.tool } }));
+  });
+  after(async () => {
+    await ext.close();
+    await s.stop();
+  });
+
+  test('double-underscore: listed and audited as <plugin>__<tool>; both spellings callable', async () => {
+    const names = await pluginToolNames();
+    assert.ok(names.length > 0 && names.every((n) => n.startsWith('fixture-notes__')), names.join(' '));
+    assert.doesNotMatch(s.stderr, /Unknown config key "toolNames"/);
+    const mcp = await connectSdk(s);
+    try {
+      const listed = (await mcp.client.listTools()).tools.map((t) => t.name);
+      assert.ok(listed.includes('fixture-notes__echo') && !listed.includes('fixture-notes_echo'));
+      assert.ok(listed.includes('browser_list_tabs'), 'browser tools keep their names');
+      const viaMcp = await mcp.client.callTool({ name: 'fixture-notes_echo', arguments: { message: 'mcp' } });
+      assert.deepEqual(JSON.parse(viaMcp.content[0].text), { tool: 'echo' });
+    } finally {
+      await mcp.client.close();
+    }
+    for (const name of ['fixture-notes__echo', 'fixture-notes_echo']) {
+      const r = await s.callTool(name, { message: 'x' });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.deepEqual(JSON.parse(r.body.content[0].text), { tool: 'echo' });
+    }
+    const audit = await (await s.fetch('/audit?plugin=fixture-notes&limit=3')).json();
+    assert.deepEqual(audit.map((e) => e.tool), ['fixture-notes__echo', 'fixture-notes__echo', 'fixture-notes__echo']);
+  });
+
+  test('config set validates the value and switching back applies without a restart', async () => {
+    const bad = await cli(['config', 'set', 'toolNames', 'double_underscore']);
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /Invalid toolNames "double_underscore": use single-underscore \(<plugin>_<tool>\) or double-underscore/);
+    const good = await cli(['config', 'set', 'toolNames', 'single-underscore']);
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal(JSON.parse(readFileSync(join(s.configDir, 'config.json'), 'utf8')).toolNames, 'single-underscore');
+    const deadline = Date.now() + 5000;
+    let names = await pluginToolNames();
+    while (Date.now() < deadline && !names.includes('fixture-notes_echo')) {
+      await new Promise((r) => setTimeout(r, 100));
+      names = await pluginToolNames();
+    }
+    assert.ok(names.includes('fixture-notes_echo') && !names.includes('fixture-notes__echo'), names.join(' '));
+    assert.equal((await s.callTool('fixture-notes__echo', { message: 'y' })).status, 200);
+    assert.equal((await (await s.fetch('/audit?plugin=fixture-notes&limit=1')).json())[0].tool, 'fixture-notes_echo');
+  });
+
+  test('a bad toolNames value in config.json is a warning and the default applies', async () => {
+    const t = await startServer({ config: { ...baseConfig(), toolNames: 'dunder' } });
+    try {
+      assert.match(t.stderr, /"toolNames" in .*config\.json must be "single-underscore" or "double-underscore", got "dunder"/);
+      const names = (await (await t.fetch('/tools?plugin=fixture-notes')).json()).map((x) => x.name);
+      assert.ok(names.includes('fixture-notes_echo'));
+    } finally {
+      await t.stop();
     }
   });
 });

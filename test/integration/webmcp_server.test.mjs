@@ -44,7 +44,7 @@ describe('WebMCP tools through the server', () => {
   let mcp;
   before(async () => {
     s = await startServer({ config: { permissions: {} } });
-    ext = await new ExtensionClient(s, { connectionId: 'profile-webmcp' }).connect();
+    ext = await new ExtensionClient(s, { connectionId: 'profile-webmcp', capabilities: true }).connect();
     await ext.waitFor((m) => m.method === 'sync.full');
     mcp = await connectMcp(s);
   });

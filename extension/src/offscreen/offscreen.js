@@ -10,9 +10,14 @@
 import {
   PING_INTERVAL_MS, PONG_DEADLINE_MS, RECONNECT_BACKOFF_MS, AUTH_FETCH_TIMEOUT_MS, WS_INFO_TIMEOUT_MS,
 } from '../shared/constants.js';
-import { isAllowedInbound } from '../shared/allowed-methods.js';
+import { isAllowedInbound, DISPATCH_METHODS } from '../shared/allowed-methods.js';
 
 const MAX_INBOUND_CHARS = 20 * 1024 * 1024;
+// manifest.json's version, read once at load (announced with the capabilities).
+let EXTENSION_VERSION = null;
+fetch(chrome.runtime.getURL('manifest.json')).then((r) => r.json()).then((m) => {
+  if (typeof m?.version === 'string') EXTENSION_VERSION = m.version.slice(0, 64);
+}).catch(() => {});
 
 let socket = null;
 let generation = 0;            // bumps on every (re)connect so stale callbacks are ignored
@@ -134,6 +139,14 @@ async function connect() {
   ws.onopen = () => {
     if (socket !== ws) return;
     failures = 0;
+    // First frame: the request methods this extension handles, so the server answers a
+    // method it lacks at once (the original extension announces nothing and gets its own set).
+    // (An offscreen document has no chrome.runtime.getManifest; the version comes from the
+    // extension's own URL space instead, so nothing here can throw before 'connected'.)
+    ws.send(JSON.stringify({
+      jsonrpc: '2.0', method: 'extension.capabilities',
+      params: { methods: DISPATCH_METHODS, ...(EXTENSION_VERSION ? { extensionVersion: EXTENSION_VERSION } : {}) },
+    }));
     setStatus('connected', '', port);
     pingTimer = setInterval(sendPing, PING_INTERVAL_MS);
   };

@@ -4,17 +4,22 @@
 // and can send any extension→server message.  It replaces the browser only where a test
 // is about the server; the Chromium e2e suite runs the real extension.
 import WebSocket from 'ws';
+import { DISPATCH_METHODS } from '../../../extension/src/shared/allowed-methods.js';
 
 export class ExtensionClient {
   /**
    * @param {{port:number, secret:string}} server
-   * @param {{connectionId?: string|null, protocols?: string[], origin?: string}} [opts]
+   * @param {{connectionId?: string|null, protocols?: string[], origin?: string, capabilities?: boolean|string[]}} [opts]
+   *   capabilities: announce request methods as our extension does (extension.capabilities) —
+   *   `true` for our extension's own list, or an explicit list; default: announce nothing, as
+   *   the original OpenTabs extension does.
    */
   constructor(server, opts = {}) {
     this.server = server;
     this.connectionId = opts.connectionId === undefined ? `test-${Math.random().toString(16).slice(2)}` : opts.connectionId;
     this.protocols = opts.protocols ?? ['opentabs', server.secret, ...(this.connectionId ? [this.connectionId] : [])];
     this.origin = opts.origin;
+    this.capabilities = opts.capabilities === true ? DISPATCH_METHODS : opts.capabilities;
     this.messages = [];
     this.handlers = new Map(); // method → async (params, msg) => result | throws {code,message,data}
     this.waiters = [];
@@ -33,6 +38,11 @@ export class ExtensionClient {
       this.ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode })));
       this.ws.once('error', reject);
     });
+    if (this.capabilities) {
+      // As a request, so the server has recorded it before the test goes on.
+      const reply = await this.request('extension.capabilities', { methods: this.capabilities, extensionVersion: 'test' });
+      if (reply.error) throw new Error(`extension.capabilities: ${reply.error.message}`);
+    }
     return this;
   }
 

@@ -69,3 +69,72 @@ TEST_CASE("a changed, added or renamed extension file changes the bundle hash") 
   REQUIRE(renamed);
   CHECK(renamed->extension_hash != changed->extension_hash);
 }
+
+TEST_CASE("classification: empty, ours by stamp or by manifest key, foreign otherwise") {
+  using opentabs::app::classify_extension_folder;
+  using opentabs::app::extension_folder;
+  scratch_dir tmp;
+  std::filesystem::create_directories(tmp / "src");
+  write_text(tmp / "src" / "manifest.json", R"({"manifest_version":3,"name":"OpenTabs","version":"0.1.0","key":"OUR-KEY"})");
+  CHECK(classify_extension_folder(tmp / "src", tmp / "none") == extension_folder::empty);
+  std::filesystem::create_directories(tmp / "only-auth");
+  write_text(tmp / "only-auth" / "auth.json", R"({"secret":"x"})");
+  CHECK(classify_extension_folder(tmp / "src", tmp / "only-auth") == extension_folder::empty);
+
+  auto installed = install_extension(tmp / "src", tmp / "stamped");
+  REQUIRE(installed);
+  CHECK(installed->installed);
+  CHECK(read_text(tmp / "stamped" / ".opentabs-installed-by").starts_with("opentabs "));
+  CHECK(classify_extension_folder(tmp / "src", tmp / "stamped") == extension_folder::ours);
+
+  // A copy made before the stamp existed: recognised by our manifest key.
+  std::filesystem::create_directories(tmp / "legacy");
+  write_text(tmp / "legacy" / "manifest.json", R"({"name":"OpenTabs","version":"0.0.9","key":"OUR-KEY"})");
+  CHECK(classify_extension_folder(tmp / "src", tmp / "legacy") == extension_folder::ours);
+
+  std::filesystem::create_directories(tmp / "original");
+  write_text(tmp / "original" / "manifest.json", R"({"name":"OpenTabs","version":"0.0.115"})");
+  CHECK(classify_extension_folder(tmp / "src", tmp / "original") == extension_folder::foreign);
+  CHECK(opentabs::app::extension_folder_label(tmp / "original") == "OpenTabs 0.0.115");
+}
+
+TEST_CASE("a foreign folder is left alone unless forced; forcing backs it up and carries the secret over") {
+  using opentabs::app::install_options;
+  scratch_dir tmp;
+  make_source(tmp / "src");
+  auto target = tmp / "extension";
+  std::filesystem::create_directories(target / "adapters");
+  write_text(target / "manifest.json", R"({"name":"OpenTabs","version":"0.0.115"})");
+  write_text(target / ".extension-hash", "5e1f0a9b8c7d6e2f\n");
+  write_text(target / "auth.json", R"({"secret":"kept"})");
+  write_text(target / "adapters" / "p-12345678.js", "adapter");
+
+  auto left = install_extension(tmp / "src", target);
+  REQUIRE(left);
+  CHECK_FALSE(left->installed);
+  CHECK(left->found == opentabs::app::extension_folder::foreign);
+  CHECK(left->foreign_label == "OpenTabs 0.0.115");
+  CHECK(read_text(target / "manifest.json") == R"({"name":"OpenTabs","version":"0.0.115"})");
+  CHECK_FALSE(std::filesystem::exists(target / ".opentabs-installed-by"));
+  CHECK(opentabs::app::installed_extension_hash(target) == "5e1f0a9b8c7d6e2f");
+
+  auto forced = install_extension(tmp / "src", target, install_options{true});
+  REQUIRE(forced);
+  CHECK(forced->installed);
+  REQUIRE(forced->backup);
+  CHECK(read_text(*forced->backup / "manifest.json") == R"({"name":"OpenTabs","version":"0.0.115"})");
+  CHECK(read_text(target / "auth.json") == R"({"secret":"kept"})");
+  CHECK(read_text(target / "adapters" / "p-12345678.js") == "adapter");
+  CHECK(opentabs::app::installed_extension_hash(target) == forced->extension_hash);
+  CHECK(opentabs::app::classify_extension_folder(tmp / "src", target) == opentabs::app::extension_folder::ours);
+}
+
+TEST_CASE("installed_extension_hash: trimmed, letters and digits only, else empty") {
+  scratch_dir tmp;
+  std::filesystem::create_directories(tmp / "e");
+  CHECK(opentabs::app::installed_extension_hash(tmp / "e").empty());
+  write_text(tmp / "e" / ".extension-hash", "  abc123\n");
+  CHECK(opentabs::app::installed_extension_hash(tmp / "e") == "abc123");
+  write_text(tmp / "e" / ".extension-hash", "abc 123");
+  CHECK(opentabs::app::installed_extension_hash(tmp / "e").empty());
+}

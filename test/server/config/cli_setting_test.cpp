@@ -97,6 +97,23 @@ TEST_CASE("port accepts 1-65535 only") {
   }
 }
 
+TEST_CASE("toolNames accepts single-underscore or double-underscore, and config.json reads it back") {
+  auto root = fresh();
+  CHECK(ok_message(root, "toolNames", "double-underscore") == "toolNames = double-underscore");
+  std::vector<std::string> warnings;
+  CHECK(config_from_object(root, "config.json", warnings).tool_names == tool_name_style::double_underscore);
+  CHECK(warnings.empty());
+  for (const char* bad : {"double_underscore", "__", ""}) {
+    auto e = fails(root, "toolNames", bad);
+    CHECK(e.code == "invalid_value");
+    CHECK(e.message.find("single-underscore (<plugin>_<tool>) or double-underscore (<plugin>__<tool>)") != std::string::npos);
+  }
+  root["toolNames"] = 3;
+  CHECK(config_from_object(root, "config.json", warnings).tool_names == tool_name_style::single_underscore);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("\"toolNames\"") != std::string::npos);
+}
+
 TEST_CASE("localPlugins.add resolves against cwd, stores ~/ under home and detects duplicates") {
   auto root = fresh();
   CHECK(ok_message(root, "localPlugins.add", "../plugins/slack/") == "Added to localPlugins: ~/plugins/slack");
