@@ -5,6 +5,7 @@
 #include "net/ws_connection.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
+#include "util/test_fault.hpp"
 
 namespace opentabs::app {
 
@@ -181,6 +182,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
       }
       params = &p->get_object();
     }
+    test_fault::throw_if_armed("ws-handler-throw", *method);
     if (*method == "ping") {
       c.send(R"({"jsonrpc":"2.0","method":"pong"})");
       return;
