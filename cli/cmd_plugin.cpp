@@ -198,8 +198,15 @@ int cmd_plugin_list(context& ctx, const parsed_command& cmd) {
                                        ctx.term.width, ctx.term.color_stdout);
       std::fwrite(table.data(), 1, table.size(), stdout);
     }
-    if (auto failed = json::get_array(health->as_object(), "failedPlugins"); failed && !failed->empty())
-      print_note(ctx, std::to_string(failed->size()) + " plugin(s) failed to load; see `opentabs status`");
+    if (auto failed = json::get_array(health->as_object(), "failedPlugins"); failed && !failed->empty()) {
+      print_note(ctx, std::to_string(failed->size()) + " plugin(s) failed to load:");
+      for (const auto& f : *failed) {
+        if (!f.is_object()) continue;
+        const auto* path = json::get_string(f.as_object(), "path");
+        const auto* error = json::get_string(f.as_object(), "error");
+        print_note(ctx, "  " + (path ? std::string(*path) : std::string("?")) + ": " + (error ? std::string(*error) : std::string("?")));
+      }
+    }
     return kExitOk;
   }
   if (!health && health.err().code != "server_not_running") return report_error(ctx, health.err());
