@@ -16,6 +16,7 @@
 #include "config/config_migrations.hpp"
 #include "config/config_store.hpp"
 #include "plugins/naming.hpp"
+#include "util/control_chars.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -204,7 +205,9 @@ int cmd_plugin_list(context& ctx, const parsed_command& cmd) {
         if (!f.is_object()) continue;
         const auto* path = json::get_string(f.as_object(), "path");
         const auto* error = json::get_string(f.as_object(), "error");
-        print_note(ctx, "  " + (path ? std::string(*path) : std::string("?")) + ": " + (error ? std::string(*error) : std::string("?")));
+        // Both come from plugin files: never raw to the terminal.
+        print_note(ctx, "  " + escape_control_chars(path ? std::string_view(*path) : "?") + ": " +
+                            escape_control_chars(error ? std::string_view(*error) : "?"));
       }
     }
     return kExitOk;

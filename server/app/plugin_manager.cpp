@@ -478,7 +478,7 @@ net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plu
         log::debug("plugin.uninstall " + plugin + ": no answer within " + seconds_text(timing_.uninstall_notice));
         co_return;
       }
-      auto reply = net::value_or_rethrow(std::move(std::get<0>(r)));
+      auto reply = std::get<0>(r).take();
       if (reply.outcome != ext_reply::kind::result) log::debug("plugin.uninstall " + plugin + ": " + reply.message);
     });
   }

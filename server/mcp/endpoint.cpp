@@ -660,7 +660,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         // must end the race, not leave the keep-alive loop running forever.
         auto outcome = co_await (net::caught(std::move(call)) || net::caught(call_keepalive(sink)));
         if (outcome.index() == 0) {
-          result = net::value_or_rethrow(std::move(std::get<0>(outcome)));
+          result = std::get<0>(outcome).take();
         } else if (auto failure = std::get<1>(outcome)) {
           std::rethrow_exception(failure);  // the keep-alive loop itself failed
         }

@@ -8,43 +8,46 @@
 #pragma once
 
 #include <exception>
+#include <optional>
 #include <utility>
-#include <variant>
 
 #include "net/asio.hpp"
 
 namespace opentabs::net {
 
-// index 0: the value; index 1: what the operation threw.
+// The value of an operation, or what it threw.  A struct, not a std::variant: asio's `||`
+// flattens variant branches into its own result variant.
 template <class T>
-using caught_result = std::variant<T, std::exception_ptr>;
+struct caught_result {
+  std::optional<T> value;
+  std::exception_ptr error;
+  // The value, or the exception rethrown.
+  T take() {
+    if (error) std::rethrow_exception(error);
+    return std::move(*value);
+  }
+};
 
 template <class T>
 awaitable<caught_result<T>> caught(awaitable<T> op) {
-  std::exception_ptr failure;
+  caught_result<T> out;
   try {
-    co_return caught_result<T>(std::in_place_index<0>, co_await std::move(op));
+    out.value.emplace(co_await std::move(op));
   } catch (...) {
-    failure = std::current_exception();
+    out.error = std::current_exception();
   }
-  co_return caught_result<T>(std::in_place_index<1>, std::move(failure));
+  co_return out;
 }
 
 // For operations without a value: null when `op` finished normally.
 inline awaitable<std::exception_ptr> caught(awaitable<void> op) {
+  std::exception_ptr error;
   try {
     co_await std::move(op);
   } catch (...) {
-    co_return std::current_exception();
+    error = std::current_exception();
   }
-  co_return nullptr;
-}
-
-// The value of a caught operation, or its exception rethrown.
-template <class T>
-T value_or_rethrow(caught_result<T>&& r) {
-  if (r.index() == 1) std::rethrow_exception(std::get<1>(r));
-  return std::move(std::get<0>(r));
+  co_return error;
 }
 
 }  // namespace opentabs::net

@@ -182,7 +182,7 @@ describe('item 10: server.log under a plugin.log flood and hostile log text', ()
     assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(text), 'a raw control character in server.log');
 
     // `opentabs logs` neutralises escapes too, e.g. in lines an older version wrote raw.
-    appendFileSync(log, '[plugin:old] raw \x1b[2J\x1b]0;title\x07 \xc2\x9b31m end\n');
+    appendFileSync(log, '[plugin:old] raw \x1b[2J\x1b]0;title\x07 \xc2\x9b31m end\n', 'latin1'); // bytes as written
     const out = await cli(['logs', '--lines', '5'], { OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_PORT: String(s.port) });
     assert.equal(out.code, 0, out.stderr);
     assert.ok(out.stdout.includes('[plugin:old] raw \\x1b[2J\\x1b]0;title\\x07 \\u009b31m end'), out.stdout.slice(-500));
