@@ -192,7 +192,11 @@ TEST_CASE("refuse_tool_name_clashes: a plugin whose tool name is taken is refuse
     p.name = std::move(name);
     p.source_path = std::move(path);
     p.source = "local";
-    for (auto& t : tools) p.tools.push_back(plugin_tool{.name = std::move(t)});
+    for (auto& t : tools) {
+      plugin_tool tool;
+      tool.name = std::move(t);
+      p.tools.push_back(std::move(tool));
+    }
     return p;
   };
   discovery_result found;
