@@ -1,5 +1,7 @@
 // `opentabs logs`: the tail of server.log, optionally filtered to one plugin's lines and
-// followed as it grows (polling; the file is appended by another process).
+// followed as it grows (polling; the file is appended by another process).  Lines are
+// printed with control characters escaped: the server already writes them so, but a log
+// from an older version or another writer must not drive the user's terminal either.
 #include <csignal>
 #include <cstdio>
 #include <deque>
@@ -10,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "util/control_chars.hpp"
 
 namespace opentabs::cli {
 
@@ -19,6 +22,8 @@ volatile std::sig_atomic_t g_stop_follow = 0;
 void on_interrupt(int) { g_stop_follow = 1; }
 
 inline constexpr std::size_t kMaxLogLine = 64 * 1024;
+
+void print_log_line(std::string_view line) { print_line(escape_control_chars(line)); }
 
 }  // namespace
 
@@ -54,7 +59,7 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     tail.push_back(std::move(line));
     if (tail.size() > static_cast<std::size_t>(lines)) tail.pop_front();
   }
-  for (const auto& l : tail) print_line(l);
+  for (const auto& l : tail) print_log_line(l);
   std::fflush(stdout);
   if (!cmd.has("follow")) return kExitOk;
 
@@ -81,7 +86,7 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     while ((nl = partial.find('\n')) != std::string::npos) {
       std::string l = partial.substr(0, nl);
       partial.erase(0, nl + 1);
-      if (filter.empty() || l.find(filter) != std::string::npos) print_line(l);
+      if (filter.empty() || l.find(filter) != std::string::npos) print_log_line(l);
     }
     if (partial.size() > kMaxLogLine) partial.clear();
     std::fflush(stdout);

@@ -16,6 +16,7 @@
 #include "config/config_migrations.hpp"
 #include "config/config_store.hpp"
 #include "plugins/naming.hpp"
+#include "util/control_chars.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -198,8 +199,17 @@ int cmd_plugin_list(context& ctx, const parsed_command& cmd) {
                                        ctx.term.width, ctx.term.color_stdout);
       std::fwrite(table.data(), 1, table.size(), stdout);
     }
-    if (auto failed = json::get_array(health->as_object(), "failedPlugins"); failed && !failed->empty())
-      print_note(ctx, std::to_string(failed->size()) + " plugin(s) failed to load; see `opentabs status`");
+    if (auto failed = json::get_array(health->as_object(), "failedPlugins"); failed && !failed->empty()) {
+      print_note(ctx, std::to_string(failed->size()) + " plugin(s) failed to load:");
+      for (const auto& f : *failed) {
+        if (!f.is_object()) continue;
+        const auto* path = json::get_string(f.as_object(), "path");
+        const auto* error = json::get_string(f.as_object(), "error");
+        // Both come from plugin files: never raw to the terminal.
+        print_note(ctx, "  " + escape_control_chars(path ? std::string_view(*path) : "?") + ": " +
+                            escape_control_chars(error ? std::string_view(*error) : "?"));
+      }
+    }
     return kExitOk;
   }
   if (!health && health.err().code != "server_not_running") return report_error(ctx, health.err());

@@ -32,6 +32,16 @@ namespace {
 // already goes to server.log, so it must not tee or print client configuration.
 constexpr const char* kBackgroundChildEnv = "OPENTABS_BACKGROUND_CHILD";
 
+// server.log's rotation size: OPENTABS_SERVER_LOG_MAX_BYTES (a test knob) or 10 MiB.
+std::uint64_t server_log_max_bytes() {
+  const char* v = std::getenv("OPENTABS_SERVER_LOG_MAX_BYTES");
+  if (!v || !*v) return rotating_file::kDefaultMaxBytes;
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 10);
+  if (*end != '\0' || n == 0) return rotating_file::kDefaultMaxBytes;
+  return n;
+}
+
 std::chrono::milliseconds env_ms(const char* name, std::chrono::milliseconds fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
@@ -197,9 +207,14 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
     print_extension_instructions(ctx, first_run);
-    auto t = log_tee::start(ctx.paths.server_log());
+    auto t = log_tee::start(ctx.paths.server_log(), server_log_max_bytes());
     if (t) tee = std::move(*t);
     else print_note(ctx, "not writing server.log: " + t.err().message);
+  } else {
+    // The background server's stdout and stderr are server.log itself (opened by the parent);
+    // writing through the tee instead keeps the file rotated.
+    auto t = log_tee::start(ctx.paths.server_log(), server_log_max_bytes(), /*copy_to_terminal=*/false);
+    if (t) tee = std::move(*t);
   }
   app::server_options opts = app::options_from_env();
   opts.port = port;

@@ -25,10 +25,12 @@ void write_all(int fd, const char* p, std::size_t n) {
 
 }  // namespace
 
-result<std::unique_ptr<log_tee>> log_tee::start(const std::filesystem::path& log_file) {
+result<std::unique_ptr<log_tee>> log_tee::start(const std::filesystem::path& log_file, std::uint64_t max_bytes,
+                                                bool copy_to_terminal) {
   std::unique_ptr<log_tee> t(new log_tee());
-  t->log_fd_ = ::open(log_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  if (t->log_fd_ < 0) return make_error("io", "cannot open " + log_file.string() + ": " + std::strerror(errno));
+  t->copy_to_terminal_ = copy_to_terminal;
+  t->file_ = std::make_unique<rotating_file>(log_file, max_bytes);
+  if (auto opened = t->file_->open(); !opened) return opened.err();
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error("io", "pipe failed");
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -69,11 +71,11 @@ void log_tee::pump() {
         --open_fds;
         continue;
       }
-      {
+      if (copy_to_terminal_) {
         std::lock_guard lock(terminal_mutex_);
         write_all(saved[i], buf, static_cast<std::size_t>(n));
       }
-      write_all(log_fd_, buf, static_cast<std::size_t>(n));
+      file_->write(std::string_view(buf, static_cast<std::size_t>(n)));
     }
   }
 }
@@ -92,7 +94,7 @@ log_tee::~log_tee() {
   if (saved_out_ >= 0) ::dup2(saved_out_, STDOUT_FILENO);
   if (saved_err_ >= 0) ::dup2(saved_err_, STDERR_FILENO);
   if (thread_.joinable()) thread_.join();
-  for (int fd : {saved_out_, saved_err_, out_read_, err_read_, log_fd_})
+  for (int fd : {saved_out_, saved_err_, out_read_, err_read_})
     if (fd >= 0) ::close(fd);
 }
 

@@ -1,9 +1,11 @@
-// The foreground server's output, copied to server.log: stdout and stderr of this process
-// are redirected into pipes, and one thread writes every byte both to the terminal (the
-// original descriptors) and to server.log (append).  `opentabs logs` then works no matter
-// how the server was started.  Restores the descriptors on destruction.
+// The server's output, copied to server.log: stdout and stderr of this process are
+// redirected into pipes, and one thread writes every byte to server.log (rotated at
+// `max_bytes` to server.log.1, like audit.log, so a flood cannot fill the disk) and, for a
+// foreground server, also to the terminal (the original descriptors).  `opentabs logs` then
+// works no matter how the server was started.  Restores the descriptors on destruction.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -11,12 +13,16 @@
 #include <thread>
 
 #include "util/result.hpp"
+#include "util/rotating_file.hpp"
 
 namespace opentabs::cli {
 
 class log_tee {
  public:
-  static result<std::unique_ptr<log_tee>> start(const std::filesystem::path& log_file);
+  // `copy_to_terminal` false: a background server, whose original stdout/stderr already
+  // are server.log, writes through the rotating file only.
+  static result<std::unique_ptr<log_tee>> start(const std::filesystem::path& log_file, std::uint64_t max_bytes,
+                                                bool copy_to_terminal = true);
   ~log_tee();
   // Writes to the terminal only, never to server.log: for text that carries the secret
   // (the MCP client snippets).
@@ -29,7 +35,8 @@ class log_tee {
   void pump();
 
   std::mutex terminal_mutex_;  // the pump thread and write_terminal_only share the terminal
-  int log_fd_ = -1;
+  std::unique_ptr<rotating_file> file_;
+  bool copy_to_terminal_ = true;
   int saved_out_ = -1;
   int saved_err_ = -1;
   int out_read_ = -1;

@@ -1,9 +1,10 @@
 #include "app/extension_handlers.hpp"
 
-#include "app/webmcp_naming.hpp"
-
 #include <map>
+#include <memory>
 
+#include "app/plugin_log_limiter.hpp"
+#include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
 #include "tools/browser_catalog.hpp"
@@ -148,7 +149,7 @@ class handlers {
     if (!ctx_.state.find_plugin(e.plugin)) return none();
     std::string line = e.level + " " + e.message;
     if (!e.data.is_null()) line += " " + json::dump(e.data).substr(0, 4096);
-    log::write_prefixed("[plugin:" + e.plugin + "]", line);
+    write_plugin_log_line(e.plugin, line);
     ctx_.state.plugin_logs[e.plugin].push(e);
     ctx_.events.plugin_log(e);
     return handled();
@@ -263,7 +264,46 @@ class handlers {
   }
 
  private:
+  // server.log gets a bounded share of each plugin's logging (plugin_log_limiter); what is
+  // left out is summarised once its window is over, by the next line or by a timer when the
+  // plugin went quiet.  MCP clients and the side panel still get every entry.
+  struct file_log_budget {
+    explicit file_log_budget(asio::any_io_executor ex) : timer(ex) {}
+    plugin_log_limiter limiter;
+    asio::steady_timer timer;
+    bool timer_armed = false;
+  };
+
+  static void write_summaries(file_log_budget& b, plugin_log_limiter::clock::time_point now) {
+    for (const auto& sum : b.limiter.take_summaries(now))
+      log::write_prefixed("[plugin:" + sum.plugin + "]", "warning " + b.limiter.summary_text(sum));
+  }
+
+  static void arm_summary_timer(const std::shared_ptr<file_log_budget>& b) {
+    auto due = b->limiter.next_summary_due();
+    if (!due || b->timer_armed) return;
+    b->timer_armed = true;
+    b->timer.expires_at(*due);
+    std::weak_ptr<file_log_budget> weak = b;
+    b->timer.async_wait([weak](const asio::error_code& ec) {
+      auto budget = weak.lock();
+      if (!budget) return;
+      budget->timer_armed = false;
+      if (ec) return;
+      write_summaries(*budget, plugin_log_limiter::clock::now());
+      arm_summary_timer(budget);
+    });
+  }
+
+  void write_plugin_log_line(const std::string& plugin, const std::string& line) {
+    auto now = plugin_log_limiter::clock::now();
+    write_summaries(*log_budget_, now);
+    if (log_budget_->limiter.admit(plugin, line.size(), now)) log::write_prefixed("[plugin:" + plugin + "]", line);
+    else arm_summary_timer(log_budget_);
+  }
+
   handler_context ctx_;
+  std::shared_ptr<file_log_budget> log_budget_ = std::make_shared<file_log_budget>(ctx_.hub.executor());
 };
 
 }  // namespace

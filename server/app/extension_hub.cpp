@@ -5,6 +5,7 @@
 #include "net/ws_connection.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
+#include "util/test_fault.hpp"
 
 namespace opentabs::app {
 
@@ -27,6 +28,19 @@ std::string next_label(std::size_t n) {
     n /= 26;
   } while (n-- > 0 && s.size() < 4);
   return s;
+}
+
+// Runs `handle`; what it threw, if anything, as text.
+template <class F>
+std::optional<std::string> failure_of(F&& handle) {
+  try {
+    handle();
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  } catch (...) {
+    return std::string("an exception of unknown type");
+  }
 }
 
 }  // namespace
@@ -92,6 +106,10 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   conn->close = [&ws](std::uint16_t code, std::string_view reason) { ws.close(code, reason); };
   connections_[id] = conn;
   order_.push_back(id);
+  // From here on the hub holds callbacks into `ws`, which dies with this coroutine: however
+  // the coroutine ends (the peer left, an exception, the frame destroyed at shutdown), the
+  // guard unhooks them and unregisters the connection first.
+  registration_guard registered{*this, alive_, conn};
   log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
             " connection(s))");
   if (on_open_) on_open_(*conn);
@@ -107,26 +125,46 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
       in_window = 0;
       warned = false;
     }
-    if (msg->payload.size() > kMaxHandledMessage) {
-      fail_oversize_reply(*conn, msg->payload);
-      continue;
+    // One message must not take the server down, nor leave this connection half alive: an
+    // exception (std::bad_alloc was seen) closes this connection with 1011 and is logged once.
+    auto failure = failure_of([&] {
+      if (msg->payload.size() > kMaxHandledMessage) {
+        fail_oversize_reply(*conn, msg->payload);
+        return;
+      }
+      // The limit guards against floods of unsolicited messages; answers to our own requests
+      // are bounded by what we asked and must never be dropped (a call would hang until its
+      // timeout).
+      bool over = ++in_window > kMaxInboundPerSecond;
+      if (over && !warned) {
+        log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
+                  " messages/s; dropping its requests and notifications until the next second");
+        warned = true;
+      }
+      handle_text(*conn, msg->payload, over);
+    });
+    if (failure) {
+      log::error("extension profile " + conn->label + ": handling a message failed unexpectedly (" + *failure +
+                 "); closing the connection with 1011");
+      ws.close(codec::close_code::internal_error, "Internal server error");
+      break;
     }
-    // The limit guards against floods of unsolicited messages; answers to our own requests
-    // are bounded by what we asked and must never be dropped (a call would hang until its
-    // timeout).
-    bool over = ++in_window > kMaxInboundPerSecond;
-    if (over && !warned) {
-      log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
-                " messages/s; dropping its requests and notifications until the next second");
-      warned = true;
-    }
-    handle_text(*conn, msg->payload, over);
   }
-  log::info("extension disconnected (profile " + conn->label + ": " + ws.end_reason() + ")");
+  log::info("extension disconnected (profile " + conn->label + ": " +
+            (ws.end_reason().empty() ? std::string("closed by the server") : ws.end_reason()) + ")");
+}
+
+extension_hub::registration_guard::~registration_guard() {
   conn->send = [](std::string_view) { return false; };
   conn->close = [](std::uint16_t, std::string_view) {};
-  drop_connection(conn);
+  if (hub_alive.expired()) return;
+  try {
+    hub.drop_connection(conn);
+  } catch (...) {
+    // A destructor must not throw; the connection is already unhooked from the socket.
+  }
 }
+
 
 void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   auto it = connections_.find(c->id);
@@ -181,6 +219,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
       }
       params = &p->get_object();
     }
+    test_fault::throw_if_armed("ws-handler-throw", *method);
     if (*method == "ping") {
       c.send(R"({"jsonrpc":"2.0","method":"pong"})");
       return;

@@ -99,8 +99,18 @@ class extension_hub {
   // Fails every pending request and closes every socket with 1001.
   void shutdown();
 
+  asio::any_io_executor executor() const { return ex_; }
+
  private:
   struct waiter;
+  // Unregisters a connection from the hub when serve() ends, however it ends.
+  // (A frame destroyed with the io_context after the hub is gone finds `hub_alive` expired.)
+  struct registration_guard {
+    extension_hub& hub;
+    std::weak_ptr<void> hub_alive;
+    std::shared_ptr<ext_connection> conn;
+    ~registration_guard();
+  };
   // `over_limit`: the connection exceeded its inbound rate; only replies are still handled.
   void handle_text(ext_connection& c, std::string_view text, bool over_limit);
   void fail_oversize_reply(const ext_connection& c, std::string_view text);
@@ -120,6 +130,7 @@ class extension_hub {
   std::map<std::int64_t, std::string> tab_owner_;
   bool stopping_ = false;
   std::string install_hint_;
+  std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the hub
 };
 
 }  // namespace opentabs::app

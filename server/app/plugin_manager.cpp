@@ -6,6 +6,7 @@
 
 #include "app/child_process.hpp"
 #include "app/npm_commands.hpp"
+#include "net/caught.hpp"
 #include "net/run_bounded.hpp"
 #include "config/config_edits.hpp"
 #include "plugins/discovery.hpp"
@@ -471,10 +472,14 @@ net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plu
       asio::steady_timer limit(ex_, timing_.uninstall_notice);
       json::object params;
       params["name"] = json::str(plugin);
-      auto r = co_await (hub_.request("plugin.uninstall", std::move(params), o) || limit.async_wait(net::as_value));
-      if (r.index() == 1) log::debug("plugin.uninstall " + plugin + ": no answer within " + seconds_text(timing_.uninstall_notice));
-      else if (std::get<0>(r).outcome != ext_reply::kind::result)
-        log::debug("plugin.uninstall " + plugin + ": " + std::get<0>(r).message);
+      // caught(): a request that throws ends the race at once instead of waiting out the limit.
+      auto r = co_await (net::caught(hub_.request("plugin.uninstall", std::move(params), o)) || limit.async_wait(net::as_value));
+      if (r.index() == 1) {
+        log::debug("plugin.uninstall " + plugin + ": no answer within " + seconds_text(timing_.uninstall_notice));
+        co_return;
+      }
+      auto reply = std::get<0>(r).take();
+      if (reply.outcome != ext_reply::kind::result) log::debug("plugin.uninstall " + plugin + ": " + reply.message);
     });
   }
   std::size_t width = std::max<std::size_t>(1, tasks.size());

@@ -27,6 +27,7 @@
 #include "config/permissions.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
+#include "mcp/gateway_tools.hpp"
 #include "net/http_server.hpp"
 #include "plugins/adapter_files.hpp"
 #include "plugins/naming.hpp"
@@ -297,6 +298,10 @@ class server_app {
     in.cwd = fs::current_path(ec);
     in.npm_global_root = npm_global_root();
     for (const auto& t : tools::browser_tool_catalog()) in.load.browser_tool_names.push_back(t.name);
+    in.builtin_tool_names = in.load.browser_tool_names;
+    for (const auto& t : platform_tool_defs()) in.builtin_tool_names.push_back(t.name);
+    in.builtin_tool_names.emplace_back(mcp::gateway::list_tools_tool);
+    in.builtin_tool_names.emplace_back(mcp::gateway::call_tool);
     auto found = plugins::discover(in);
     for (const auto& w : found.warnings) log::warn(w);
 

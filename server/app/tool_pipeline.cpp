@@ -12,6 +12,7 @@
 #include "util/clock.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
+#include "util/test_fault.hpp"
 
 namespace opentabs::app {
 
@@ -124,6 +125,7 @@ std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
 
 net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object arguments,
                                                             tools::call_options options) {
+  test_fault::throw_if_armed("pipeline-throw", name);
   auto tool = state_.registry.find(name);
   if (!tool) {
     std::string text = "Tool " + name + " not found";

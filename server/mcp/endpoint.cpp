@@ -26,6 +26,7 @@
 #include "mcp/session_table.hpp"
 #include "mcp/streamable_http.hpp"
 #include "mcp/tool_catalog.hpp"
+#include "net/caught.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -560,8 +561,23 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // ---- requests ---------------------------------------------------------------------
 
-  // Answers one request; nullopt when it was cancelled (no response is sent then).
+  // Answers one request; nullopt when it was cancelled (no response is sent then).  The one
+  // place where an exception from any request becomes a JSON-RPC internal error: every
+  // request ends with a result or an error, whatever threw.
   awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
+    std::string failure;
+    try {
+      co_return co_await answer_request(std::move(s), m, std::move(sink));
+    } catch (const std::exception& e) {
+      failure = e.what();
+    } catch (...) {
+      failure = "an exception of unknown type";
+    }
+    log::error(std::string(name()) + ": " + m.method.substr(0, 64) + " failed unexpectedly: " + failure);
+    co_return error_json(m.id, rpc_error::internal("the request failed unexpectedly; see the server log"));
+  }
+
+  awaitable<std::optional<std::string>> answer_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
     busy_guard busy(s->rec, table);
     const auto& method = m.method;
     if (method == "ping") co_return response_json(m.id, "{}");
@@ -570,14 +586,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       if (!p) co_return error_json(m.id, p.error);
       co_return response_json(m.id, options.gateway ? gateway::tools_list_result() : catalog.tools_list_result());
     }
-    if (method == "tools/call") {
-      try {
-        co_return co_await call(s, m, std::move(sink));
-      } catch (const std::exception& e) {
-        log::error(std::string(name()) + ": tools/call failed unexpectedly: " + e.what());
-      }
-      co_return error_json(m.id, rpc_error::internal("the tool call failed unexpectedly; see the server log"));
-    }
+    if (method == "tools/call") co_return co_await call(s, m, std::move(sink));
     if (method == "logging/setLevel" && !options.gateway) {
       auto p = parse_set_level(m.params);
       if (!p) co_return error_json(m.id, p.error);
@@ -647,8 +656,14 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       } erase{*s, key, c};
       auto call = service.call_tool(tool, std::move(arguments), std::move(opts));
       if (sink) {
-        auto outcome = co_await (std::move(call) || call_keepalive(sink));
-        if (outcome.index() == 0) result = std::move(std::get<0>(outcome));
+        // Both branches report failure as a value (net/caught.hpp): a pipeline that throws
+        // must end the race, not leave the keep-alive loop running forever.
+        auto outcome = co_await (net::caught(std::move(call)) || net::caught(call_keepalive(sink)));
+        if (outcome.index() == 0) {
+          result = std::get<0>(outcome).take();
+        } else if (auto failure = std::get<1>(outcome)) {
+          std::rethrow_exception(failure);  // the keep-alive loop itself failed
+        }
       } else {
         result = co_await std::move(call);
       }

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "codec/http_request.hpp"
+#include "net/caught.hpp"
 #include "util/log.hpp"
 
 namespace opentabs::net {
@@ -76,7 +77,11 @@ awaitable<void> http_server::serve(tcp::socket socket) {
     conn.close_socket();
     return false;
   });
-  co_await ((read_requests(conn) && write_out(conn)) || std::move(watch));
+  // read_requests and write_out never throw, and the watch reports a failure as a value
+  // (net/caught.hpp): whichever side ends, the race ends and the socket is closed; a
+  // branch that threw must not leave the other one waiting forever.
+  auto ended = co_await ((read_requests(conn) && write_out(conn)) || caught(std::move(watch)));
+  if (ended.index() == 1 && std::get<1>(ended)) log::error("a connection's deadline watch failed unexpectedly; connection closed");
   conn.close_socket();
   connections_.erase(self);
 }
@@ -100,7 +105,7 @@ awaitable<void> http_server::write_out(connection& conn) {
     }
     asio::error_code ignored;
     conn.socket.shutdown(tcp::socket::shutdown_send, ignored);
-  } catch (const std::exception&) {
+  } catch (...) {
     conn.close_socket();
   }
 }
@@ -169,6 +174,9 @@ awaitable<void> http_server::read_requests(connection& conn) {
     conn.out.finish();
   } catch (const std::exception& e) {
     log::debug(std::string("connection reader ended: ") + e.what());
+    conn.close_socket();
+  } catch (...) {
+    log::debug("connection reader ended by an exception of unknown type");
     conn.close_socket();
   }
 }

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "plugins/naming.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::plugins {
@@ -235,7 +236,38 @@ discovery_result discover(const discovery_input& in) {
   };
   load_all(npm);
   load_all(local);
+  refuse_tool_name_clashes(out, in.builtin_tool_names);
   return out;
+}
+
+void refuse_tool_name_clashes(discovery_result& found, const std::vector<std::string>& builtin_tool_names) {
+  std::map<std::string, std::string> owner;  // MCP tool name → who publishes it
+  for (const auto& n : builtin_tool_names) owner.emplace(n, "a built-in tool");
+  std::vector<loaded_plugin> kept;
+  kept.reserve(found.plugins.size());
+  for (auto& p : found.plugins) {
+    std::vector<std::string> names;
+    for (const auto& t : p.tools) {
+      names.push_back(canonical_tool_name(p.name, t.name));
+      names.push_back(p.name + "__" + t.name);  // the spelling lookups also accept
+    }
+    std::string clash;
+    for (const auto& n : names) {
+      if (auto it = owner.find(n); it != owner.end()) {
+        clash = "its tool name \"" + n + "\" is already taken by " + it->second;
+        break;
+      }
+    }
+    if (!clash.empty()) {
+      found.errors.push_back({p.source_path.string(), "plugin \"" + p.name + "\" was not loaded: " + clash +
+                                                          " (two tools cannot share a name; rename the plugin or the tool)",
+                              p.source});
+      continue;
+    }
+    for (const auto& n : names) owner.emplace(n, "plugin \"" + p.name + "\" (" + p.source_path.string() + ")");
+    kept.push_back(std::move(p));
+  }
+  found.plugins = std::move(kept);
 }
 
 }  // namespace opentabs::plugins

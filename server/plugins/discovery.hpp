@@ -34,6 +34,9 @@ struct discovery_input {
   // scan.  The scan is also skipped when OPENTABS_SKIP_NPM_DISCOVERY=1.
   std::optional<fs::path> npm_global_root;
   load_options load;
+  // MCP names of the server's own tools: a plugin whose tool would be published under one of
+  // them (or under a name an earlier plugin's tool already has) is refused.
+  std::vector<std::string> builtin_tool_names;
   // Test seam: called just before each plugin directory is loaded.
   std::function<void(const fs::path&)> before_load;
 };
@@ -45,6 +48,12 @@ struct discovery_result {
 };
 
 discovery_result discover(const discovery_input& in);
+
+// Two tools can never share an MCP name: a plugin any of whose tools (as <plugin>_<tool> or
+// <plugin>__<tool>) would take a name a built-in tool or an earlier plugin's tool already
+// has is moved from `found.plugins` to `found.errors`, naming the tool and its owner; the
+// other plugins stay.  discover() ends with this.
+void refuse_tool_name_clashes(discovery_result& found, const std::vector<std::string>& builtin_tool_names);
 
 // The directories `localPluginDirs` contributes: immediate children with a package.json that
 // has an object "opentabs" field, sorted by name.  Errors for unreadable parents.

@@ -20,8 +20,12 @@ bool is_valid_plugin_name(std::string_view n) noexcept {
 }
 
 const std::vector<std::string>& reserved_plugin_names() {
-  static const std::vector<std::string> names = {"system", "browser", "opentabs", "extension",
-                                                 "config", "plugin",  "tool",     "mcp"};
+  // The prefixes of the server's own tool names (browser_*, extension_*, plugin_*,
+  // opentabs_* and the tools pages publish, webmcp_*) plus names kept for the future.  A
+  // plugin's tools are named <plugin>_<tool>, so a plugin with one of these names would
+  // publish tools that shadow or duplicate built-in ones.
+  static const std::vector<std::string> names = {"system", "browser", "opentabs", "extension", "config",
+                                                 "plugin", "tool",    "mcp",      "webmcp"};
   return names;
 }
 
@@ -52,7 +56,12 @@ result<std::string> plugin_name_from_package(std::string_view pkg) {
   }
   if (!is_valid_plugin_name(name))
     return fail("gives plugin name \"" + name + "\", which must match ^[a-z0-9]+(-[a-z0-9]+)*$ (at most 64 characters)");
-  if (is_reserved_plugin_name(name)) return fail("gives plugin name \"" + name + "\", which is reserved");
+  if (is_reserved_plugin_name(name)) {
+    std::string list;
+    for (const auto& r : reserved_plugin_names()) list += (list.empty() ? "" : ", ") + r;
+    return fail("gives plugin name \"" + name + "\", which is reserved: the server's own tools use the prefix \"" + name +
+                "_\", so this plugin's tools would clash with them (reserved names: " + list + "); rename the package");
+  }
   return name;
 }
 

@@ -18,7 +18,8 @@ inline constexpr std::string_view package_prefix = "opentabs-plugin-";
 // ^[a-z0-9]+(-[a-z0-9]+)*$ and at most 64 characters.
 bool is_valid_plugin_name(std::string_view name) noexcept;
 
-// system, browser, opentabs, extension, config, plugin, tool, mcp
+// system, browser, opentabs, extension, config, plugin, tool, mcp, webmcp: the built-in tool
+// name prefixes and names kept for the server.
 bool is_reserved_plugin_name(std::string_view name) noexcept;
 const std::vector<std::string>& reserved_plugin_names();
 

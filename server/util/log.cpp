@@ -5,6 +5,7 @@
 #include <string>
 
 #include "util/clock.hpp"
+#include "util/control_chars.hpp"
 
 namespace opentabs::log {
 namespace {
@@ -30,16 +31,16 @@ void write(level l, std::string_view message) {
   std::string line = "[opentabs] " + iso8601_now() + " ";
   if (l == level::warn) line += "WARN ";
   if (l == level::error) line += "ERROR ";
-  line.append(message);
+  line += escape_control_chars(message);
   line.push_back('\n');
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 void write_prefixed(std::string_view prefix, std::string_view message) {
   if (g_level == level::silent) return;
-  std::string line(prefix);
+  std::string line = escape_control_chars(prefix);
   line.push_back(' ');
-  line.append(message);
+  line += escape_control_chars(message);
   line.push_back('\n');
   std::fwrite(line.data(), 1, line.size(), stderr);
 }

@@ -1,6 +1,9 @@
 // The server's diagnostic log: one line per event, "[opentabs] <ISO time> <message>", on
 // stderr (the CLI tees it into server.log).  Level from OPENTABS_LOG_LEVEL
-// (debug|info|warn|error|silent).  Callers must never pass secrets.
+// (debug|info|warn|error|silent).  Callers must never pass secrets.  Every entry is one
+// line: control characters in messages (newlines, terminal escapes) are written escaped
+// (util/control_chars.hpp), so text from pages and plugins cannot forge lines or reach the
+// terminal of `opentabs logs` as escape sequences.
 #pragma once
 
 #include <string_view>

@@ -184,3 +184,36 @@ TEST_CASE("a plugin directory that disappears mid-discovery gives an error, not 
     CHECK(r2.errors[0].error.find("does not exist") != std::string::npos);
   }
 }
+
+// Issue 13 item 11: two tools can never share an MCP name.
+TEST_CASE("refuse_tool_name_clashes: a plugin whose tool name is taken is refused, the others stay") {
+  auto plugin_with = [](std::string name, std::string path, std::vector<std::string> tools) {
+    loaded_plugin p;
+    p.name = std::move(name);
+    p.source_path = std::move(path);
+    p.source = "local";
+    for (auto& t : tools) {
+      plugin_tool tool;
+      tool.name = std::move(t);
+      p.tools.push_back(std::move(tool));
+    }
+    return p;
+  };
+  discovery_result found;
+  found.plugins.push_back(plugin_with("notes", "/p/notes", {"echo", "list"}));
+  found.plugins.push_back(plugin_with("notes", "/p/notes-copy", {"other", "echo"}));   // same names as the first
+  found.plugins.push_back(plugin_with("tracker", "/p/tracker", {"open"}));
+  found.plugins.push_back(plugin_with("shadow", "/p/shadow", {"tabs"}));               // shadow_tabs is built in here
+  found.plugins.push_back(plugin_with("alias", "/p/alias", {"x"}));                    // alias__x is built in here
+  refuse_tool_name_clashes(found, {"shadow_tabs", "alias__x"});
+
+  REQUIRE(names(found) == std::vector<std::string>{"notes:local", "tracker:local"});
+  REQUIRE(found.errors.size() == 3);
+  CHECK(found.errors[0].specifier == "/p/notes-copy");
+  CHECK(found.errors[0].error ==
+        "plugin \"notes\" was not loaded: its tool name \"notes_echo\" is already taken by plugin \"notes\" (/p/notes) "
+        "(two tools cannot share a name; rename the plugin or the tool)");
+  CHECK(found.errors[1].error.find("\"shadow_tabs\" is already taken by a built-in tool") != std::string::npos);
+  CHECK(found.errors[2].error.find("\"alias__x\" is already taken by a built-in tool") != std::string::npos);
+  CHECK(found.errors[2].source == "local");
+}

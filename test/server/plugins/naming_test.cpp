@@ -22,7 +22,15 @@ TEST_CASE("bad package names say which rule they break") {
   CHECK(plugin_name_from_package("opentabs-plugin-Bad_Name").err().message.find("must match ^[a-z0-9]+(-[a-z0-9]+)*$") != std::string::npos);
   CHECK(plugin_name_from_package("opentabs-plugin-").err().message.find("must match") != std::string::npos);
   CHECK(plugin_name_from_package("opentabs-plugin-a--b").ok() == false);
-  CHECK(plugin_name_from_package("opentabs-plugin-browser").err().message == "package name \"opentabs-plugin-browser\" gives plugin name \"browser\", which is reserved");
+  CHECK(plugin_name_from_package("opentabs-plugin-browser").err().message.starts_with(
+      "package name \"opentabs-plugin-browser\" gives plugin name \"browser\", which is reserved: the server's own tools use the prefix \"browser_\""));
+  // Issue 13 item 11: the WebMCP prefix is reserved too, and the message lists every reserved name.
+  auto webmcp = plugin_name_from_package("opentabs-plugin-webmcp");
+  REQUIRE_FALSE(webmcp.ok());
+  CHECK(webmcp.err().message.find("\"webmcp\", which is reserved") != std::string::npos);
+  CHECK(webmcp.err().message.find("reserved names: system, browser, opentabs, extension, config, plugin, tool, mcp, webmcp") != std::string::npos);
+  CHECK(plugin_name_from_package("@opentabs-dev/opentabs-plugin-webmcp").ok() == false);
+  CHECK(plugin_name_from_package("opentabs-plugin-webmcp-tools").ok());  // only the exact name is a prefix
   CHECK(plugin_name_from_package("@opentabs-dev/opentabs-plugin-mcp").ok() == false);
   CHECK(plugin_name_from_package("@/opentabs-plugin-x").ok() == false);
   CHECK(plugin_name_from_package("@x/opentabs-plugin-../../etc").ok() == false);
@@ -37,7 +45,7 @@ TEST_CASE("plugin name rule and reserved names") {
   CHECK_FALSE(is_valid_plugin_name("A"));
   CHECK_FALSE(is_valid_plugin_name("a/b"));
   CHECK_FALSE(is_valid_plugin_name(std::string(65, 'a')));
-  CHECK(reserved_plugin_names().size() == 8);
+  CHECK(reserved_plugin_names().size() == 9);
   for (auto& r : reserved_plugin_names()) CHECK(is_reserved_plugin_name(r));
   CHECK_FALSE(is_reserved_plugin_name("slack"));
 }
