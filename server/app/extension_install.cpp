@@ -48,14 +48,15 @@ constexpr std::size_t kMaxExtensionFile = 16 * 1024 * 1024;
 fs::path extension_source_dir() {
   if (const char* env = std::getenv("OPENTABS_EXTENSION_SOURCE"); env && *env) return fs::path(env);
   std::error_code ec;
-  fs::path built = fs::path(OPENTABS_SOURCE_DIR) / "extension";
-  if (fs::exists(built / "manifest.json", ec)) return built;
+  // Installed: <prefix>/bin/opentabs next to <prefix>/share/opentabs/extension, wherever the
+  // prefix was moved to.
   auto exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     auto share = exe.parent_path().parent_path() / "share" / "opentabs" / "extension";
     if (fs::exists(share / "manifest.json", ec)) return share;
   }
-  return built;
+  // Development: the binary in a build directory uses the source tree it was built from.
+  return fs::path(OPENTABS_SOURCE_DIR) / "extension";
 }
 
 result<install_report> install_extension(const fs::path& source, const fs::path& target) {
