@@ -8,7 +8,11 @@ namespace {
 // A short rendering of a bad value for warnings: enough to find it, never a wall of text.
 std::string preview(const json::value& v) {
   auto s = json::dump(v);
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  if (s.size() > 40) {
+    // In place: GCC 12 flags `s = s.substr(0, 37) + "..."` with a false -Warray-bounds.
+    s.resize(37);
+    s += "...";
+  }
   return s;
 }
 
@@ -128,9 +132,10 @@ std::map<std::string, json::object> parse_settings(const json::object& root, con
 }  // namespace
 
 const std::vector<std::string>& server_known_keys() {
+  // "port" (written by `opentabs config set port`) and "telemetry" are read below too.
   static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
                                                 "permissions", "settings",  "additionalAllowedDirectories",
-                                                "updateCheckIntervalMinutes"};
+                                                "updateCheckIntervalMinutes", "port", "telemetry"};
   return keys;
 }
 
