@@ -132,6 +132,28 @@ void print_extension_instructions(const context& ctx, bool first_run) {
   }
 }
 
+// What a foreground start shows once it listens, last on the screen: where MCP clients
+// connect, how to get their configuration (the ~85 lines of snippets are behind
+// --show-config so they do not push the first-run steps away), and the extension steps.
+std::string ready_summary(const context& ctx, std::uint16_t port, bool first_run) {
+  bool c = ctx.term.color_stdout;
+  std::string port_arg = port == 9515 ? "" : " --port " + std::to_string(port);
+  std::string dir = ctx.paths.extension_dir().string();
+  std::string out = "\n" + bold("opentabs is ready: MCP clients connect to http://127.0.0.1:" + std::to_string(port) + "/mcp", c) + "\n";
+  out += "  client configuration to paste (Claude Code, OpenCode, Cursor, Windsurf, gateway, stdio): " +
+         cyan("opentabs start --show-config" + port_arg, c) + "\n";
+  out += "  clients that start a command: " + cyan("opentabs start --stdio" + port_arg, c) + "\n";
+  if (first_run) {
+    out += bold("Load the Chrome extension (first run):", c) + "\n";
+    out += "  1. open chrome://extensions and switch on Developer mode\n";
+    out += "  2. click \"Load unpacked\" and choose " + cyan(dir, c) + "\n";
+    out += "  3. pin OpenTabs and open its side panel to enable plugins\n";
+  } else {
+    out += dim("Extension: " + dir + " (reload it in chrome://extensions after an update)", c) + "\n";
+  }
+  return out;
+}
+
 // Installs or updates <configDir>/extension with the server's own function (it keeps
 // adapters/ and auth.json), so the first-run message can say where the extension is before
 // the server starts.  Returns whether this was the first install; a failure is only a
@@ -247,7 +269,6 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   std::unique_ptr<log_tee> tee;
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
-    print_extension_instructions(ctx, first_run);
     auto t = log_tee::start(ctx.paths.server_log());
     if (t) tee = std::move(*t);
     else print_note(ctx, "not writing server.log: " + t.err().message);
@@ -261,10 +282,10 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
     // Only the process that owns the port records itself, after it listens.
     opts.on_listening = [&ctx](std::uint16_t bound) { write_own_pid_file(ctx, bound); };
   } else {
-    // Printed once bound, so `--port 0` shows the port clients must use.
-    // They carry the secret, so they go to the terminal only, not into server.log.
-    opts.on_listening = [&ctx, &tee, secret_text = secret->secret](std::uint16_t bound) {
-      std::string text = render_client_config({bound, secret_text, ctx.term.color_stdout}) + "\n";
+    // Printed once bound, so `--port 0` shows the port clients must use; for the terminal,
+    // not server.log.
+    opts.on_listening = [&ctx, &tee, first_run](std::uint16_t bound) {
+      std::string text = ready_summary(ctx, bound, first_run);
       if (tee) tee->write_terminal_only(text);
       else std::fwrite(text.data(), 1, text.size(), stdout);
     };
