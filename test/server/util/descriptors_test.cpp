@@ -57,5 +57,8 @@ TEST_CASE("close_descriptors_from keeps the one descriptor asked for") {
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  for (int fd : {a[0], a[1], b[0], b[1]}) ::close(fd);
+  ::close(a[0]);
+  ::close(a[1]);
+  ::close(b[0]);
+  ::close(b[1]);
 }
