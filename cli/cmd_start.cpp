@@ -109,12 +109,19 @@ void write_own_pid_file(const context& ctx, std::uint16_t port) {
     std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().c_str(), st.err().message.c_str());
 }
 
+// The pid server.pid names, if it holds a valid record.
+std::optional<long> pid_file_owner(const context& ctx) {
+  auto text = read_file(ctx.paths.server_pid(), 4096);
+  if (!text) return std::nullopt;
+  auto rec = parse_pid_file(*text);
+  if (!rec) return std::nullopt;
+  return rec->pid;
+}
+
 // On the way out: remove server.pid if it still names this process.
 void remove_own_pid_file(const context& ctx) {
-  auto text = read_file(ctx.paths.server_pid(), 4096);
-  if (!text) return;
-  auto rec = parse_pid_file(*text);
-  if (!rec || rec->pid != static_cast<long>(::getpid())) return;
+  auto owner = pid_file_owner(ctx);
+  if (!owner || *owner != static_cast<long>(::getpid())) return;
   std::error_code ec;
   std::filesystem::remove(ctx.paths.server_pid(), ec);
 }
@@ -211,7 +218,12 @@ int start_background(context& ctx, const parsed_command& cmd) {
                                                    "). Last lines of " + ctx.paths.server_log().string() + ":\n" + tail);
     }
     auto v = api.probe();
-    if (v && !v->empty()) break;
+    // An answer is ours only when server.pid (written by the server before it serves) names
+    // our child; another pid means a concurrent start won and ours is about to exit.
+    if (v && !v->empty()) {
+      auto owner = pid_file_owner(ctx);
+      if (!owner || *owner == *pid || !process_alive(*owner)) break;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       prog.fail();
       return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(*pid) + ") did not answer within " +
