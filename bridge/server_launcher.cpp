@@ -12,14 +12,21 @@
 #include <vector>
 
 #include "net/http_client.hpp"
+#include "util/descriptors.hpp"
 
 namespace opentabs::bridge {
 
 namespace {
 
-// fork/exec of /proc/self/exe start --background --port <p>, its output into the bridge
-// log (never our stdout).  Returns the child's pid.
+// fork/exec of /proc/self/exe start --background --port <p> in its own session, with
+// /dev/null as stdin and its output in the bridge log (never our stdout), and no other
+// descriptor of ours: an inherited copy of the client's stdin/stdout pipe would keep the
+// client waiting for an EOF that only comes when the server exits.  Returns the child's pid.
 result<pid_t> spawn_start_background(std::uint16_t port, const std::filesystem::path& log_file) {
+  char exe[4096];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return make_error("io", "cannot find our own executable (/proc/self/exe)");
+  exe[n] = '\0';
   int log_fd = ::open(log_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (log_fd < 0 || null_fd < 0) {
@@ -27,21 +34,25 @@ result<pid_t> spawn_start_background(std::uint16_t port, const std::filesystem::
     if (null_fd >= 0) ::close(null_fd);
     return make_error("io", std::string("cannot prepare the server process: ") + std::strerror(errno));
   }
-  char exe[4096];
-  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return make_error("io", "cannot find our own executable (/proc/self/exe)");
-  exe[n] = '\0';
   std::string port_text = std::to_string(port);
   std::vector<std::string> words = {"opentabs", "start", "--background", "--port", port_text};
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   pid_t pid = ::fork();
-  if (pid < 0) return make_error("io", std::string("fork failed: ") + std::strerror(errno));
+  if (pid < 0) {
+    int e = errno;
+    ::close(log_fd);
+    ::close(null_fd);
+    return make_error("io", std::string("fork failed: ") + std::strerror(e));
+  }
   if (pid == 0) {
+    // Child: only async-signal-safe calls from here on.
+    ::setsid();
     ::dup2(null_fd, STDIN_FILENO);
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
+    close_descriptors_from(3);
     ::execv(exe, argv.data());
     ::_exit(127);
   }

@@ -1,7 +1,10 @@
 // Makes sure an opentabs server answers on the bridge's port: probes GET /health and, when
 // nothing listens, starts one the same way a person would — `opentabs start --background
-// --port <p>` (this very binary, so pid file and server.log are handled by `start`) — then
-// polls /health until it answers or the deadline passes.  So an MCP client configured with
+// --port <p>` (this very binary, so pid file and server.log are handled by `start`), in its
+// own session with /dev/null as stdin and none of the bridge's descriptors (the client's
+// pipes must close when the bridge exits) — then polls /health until it answers or the
+// deadline passes.  When two bridges start servers at once, the loser's start reports
+// "already running" and the probe finds the winner.  So an MCP client configured with
 // {"command":"opentabs","args":["start","--stdio"]} works with no manual step.
 #pragma once
 

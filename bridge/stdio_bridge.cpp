@@ -24,6 +24,7 @@
 #include "net/asio.hpp"
 #include "net/http_client.hpp"
 #include "net/sse_parser.hpp"
+#include "util/descriptors.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::bridge {
@@ -515,13 +516,14 @@ void relay::begin_shutdown(bool cancel_requests) {
 
 awaitable<void> relay::run() {
   ::signal(SIGPIPE, SIG_IGN);
+  // Close-on-exec copies: the server this bridge may start must not inherit the client's pipes.
   try {
-    stdin_.assign(::dup(STDIN_FILENO));
+    stdin_.assign(dup_cloexec(STDIN_FILENO));
   } catch (const std::system_error&) {
     stdin_blocking_ = true;
   }
   try {
-    stdout_.assign(::dup(STDOUT_FILENO));
+    stdout_.assign(dup_cloexec(STDOUT_FILENO));
   } catch (const std::system_error&) {
     stdout_blocking_ = true;
   }

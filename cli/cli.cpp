@@ -91,11 +91,16 @@ int run(int argc, char** argv) {
   ctx.paths = *paths;
   // Only a foreground `start` can run on an ephemeral port (it prints the port it got).
   const bool ephemeral_ok = cmd.command->path == "start" && !cmd.has("background") && !cmd.has("stdio");
-  // `start` runs the server in-process, so the server's own PORT variable applies to it too
-  // (after --port and OPENTABS_PORT, the CLI's variable).
+  // Every command honours the server's PORT variable the same way `start` does (after
+  // --port and OPENTABS_PORT, the CLI's variable), so `PORT=n opentabs status` finds a
+  // server started with `PORT=n opentabs start`.
   auto env_port = env("OPENTABS_PORT");
-  if (cmd.command->path == "start" && (!env_port || env_port->empty())) env_port = env("PORT");
-  auto port = resolve_port(cmd.value("port"), env_port, read_config_port(ctx.paths), ephemeral_ok);
+  std::string_view env_name = "OPENTABS_PORT";
+  if (!env_port || env_port->empty()) {
+    env_port = env("PORT");
+    env_name = "PORT";
+  }
+  auto port = resolve_port(cmd.value("port"), env_port, read_config_port(ctx.paths), ephemeral_ok, env_name);
   if (!port) return report_error(ctx, port.err());
   ctx.port = *port;
 

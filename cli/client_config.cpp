@@ -42,10 +42,19 @@ json::object claude_code_config(std::uint16_t port, const std::string& secret, b
                                                                             {"headers", auth_headers(secret)}}}}}};
 }
 
-json::object opencode_config(std::uint16_t port, const std::string& secret) {
+json::object opencode_config(std::uint16_t port, const std::string& secret, bool gateway) {
   return json::object{{"mcp", json::object{{"opentabs", json::object{{"type", "remote"},
-                                                                     {"url", json::str(url(port, false))},
+                                                                     {"url", json::str(url(port, gateway))},
                                                                      {"headers", auth_headers(secret)}}}}}};
+}
+
+json::object opencode_stdio_config(std::uint16_t port) {
+  json::array command{"opentabs", "start", "--stdio"};
+  if (port != 9515) {
+    command.push_back("--port");
+    command.push_back(json::str(std::to_string(port)));
+  }
+  return json::object{{"mcp", json::object{{"opentabs", json::object{{"type", "local"}, {"command", command}}}}}};
 }
 
 json::object cursor_config(std::uint16_t port, const std::string& secret) {
@@ -96,9 +105,13 @@ std::string render_client_config(const client_config_inputs& in) {
   section("Gateway variant", "2 tools in context (opentabs_list_tools, opentabs_call); use /mcp/gateway in any of the above:");
   out += indent(claude_mcp_add_command(in.port, in.secret, true), "  ");
   out += indent(pretty(claude_code_config(in.port, in.secret, true)), "  ");
+  out += dim("  OpenCode (opencode.json):", c) + "\n";
+  out += indent(pretty(opencode_config(in.port, in.secret, true)), "  ");
 
   section("Stdio variant", "the client starts the bridge (and the server when needed); no secret in the file:");
   out += indent(pretty(stdio_config(in.port)), "  ");
+  out += dim("  OpenCode (opencode.json):", c) + "\n";
+  out += indent(pretty(opencode_stdio_config(in.port)), "  ");
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Ready-to-paste MCP client configuration (printed by `opentabs start` and
 // `start --show-config`): Claude Code (`claude mcp add` and ~/.claude.json), OpenCode
-// (opencode.json, remote with headers), Cursor, Windsurf, the /mcp/gateway variants and the
-// stdio variant.  Pure text generation; the snippets are valid JSON built with the JSON
+// (opencode.json, remote with headers, or local for stdio), Cursor, Windsurf, the /mcp/gateway
+// variants and the stdio variant, each also in OpenCode's form.  Pure text generation; the snippets are valid JSON built with the JSON
 // library, never by string concatenation, so a secret can never break them.
 #pragma once
 
@@ -23,7 +23,10 @@ std::string render_client_config(const client_config_inputs& in);
 
 // The individual snippets (also used by tests and `doctor`).
 json::object claude_code_config(std::uint16_t port, const std::string& secret, bool gateway);
-json::object opencode_config(std::uint16_t port, const std::string& secret);
+json::object opencode_config(std::uint16_t port, const std::string& secret, bool gateway = false);
+// OpenCode's own stdio form ("type": "local", "command" as an array): its opencode.json
+// ignores the "mcpServers" shape the other clients use.
+json::object opencode_stdio_config(std::uint16_t port);
 json::object cursor_config(std::uint16_t port, const std::string& secret);
 json::object windsurf_config(std::uint16_t port, const std::string& secret);
 json::object stdio_config(std::uint16_t port);

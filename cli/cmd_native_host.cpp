@@ -24,6 +24,7 @@
 #include <mach-o/dyld.h>
 #endif
 
+#include "app/extension_install.hpp"
 #include "bridge/bridge_log.hpp"
 #include "bridge/server_launcher.hpp"
 #include "cli/commands.hpp"
@@ -58,11 +59,11 @@ result<fs::path> own_executable() {
 }
 
 // Our extension's ID: from the installed copy's manifest (what the browser loads), else from
-// the source tree this binary was built from.
+// the extension files this binary ships with (installed share/ folder or source tree).
 result<std::string> our_extension_id(const context& ctx) {
   auto installed = ctx.paths.extension_dir() / "manifest.json";
   if (fs::exists(installed)) return native::extension_id_from_manifest(installed);
-  return native::extension_id_from_manifest(fs::path(OPENTABS_SOURCE_DIR) / "extension" / "manifest.json");
+  return native::extension_id_from_manifest(app::extension_source_dir() / "manifest.json");
 }
 
 fs::path launcher_path(const context& ctx) { return ctx.paths.dir / "native-host" / "opentabs-native-host"; }

@@ -1,12 +1,21 @@
 // `opentabs start` (foreground, --background, --stdio, --show-config) and `opentabs stop`.
 // The foreground server runs in this process (app::run_server); --background re-runs this
-// binary detached with its output appended to server.log and records server.pid; --stdio
-// hands over to the bridge program.
+// binary detached with its output appended to server.log; that detached server, once it
+// owns the port, records server.pid (so when two starts race, only the winner writes it and
+// the loser exits quietly); --stdio hands over to the bridge program.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -21,7 +30,6 @@
 #include "cli/process.hpp"
 #include "cli/server_api.hpp"
 #include "config/auth_secret.hpp"
-#include "net/asio.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::cli {
@@ -51,16 +59,19 @@ std::chrono::milliseconds env_ms(const char* name, std::chrono::milliseconds fal
   return std::chrono::milliseconds(n);
 }
 
+// Whether 127.0.0.1:`port` can be bound now (plain sockets: no Asio needed for this).
 bool port_free(std::uint16_t port) {
-  asio::io_context io;
-  asio::ip::tcp::acceptor a(io);
-  std::error_code ec;
-  asio::ip::tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), port);
-  a.open(ep.protocol(), ec);
-  if (ec) return false;
-  a.set_option(asio::socket_base::reuse_address(true), ec);
-  a.bind(ep, ec);
-  return !ec;
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool free = ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return free;
 }
 
 // Whether `port` can be used; otherwise an error saying who holds it and what to do.
@@ -81,6 +92,50 @@ status check_port(const context& ctx, std::uint16_t port) {
                                                  "or OPENTABS_PORT=<n>");
 }
 
+// The detached server found its port taken.  When an opentabs server answers there (a
+// concurrent start won the race), that is not an error: say so in one line (server.log)
+// and exit 0; the caller connects to the winner.  Waits a little for the winner to answer
+// (it may have bound the port a moment ago).  nullopt when something else holds the port.
+std::optional<int> lost_start_race(const context& ctx, std::uint16_t port) {
+  server_api api(port, ctx.paths);
+  for (int attempt = 0; attempt < 40; ++attempt) {
+    auto version = api.probe();
+    if (version && !version->empty()) {
+      std::printf("opentabs: another opentabs server already serves port %u (it started at the same time); "
+                  "this one exits\n",
+                  static_cast<unsigned>(port));
+      return kExitOk;
+    }
+    if (!version && version.err().code != "server_not_running") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return std::nullopt;
+}
+
+// server.pid, written by the detached server itself once it listens (tmp file + rename).
+void write_own_pid_file(const context& ctx, std::uint16_t port) {
+  if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({static_cast<long>(::getpid()), port}) + "\n");
+      !st)
+    std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().c_str(), st.err().message.c_str());
+}
+
+// The pid server.pid names, if it holds a valid record.
+std::optional<long> pid_file_owner(const context& ctx) {
+  auto text = read_file(ctx.paths.server_pid(), 4096);
+  if (!text) return std::nullopt;
+  auto rec = parse_pid_file(*text);
+  if (!rec) return std::nullopt;
+  return rec->pid;
+}
+
+// On the way out: remove server.pid if it still names this process.
+void remove_own_pid_file(const context& ctx) {
+  auto owner = pid_file_owner(ctx);
+  if (!owner || *owner != static_cast<long>(::getpid())) return;
+  std::error_code ec;
+  std::filesystem::remove(ctx.paths.server_pid(), ec);
+}
+
 void print_extension_instructions(const context& ctx, bool first_run) {
   bool c = ctx.term.color_stdout;
   std::string dir = ctx.paths.extension_dir().string();
@@ -92,6 +147,28 @@ void print_extension_instructions(const context& ctx, bool first_run) {
   } else {
     print_line(dim("Extension: " + dir + " (reload it in chrome://extensions after an update)", c));
   }
+}
+
+// What a foreground start shows once it listens, last on the screen: where MCP clients
+// connect, how to get their configuration (the ~85 lines of snippets are behind
+// --show-config so they do not push the first-run steps away), and the extension steps.
+std::string ready_summary(const context& ctx, std::uint16_t port, bool first_run) {
+  bool c = ctx.term.color_stdout;
+  std::string port_arg = port == 9515 ? "" : " --port " + std::to_string(port);
+  std::string dir = ctx.paths.extension_dir().string();
+  std::string out = "\n" + bold("opentabs is ready: MCP clients connect to http://127.0.0.1:" + std::to_string(port) + "/mcp", c) + "\n";
+  out += "  client configuration to paste (Claude Code, OpenCode, Cursor, Windsurf, gateway, stdio): " +
+         cyan("opentabs start --show-config" + port_arg, c) + "\n";
+  out += "  clients that start a command: " + cyan("opentabs start --stdio" + port_arg, c) + "\n";
+  if (first_run) {
+    out += bold("Load the Chrome extension (first run):", c) + "\n";
+    out += "  1. open chrome://extensions and switch on Developer mode\n";
+    out += "  2. click \"Load unpacked\" and choose " + cyan(dir, c) + "\n";
+    out += "  3. pin OpenTabs and open its side panel to enable plugins\n";
+  } else {
+    out += dim("Extension: " + dir + " (reload it in chrome://extensions after an update)", c) + "\n";
+  }
+  return out;
 }
 
 // Installs or updates <configDir>/extension with the server's own function (it keeps
@@ -133,9 +210,6 @@ int start_background(context& ctx, const parsed_command& cmd) {
   bool first_run = install_extension_copy(ctx, true) || !extension_present(ctx);
   auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
   if (!pid) return report_error(ctx, pid.err());
-  if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({*pid, port}) + "\n"); !st)
-    return report_error(ctx, "io", "server started (pid " + std::to_string(*pid) + ") but writing " +
-                                       ctx.paths.server_pid().string() + " failed: " + st.err().message);
 
   // Wait until it answers /health, or until it dies (then say why, from its log).
   auto timeout = env_ms("OPENTABS_START_TIMEOUT_MS", std::chrono::milliseconds(15'000));
@@ -144,15 +218,26 @@ int start_background(context& ctx, const parsed_command& cmd) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     if (auto code = reap_child(*pid)) {
+      if (*code == kExitOk) {
+        // Our server lost the port to a concurrent start (see lost_start_race): the winner
+        // serves, and server.pid is the winner's to write.
+        prog.fail();
+        if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
+        return report_error(ctx, "start_failed", "the server found port " + std::to_string(port) +
+                                                     " taken and exited, and nothing serves it now; try again");
+      }
       prog.fail("the server exited during startup (status " + std::to_string(*code) + ")");
-      std::error_code ec;
-      std::filesystem::remove(ctx.paths.server_pid(), ec);
       std::string tail = tail_lines(ctx.paths.server_log(), 8);
       return report_error(ctx, "start_failed", "the server exited during startup (status " + std::to_string(*code) +
                                                    "). Last lines of " + ctx.paths.server_log().string() + ":\n" + tail);
     }
     auto v = api.probe();
-    if (v && !v->empty()) break;
+    // An answer is ours only when server.pid (written by the server before it serves) names
+    // our child; another pid means a concurrent start won and ours is about to exit.
+    if (v && !v->empty()) {
+      auto owner = pid_file_owner(ctx);
+      if (!owner || *owner == *pid || !process_alive(*owner)) break;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       prog.fail();
       return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(*pid) + ") did not answer within " +
@@ -201,12 +286,15 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   const bool child = std::getenv(kBackgroundChildEnv) != nullptr;
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
   std::uint16_t port = ctx.port.port;
-  if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
+  if (auto st = check_port(ctx, port); !st) {
+    if (child)
+      if (auto code = lost_start_race(ctx, port)) return *code;
+    return report_error(ctx, st.err());
+  }
   bool first_run = child ? false : (install_extension_copy(ctx, false) || !extension_present(ctx));
   std::unique_ptr<log_tee> tee;
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
-    print_extension_instructions(ctx, first_run);
     auto t = log_tee::start(ctx.paths.server_log(), server_log_max_bytes());
     if (t) tee = std::move(*t);
     else print_note(ctx, "not writing server.log: " + t.err().message);
@@ -221,17 +309,25 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   opts.config_dir = ctx.paths.dir;
   if (cmd.has("dev")) opts.dev = true;
   if (cmd.has("conformance-mode")) opts.conformance_mode = true;
-  if (!child) {
-    // Printed once bound, so `--port 0` shows the port clients must use.
-    // They carry the secret, so they go to the terminal only, not into server.log.
-    opts.on_listening = [&ctx, &tee, secret_text = secret->secret](std::uint16_t bound) {
-      std::string text = render_client_config({bound, secret_text, ctx.term.color_stdout}) + "\n";
+  if (child) {
+    // Only the process that owns the port records itself, after it listens.
+    opts.on_listening = [&ctx](std::uint16_t bound) { write_own_pid_file(ctx, bound); };
+  } else {
+    // Printed once bound, so `--port 0` shows the port clients must use; for the terminal,
+    // not server.log.
+    opts.on_listening = [&ctx, &tee, first_run](std::uint16_t bound) {
+      std::string text = ready_summary(ctx, bound, first_run);
       if (tee) tee->write_terminal_only(text);
       else std::fwrite(text.data(), 1, text.size(), stdout);
     };
   }
   int code = app::run_server(opts);
   tee.reset();
+  if (child) {
+    remove_own_pid_file(ctx);
+    if (code == app::kExitPortBusy)
+      if (auto quiet = lost_start_race(ctx, port)) return *quiet;
+  }
   return code;
 }
 

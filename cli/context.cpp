@@ -21,16 +21,17 @@ result<std::uint16_t> parse_port(std::string_view text, std::string_view source,
 }
 
 result<port_choice> resolve_port(std::optional<std::string_view> flag, std::optional<std::string_view> env,
-                                 std::optional<std::int64_t> config_port, bool allow_ephemeral) {
+                                 std::optional<std::int64_t> config_port, bool allow_ephemeral,
+                                 std::string_view env_name) {
   if (flag) {
     auto p = parse_port(*flag, "--port", allow_ephemeral);
     if (!p) return p.err();
     return port_choice{*p, "--port"};
   }
   if (env && !trim(*env).empty()) {
-    auto p = parse_port(*env, "OPENTABS_PORT", allow_ephemeral);
+    auto p = parse_port(*env, env_name, allow_ephemeral);
     if (!p) return p.err();
-    return port_choice{*p, "OPENTABS_PORT"};
+    return port_choice{*p, std::string(env_name)};
   }
   if (config_port) {
     if (*config_port < 1 || *config_port > 65535)

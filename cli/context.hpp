@@ -25,10 +25,12 @@ struct port_choice {
 // `allow_ephemeral` accepts 0 ("any free port"), which only a foreground `start` can use.
 result<std::uint16_t> parse_port(std::string_view text, std::string_view source, bool allow_ephemeral = false);
 
-// The port by precedence.  A bad --port or OPENTABS_PORT is an error; a bad config value
-// too (it names config.json), since silently using another port would confuse everyone.
+// The port by precedence.  A bad --port or environment value is an error (naming `env_name`,
+// the variable it came from: OPENTABS_PORT or PORT); a bad config value too (it names
+// config.json), since silently using another port would confuse everyone.
 result<port_choice> resolve_port(std::optional<std::string_view> flag, std::optional<std::string_view> env,
-                                 std::optional<std::int64_t> config_port, bool allow_ephemeral = false);
+                                 std::optional<std::int64_t> config_port, bool allow_ephemeral = false,
+                                 std::string_view env_name = "OPENTABS_PORT");
 
 // config.json's top-level "port" when the file exists and holds one (nothing is created).
 std::optional<std::int64_t> read_config_port(const config::config_paths& paths);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <thread>
 
+#include "util/descriptors.hpp"
 #include "util/files.hpp"
 
 extern char** environ;
@@ -74,6 +75,7 @@ result<long> spawn_detached_self(const std::vector<std::string>& args, const fs:
     ::dup2(null_fd, STDIN_FILENO);
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
+    close_descriptors_from(3, report[1]);  // nothing else of ours (sockets, a client's pipes)
     ::execve(exe, argv.data(), envp.data());
     int e = errno;
     (void)!::write(report[1], &e, sizeof e);
@@ -116,6 +118,7 @@ result<captured> run_capture(const std::vector<std::string>& argv_in, std::chron
     ::dup2(null_fd, STDIN_FILENO);
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
+    close_descriptors_from(3, report[1]);
     ::execvp(argv[0], argv.data());
     int e = errno;
     (void)!::write(report[1], &e, sizeof e);

@@ -2,6 +2,7 @@
 #include "cli/server_api.hpp"
 
 #include "config/auth_secret.hpp"
+#include "net/http_client.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::cli {

@@ -12,7 +12,6 @@
 
 #include "config/config_paths.hpp"
 #include "json/json.hpp"
-#include "net/http_client.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::cli {

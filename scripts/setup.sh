@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything opentabs needs to build and test, idempotently: Debian packages
-# (compiler, C++ libraries, Chromium), the npm packages of the JS test side, and then
-# configures and builds the C++ tree into build/.  Safe to run again: it only installs
-# what is missing.  Uses sudo when not root.  Usage: scripts/setup.sh [--no-build]
+# Installs what opentabs needs, idempotently (only what is missing; sudo when not root).
+#   scripts/setup.sh            everything to build and test: Debian packages (compiler, C++
+#                               libraries, Node.js/npm, Chromium), the npm packages of the JS
+#                               test side; then configures and builds the whole tree (product
+#                               and tests) into build/.  Used by scripts/test.sh.
+#   scripts/setup.sh --product  only what the product needs to build (compiler, CMake, the
+#                               C++ libraries): no Chromium, no Node.js, no npm packages, no
+#                               build.  Used by scripts/start.sh, which builds the product itself.
+#   --no-build                  (with the full set) install packages but do not build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,9 +15,26 @@ cd "$root"
 log() { printf '[setup] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-apt_packages=(g++ cmake make pkg-config git ca-certificates
-  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev doctest-dev libre2-dev
-  nodejs npm chromium jq)
+product=false
+build=true
+for arg in "$@"; do
+  case "$arg" in
+    --product) product=true; build=false ;;
+    --no-build) build=false ;;
+    *) log "unknown argument: $arg (use --product or --no-build)"; exit 2 ;;
+  esac
+done
+
+# The product: compiler, build tools and the C++ libraries the binary is built from
+# (RE2 runs JSON Schema patterns; its runtime library is libre2-9).
+product_packages=(g++ cmake make pkg-config
+  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev libre2-dev)
+# Building and running the tests as well: doctest, Node.js for the integration and e2e
+# suites, Chromium for e2e, git and jq for the scripts.
+test_packages=(git ca-certificates doctest-dev nodejs npm chromium jq)
+
+apt_packages=("${product_packages[@]}")
+if ! $product; then apt_packages+=("${test_packages[@]}"); fi
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -27,6 +49,7 @@ if [ ${#filtered[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${filtered[@]}" >/dev/null
 fi
+if $product; then exit 0; fi
 
 # npm packages of the test side, reinstalled only when package-lock.json changed.
 stamp=test/node_modules/.opentabs-lock-stamp
@@ -37,8 +60,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-if [ "${1:-}" != "--no-build" ]; then
+if $build; then
   log "building (build/)"
-  cmake -S . -B build -DCMAKE_BUILD_TYPE="${OPENTABS_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE="${OPENTABS_BUILD_TYPE:-RelWithDebInfo}" -DOPENTABS_BUILD_TESTS=ON >/dev/null
   cmake --build build -j"$(nproc)"
 fi

@@ -129,6 +129,9 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  // Asio's sockets are not close-on-exec: without this npm would inherit the listening
+  // socket and every client connection.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);

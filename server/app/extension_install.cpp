@@ -1,7 +1,13 @@
 #include "app/extension_install.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <ctime>
 #include <system_error>
@@ -100,6 +106,42 @@ result<fs::path> back_up_foreign(const fs::path& target) {
   return backup;
 }
 
+// Replaces `path` atomically (temp file + rename) but without the fsyncs of
+// write_file_atomic: the caller syncs the whole copy once at the end (a cold first start
+// wrote ~90 files, and 90+ fsyncs were most of its time).  A crash before that sync can
+// leave a file stale or empty; the next start compares every file with the source and
+// rewrites it.
+status replace_file_unsynced(const fs::path& path, std::string_view content, unsigned mode) {
+  fs::path tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return make_error("io", "cannot create " + tmp.string() + ": " + std::strerror(errno));
+  std::size_t off = 0;
+  while (off < content.size()) {
+    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    off += static_cast<std::size_t>(n);
+  }
+  int err = off == content.size() && ::fchmod(fd, mode) == 0 ? 0 : errno;
+  ::close(fd);
+  if (err == 0 && ::rename(tmp.c_str(), path.c_str()) == 0) return ok();
+  if (err == 0) err = errno;
+  ::unlink(tmp.c_str());
+  return make_error("io", "cannot write " + path.string() + ": " + std::strerror(err));
+}
+
+// One flush for everything written: syncfs(2) of the file system holding `dir`.
+status sync_once(const fs::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return make_error("io", "cannot open " + dir.string() + ": " + std::strerror(errno));
+  int rc = ::syncfs(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return make_error("io", "cannot sync " + dir.string() + ": " + std::strerror(err));
+  return ok();
+}
+
 }  // namespace
 
 extension_folder classify_extension_folder(const fs::path& source, const fs::path& target) {
@@ -144,14 +186,15 @@ std::string foreign_extension_notice(const fs::path& target, const std::string& 
 fs::path extension_source_dir() {
   if (const char* env = std::getenv("OPENTABS_EXTENSION_SOURCE"); env && *env) return fs::path(env);
   std::error_code ec;
-  fs::path built = fs::path(OPENTABS_SOURCE_DIR) / "extension";
-  if (fs::exists(built / "manifest.json", ec)) return built;
+  // Installed: <prefix>/bin/opentabs next to <prefix>/share/opentabs/extension, wherever the
+  // prefix was moved to.
   auto exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     auto share = exe.parent_path().parent_path() / "share" / "opentabs" / "extension";
     if (fs::exists(share / "manifest.json", ec)) return share;
   }
-  return built;
+  // Development: the binary in a build directory uses the source tree it was built from.
+  return fs::path(OPENTABS_SOURCE_DIR) / "extension";
 }
 
 result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
@@ -194,7 +237,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
       ++report.unchanged;
       continue;
     }
-    if (auto st = write_file_atomic(dest, *content, 0644); !st) return st.err();
+    if (auto st = replace_file_unsynced(dest, *content, 0644); !st) return st.err();
     ++report.copied;
   }
   if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
@@ -203,17 +246,26 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
   report.extension_hash = bundle_hash(std::move(digests));
   auto hash_file = target / kHashFile;
   auto recorded = read_file(hash_file, 64);
-  if (!recorded || *recorded != report.extension_hash)
-    if (auto st = write_file_atomic(hash_file, report.extension_hash, 0644); !st) return st.err();
-  // Rewrite (with its fsyncs) only when the version changed: this runs on every start.
+  bool wrote = report.copied > 0;
+  if (!recorded || *recorded != report.extension_hash) {
+    if (auto st = replace_file_unsynced(hash_file, report.extension_hash, 0644); !st) return st.err();
+    wrote = true;
+  }
+  // Rewritten only when the version changed: this runs on every start.
   auto version_file = target / ".opentabs-version";
   auto current = read_file(version_file, 64);
-  if (!current || *current != OPENTABS_VERSION)
-    if (auto st = write_file_atomic(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
+  if (!current || *current != OPENTABS_VERSION) {
+    if (auto st = replace_file_unsynced(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
+    wrote = true;
+  }
   const std::string stamp = std::string("opentabs ") + OPENTABS_VERSION + "\n";
   auto stamped = read_file(target / kStampFile, 256);
-  if (!stamped || *stamped != stamp)
-    if (auto st = write_file_atomic(target / kStampFile, stamp, 0644); !st) return st.err();
+  if (!stamped || *stamped != stamp) {
+    if (auto st = replace_file_unsynced(target / kStampFile, stamp, 0644); !st) return st.err();
+    wrote = true;
+  }
+  if (wrote)
+    if (auto st = sync_once(target); !st) return st.err();
   return report;
 }
 

@@ -19,8 +19,9 @@
 
 namespace opentabs::app {
 
-// Where the extension's source files are: $OPENTABS_EXTENSION_SOURCE, else the extension/
-// directory of the source tree the binary was built from, else <prefix>/share/opentabs/extension.
+// Where the extension's source files are: $OPENTABS_EXTENSION_SOURCE, else
+// <exe dir>/../share/opentabs/extension (an installed binary, found through /proc/self/exe),
+// else the extension/ directory of the source tree the binary was built from (development).
 std::filesystem::path extension_source_dir();
 
 // What the target folder holds before an install.

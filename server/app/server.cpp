@@ -228,7 +228,7 @@ class server_app {
     auto port = http_.listen(options_.host, options_.port);
     if (!port) {
       std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
-      return 1;
+      return port.err().code == "port_busy" ? kExitPortBusy : 1;
     }
     router_.set_port(*port);
     // The extension reads its default port from here when the user has not set one in the

@@ -27,7 +27,11 @@ struct server_options {
 // Reads PORT, OPENTABS_DEV, ... into options (command-line flags applied afterwards win).
 server_options options_from_env();
 
-// Returns the process exit code (0 after a graceful shutdown).
+// Exit code of run_server when the port is already taken (another server won it), so a
+// caller can tell that apart from other failures.
+inline constexpr int kExitPortBusy = 3;
+
+// Returns the process exit code (0 after a graceful shutdown, kExitPortBusy, else 1 or 2).
 int run_server(const server_options& options);
 
 }  // namespace opentabs::app

@@ -138,9 +138,11 @@ std::optional<tool_name_style> parse_tool_name_style(std::string_view text) {
 }
 
 const std::vector<std::string>& server_known_keys() {
+  // "port" (written by `opentabs config set port`) and "telemetry" are read below too.
   static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
                                                 "permissions", "settings",  "additionalAllowedDirectories",
-                                                "updateCheckIntervalMinutes", "outputDirectory", "toolNames"};
+                                                "updateCheckIntervalMinutes", "outputDirectory", "toolNames", "port",
+                                                "telemetry"};
   return keys;
 }
 

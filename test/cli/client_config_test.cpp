@@ -23,6 +23,23 @@ TEST_CASE("the shapes each client expects") {
         "claude mcp add --transport http opentabs http://127.0.0.1:9600/mcp \\\n  --header \"Authorization: Bearer s\"");
 }
 
+TEST_CASE("OpenCode forms: remote for /mcp and /mcp/gateway, local with a command array for stdio") {
+  CHECK(json::dump(opencode_config(9515, "s", true)) ==
+        "{\"mcp\":{\"opentabs\":{\"type\":\"remote\",\"url\":\"http://127.0.0.1:9515/mcp/gateway\",\"headers\":{"
+        "\"Authorization\":\"Bearer s\"}}}}");
+  CHECK(json::dump(opencode_stdio_config(9515)) ==
+        "{\"mcp\":{\"opentabs\":{\"type\":\"local\",\"command\":[\"opentabs\",\"start\",\"--stdio\"]}}}");
+  CHECK(json::dump(opencode_stdio_config(9600)).find("\"--stdio\",\"--port\",\"9600\"]") != std::string::npos);
+  // The rendered block offers them in the gateway and stdio sections.
+  auto text = render_client_config({9515, "s", false});
+  auto gateway = text.find("Gateway variant");
+  auto stdio = text.find("Stdio variant");
+  REQUIRE(gateway != std::string::npos);
+  REQUIRE(stdio != std::string::npos);
+  CHECK(text.find("\"type\": \"remote\"", gateway) < stdio);
+  CHECK(text.find("\"type\": \"local\"", stdio) != std::string::npos);
+}
+
 TEST_CASE("stdio variant: default port is implicit, others are passed") {
   CHECK(json::dump(stdio_config(9515)) ==
         "{\"mcpServers\":{\"opentabs\":{\"command\":\"opentabs\",\"args\":[\"start\",\"--stdio\"]}}}");

@@ -15,6 +15,9 @@ TEST_CASE("precedence") {
   CHECK(resolve_port(std::nullopt, "", 9603)->source == "config.json");
   CHECK(resolve_port(std::nullopt, std::nullopt, std::nullopt)->port == 9515);
   CHECK(resolve_port(std::nullopt, std::nullopt, std::nullopt)->source == "default");
+  // PORT (the server's variable) is named as the source when it was the one used.
+  CHECK(resolve_port(std::nullopt, "9604", 9603, false, "PORT")->source == "PORT");
+  CHECK(resolve_port(std::nullopt, "x", 9603, false, "PORT").err().message.find("from PORT") != std::string::npos);
 }
 
 TEST_CASE("bad values name where they came from") {

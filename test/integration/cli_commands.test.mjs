@@ -318,13 +318,16 @@ describe('opentabs CLI without a server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('port precedence: --port over OPENTABS_PORT over config.json over 9515', async () => {
+  test('port precedence: --port over OPENTABS_PORT over PORT over config.json over 9515', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentabs-port-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ port: 40001 }));
     const show = async (args, env) => (await cli(['config', 'show', ...args], { env: { OPENTABS_CONFIG_DIR: dir, ...env } })).stdout;
     assert.match(await show([], {}), /Port: +40001 \(from config\.json\)/);
     assert.match(await show([], { OPENTABS_PORT: '40002' }), /Port: +40002 \(from OPENTABS_PORT\)/);
     assert.match(await show(['--port', '40003'], { OPENTABS_PORT: '40002' }), /Port: +40003 \(from --port\)/);
+    // PORT, the server's variable, applies to every command (not only `start`), below OPENTABS_PORT.
+    assert.match(await show([], { PORT: '40004' }), /Port: +40004 \(from PORT\)/);
+    assert.match(await show([], { PORT: '40004', OPENTABS_PORT: '40002' }), /Port: +40002 \(from OPENTABS_PORT\)/);
     writeFileSync(join(dir, 'config.json'), JSON.stringify({}));
     assert.match(await show([], {}), /Port: +9515 \(from default\)/);
     const bad = await cli(['status', '--port', '70000'], { env: { OPENTABS_CONFIG_DIR: dir } });

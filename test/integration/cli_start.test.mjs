@@ -129,12 +129,17 @@ describe('opentabs start / stop', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('foreground start on port 0: snippets name the bound port; server.log never gets the secret', async () => {
+  test('foreground start on port 0: a short summary names the bound port and --show-config, the extension steps last; no secret printed or logged', async () => {
     const s = await startServer();
     try {
       await s.fetch('/health');
-      assert.match(s.stdout, new RegExp(`claude mcp add --transport http opentabs http://127.0.0.1:${s.port}/mcp `));
-      assert.match(s.stdout, new RegExp(`Bearer ${s.secret}`));
+      // The ~85 lines of client snippets are behind --show-config; the summary says so.
+      assert.match(s.stdout, new RegExp(`MCP clients connect to http://127.0.0.1:${s.port}/mcp`));
+      assert.match(s.stdout, new RegExp(`opentabs start --show-config --port ${s.port}`));
+      assert.match(s.stdout, new RegExp(`opentabs start --stdio --port ${s.port}`));
+      assert.ok(!s.stdout.includes('claude mcp add'), 'the full snippets are printed by default');
+      assert.ok(s.stdout.indexOf('Load unpacked') > s.stdout.indexOf('--show-config'), 'the first-run steps come last');
+      assert.ok(!s.stdout.includes(s.secret), 'the secret is printed');
       assert.doesNotMatch(s.stdout, /127\.0\.0\.1:0\//);
       const log = readFileSync(join(s.configDir, 'server.log'), 'utf8');
       assert.match(log, new RegExp(`listening on http://127.0.0.1:${s.port}`));

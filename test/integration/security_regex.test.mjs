@@ -40,7 +40,7 @@ describe('security: regex denial of service from a web page', () => {
 
   before(async () => {
     s = await startServer({ config: { permissions: {} } });
-    ext = await new ExtensionClient(s, { connectionId: 'profile-security-regex' }).connect();
+    ext = await new ExtensionClient(s, { connectionId: 'profile-security-regex', capabilities: true }).connect();
     await ext.waitFor((m) => m.method === 'sync.full');
     mcp = await connectSdk(s, { name: 'security-regex' });
     // Both sites enabled: the hostile page's schemas are then compiled as soon as a call needs them.
