@@ -15,6 +15,7 @@
 // `pageAgent` must not reference anything outside itself: Chrome serialises its source.
 
 import { ProtocolError, ERR_INVALID_PARAMS, ERR_INTERNAL } from '../shared/constants.js';
+import { verifiedDialog, nextDialog, blockedError } from './dialogs.js';
 
 export const TRUNCATION_MARKER = '[... truncated';
 
@@ -30,6 +31,9 @@ export function pageAgent(op, args) {
   // window object that is kept for the next document (initial about:blank).
   if (globalThis.__opentabsRefs?.document !== document) globalThis.__opentabsRefs = newRegistry();
   const registry = globalThis.__opentabsRefs;
+  // An agent works in this document: dialog-relay.js (same world) holds its dialogs until the
+  // background can answer them.
+  globalThis.__opentabsDialogGate = true;
   registry.probes ??= new Map();
   registry.probeOf ??= new WeakMap();
   // A cross-origin frame's probe token: the background posts it to the frame's window and
@@ -727,14 +731,25 @@ export async function runPageOpIn(tabId, op, args, where) {
   const frame = where ?? frameOfRef(tabId, args?.ref);
   const target = frame?.documentId ? { tabId, documentIds: [frame.documentId] }
     : frame?.frameId !== undefined ? { tabId, frameIds: [frame.frameId] } : { tabId };
+  // A tab blocked by a JavaScript dialog cannot run anything: say so at once, naming the
+  // dialog, rather than wait for the dispatch timeout; likewise when one opens meanwhile.
+  const blocked = await verifiedDialog(tabId);
+  if (blocked) throw blockedError(tabId, blocked);
+  const dialog = nextDialog(tabId);
   let results;
   try {
-    results = await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: pageAgent, args: [op, args ?? {}] });
+    results = await Promise.race([
+      chrome.scripting.executeScript({ target, world: 'ISOLATED', func: pageAgent, args: [op, args ?? {}] }),
+      dialog.promise.then((d) => { throw blockedError(tabId, d); }),
+    ]);
   } catch (err) {
+    if (err instanceof ProtocolError) throw err;
     if (frame?.documentId && args?.ref) {
       throw new ProtocolError(ERR_INVALID_PARAMS, `Ref '${args.ref}' is from a frame document that is no longer in this tab (the frame navigated or was removed); take a new browser_snapshot and use its refs`);
     }
     throw new ProtocolError(ERR_INTERNAL, `Cannot run in tab ${tabId}${frame ? ` (frame ${frame.frameId})` : ''}: ${err?.message ?? err}`);
+  } finally {
+    dialog.cancel();
   }
   const first = results?.[0];
   const out = first?.result;
