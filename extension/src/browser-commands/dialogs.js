@@ -28,7 +28,7 @@ export function markDriven(tabId) {
   const known = drivenTabs.delete(tabId);
   drivenTabs.add(tabId);
   while (drivenTabs.size > MAX_DRIVEN_TABS) drivenTabs.delete(drivenTabs.values().next().value);
-  // Frames already loaded asked before the tab was driven (dialog:hello); tell them now.
+  // Tell the relays of the frames already loaded (later loads: tabs.onUpdated below).
   if (!known && inServiceWorker) chrome.tabs.sendMessage(tabId, { type: 'dialog:driven' }).catch(() => {});
 }
 
@@ -116,10 +116,6 @@ if (inServiceWorker) {
     if (msg?.target !== 'background' || sender.id !== chrome.runtime.id || typeof msg.type !== 'string' || !msg.type.startsWith('dialog:')) return false;
     const tabId = sender.tab?.id;
     if (!Number.isInteger(tabId)) return false;
-    if (msg.type === 'dialog:hello') {
-      sendResponse({ driven: drivenTabs.has(tabId) });
-      return false;
-    }
     if (msg.type === 'dialog:opening' && ['alert', 'confirm', 'prompt'].includes(msg.dialogType)) {
       const d = recordOpening(tabId, sender, msg);
       const token = typeof msg.gate === 'string' && /^[0-9a-f]{32}$/.test(msg.gate) ? msg.gate : null;
@@ -131,4 +127,9 @@ if (inServiceWorker) {
     return false;
   });
   chrome.tabs.onRemoved.addListener((tabId) => { dialogClosed(tabId); drivenTabs.delete(tabId); });
+  chrome.tabs.onUpdated.addListener((tabId, info) => {
+    if (drivenTabs.has(tabId) && (info.status === 'loading' || info.status === 'complete')) {
+      chrome.tabs.sendMessage(tabId, { type: 'dialog:driven' }).catch(() => {});
+    }
+  });
 }

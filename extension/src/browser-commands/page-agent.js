@@ -325,6 +325,9 @@ export function pageAgent(op, args) {
     (st.cursor === 'pointer' && (!el.parentElement || styleOf(el.parentElement).cursor !== 'pointer'));
   const INTERACTIVE_SELECTOR = 'a[href],button,input:not([type=hidden]),select,textarea,[role],[contenteditable],[onclick],[tabindex],iframe,frame';
   const MAX_OPTIONS = 100;
+  // A row of a data table, not of a layout table: short cells without structure of their own.
+  const plainRow = (tr) => [...tr.cells].every((c) => (c.innerText ?? '').length <= 300 &&
+    !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame'));
 
   const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
     const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
@@ -400,6 +403,8 @@ export function pageAgent(op, args) {
       if (st.display === 'none') return;
       const hiddenSelf = st.visibility === 'hidden';
       let role = hiddenSelf ? null : roleOf(el);
+      // Cells of a row that is not summarised (a layout table): their content speaks for itself.
+      if ((el.tagName === 'TD' || el.tagName === 'TH') && !el.hasAttribute('role')) role = null;
       // A label that names a field: the field's line carries the name, so the label adds only
       // what else it holds (a link, say).  Likewise a fieldset's legend names its group and a
       // caption its table.
@@ -413,7 +418,7 @@ export function pageAgent(op, args) {
         (!(interactiveOnly || quiet) || actionable(el, role) || role === 'clickable' || (role === 'heading' && !quiet));
       if (show) {
         // A table row of plain cells is one line: its cells' text joined by " | ".
-        if (el.tagName === 'TR' && role === 'row' && !interactiveOnly && !quiet) {
+        if (el.tagName === 'TR' && role === 'row' && !interactiveOnly && !quiet && plainRow(el)) {
           const cells = [...el.cells];
           const header = cells.length > 0 && cells.every((c) => c.tagName === 'TH');
           if (!emit(depth, `row${header ? ' [header]' : ''}: ${cells.map((c) => squash(c.innerText, 100)).join(' | ')}`)) return;

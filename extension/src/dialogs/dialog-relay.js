@@ -19,9 +19,10 @@
 
   const toBackground = (message) => chrome.runtime.sendMessage({ target: 'background', ...message }).catch(() => null);
 
-  // Whether an agent drives this tab (it opened or used it); the page agent also sets
-  // __opentabsDialogGate in this world whenever it runs here.
-  toBackground({ type: 'dialog:hello' }).then((reply) => { if (reply?.driven === true) driven = true; });
+  // Whether an agent drives this tab (it opened or used it): the background says so when it
+  // starts driving the tab and on each load of a driven tab (no message from here, so page
+  // loads do not wake the service worker); the page agent also sets __opentabsDialogGate in
+  // this world whenever it runs here.
   chrome.runtime.onMessage.addListener((msg, sender) => {
     if (sender.id === chrome.runtime.id && !sender.tab && msg?.type === 'dialog:driven') driven = true;
     return false;
