@@ -75,4 +75,34 @@ describe('a dialog the page opens by itself', () => {
     assert.match(resultText(again), /No JavaScript dialog is open/);
     await tool('browser_close_tab', { tabId: tab.id });
   });
+
+  it('answers a prompt() that opened before any page tool ran in the tab', { timeout: 60_000 }, async () => {
+    // The agent opened the tab, so the dialog was held until the debugger watched; nothing
+    // else was sent to the tab before it opened.
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/dialog.html?kind=prompt&ms=800` }));
+    const answered = await waitFor(async () => {
+      const r = await callTool(mcp, 'browser_handle_dialog', { tabId: tab.id, action: 'accept', promptText: 'Ada' });
+      return r.isError ? null : json(r);
+    }, 'the prompt to open and be answered', 20_000);
+    assert.deepEqual(answered.dialog, { type: 'prompt', message: 'Your name?' });
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value, ['prompt:Ada']);
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('names a dialog of a tab no agent drove, and says it can only be answered in the browser', { timeout: 60_000 }, async () => {
+    // Opened by the person (here Playwright), not by the agent: the dialog opens at once.
+    // No tool touches the tab before the dialog is open.
+    const page = await browser.context.newPage();
+    const opened = page.waitForEvent('dialog');
+    await page.goto(`${site.url}/dialog.html?ms=300`);
+    await opened;
+    const tab = json(await tool('browser_list_tabs')).find((t) => t.url.includes('/dialog.html?ms=300'));
+    const refusal = await callTool(mcp, 'browser_get_tab_content', { tabId: tab.id });
+    assert.equal(refusal.isError, true);
+    assert.match(resultText(refusal), BLOCKED);
+    const answer = await callTool(mcp, 'browser_handle_dialog', { tabId: tab.id, action: 'accept' });
+    assert.equal(answer.isError, true);
+    assert.match(resultText(answer), /shows a JavaScript confirm\(\) dialog "Discard the draft\?" that opened before the extension watched the tab, so it can only be answered in the browser window/);
+    await page.close();
+  });
 });

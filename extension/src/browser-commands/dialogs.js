@@ -106,8 +106,12 @@ async function watchAndOpenGate(tabId, sender, token, d) {
   } catch {
     // Another debugger holds the tab: the dialog opens unwatched (it is still reported).
   } finally {
-    const origin = new URL(sender.url).origin;
-    await chrome.cookies.set({ url: `${origin}/`, name: GATE_COOKIE, value: token, path: '/', expirationDate: Math.floor(Date.now() / 1000) + GATE_COOKIE_TTL_S }).catch(() => {});
+    const { origin, protocol } = new URL(sender.url);
+    // SameSite=None (https only) so a cross-site frame's document.cookie sees it too.
+    const crossSite = protocol === 'https:' ? { secure: true, sameSite: 'no_restriction' } : {};
+    await chrome.cookies.set({
+      url: `${origin}/`, name: GATE_COOKIE, value: token, path: '/', expirationDate: Math.floor(Date.now() / 1000) + GATE_COOKIE_TTL_S, ...crossSite,
+    }).catch(() => {});
   }
 }
 
