@@ -268,7 +268,13 @@ export function pageAgent(op, args) {
     }
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) {
       const labels = el.labels ? [...el.labels] : [];
-      if (labels.length) return squash(labels.map((l) => l.textContent).join(' '));
+      // A label's own words: not the options or value of a field nested in it.
+      const words = (l) => {
+        const copy = l.cloneNode(true);
+        for (const n of copy.querySelectorAll('select,textarea,button,datalist')) n.remove();
+        return copy.textContent;
+      };
+      if (labels.length) return squash(labels.map(words).join(' '));
       if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type)) return squash(el.value);
       return squash(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '');
     }
