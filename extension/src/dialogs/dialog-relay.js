@@ -1,6 +1,7 @@
 // JavaScript dialogs, ISOLATED world, document_start, every frame (manifest content script).
 //
-// Pairs with dialog-hook.js: on its synchronous "opening" event this tells the background
+// Pairs with dialog-hook.js (over the private node of their document_start handshake): on
+// its synchronous "opening" event this tells the background
 // which dialog is opening.  A dialog opened while the background's debugger does not watch
 // the tab cannot be answered later (CDP only answers dialogs it saw open), so in a tab an agent
 // is driving the call is held here, synchronously, until the background has the debugger
@@ -12,6 +13,9 @@
 
   const OPENING = 'opentabs-dialog-opening';
   const CLOSED = 'opentabs-dialog-closed';
+  const READY = 'opentabs-dialog-ready';
+  const HELLO_FROM_HOOK = 'opentabs-dialog-hook-hello';
+  const HELLO_FROM_RELAY = 'opentabs-dialog-relay-hello';
   const GATE_COOKIE = '__opentabs_dialog_gate';
   const GATE_MS = 1500;
   const TYPES = new Set(['alert', 'confirm', 'prompt']);
@@ -37,7 +41,7 @@
     }
   };
 
-  document.addEventListener(OPENING, (event) => {
+  const onOpening = (event) => {
     const info = parse(event);
     if (!info) return;
     const gated = driven || globalThis.__opentabsDialogGate === true;
@@ -53,9 +57,22 @@
       try { opened = document.cookie.includes(`${GATE_COOKIE}=${token}`); } catch { break; }
     }
     try { document.cookie = `${GATE_COOKIE}=; Max-Age=0; path=/`; } catch { /* no cookies here */ }
-  });
-
-  document.addEventListener(CLOSED, (event) => {
+  };
+  const onClosed = (event) => {
     if (parse(event)) toBackground({ type: 'dialog:closed' });
-  });
+  };
+
+  let channel = null;
+  const onHookHello = (event) => {
+    const node = event.relatedTarget;
+    if (channel || !(node instanceof Node)) return;
+    channel = node;
+    window.removeEventListener(HELLO_FROM_HOOK, onHookHello, true);
+    channel.addEventListener(OPENING, onOpening);
+    channel.addEventListener(CLOSED, onClosed);
+    channel.dispatchEvent(new Event(READY));
+  };
+  window.addEventListener(HELLO_FROM_HOOK, onHookHello, true);
+  // If dialog-hook.js ran first it offers the node again on this.
+  window.dispatchEvent(new Event(HELLO_FROM_RELAY));
 })();
