@@ -81,6 +81,26 @@ tools::call_result success_result(const json::value& result, bool unwrap_output)
   return tools::call_result::text(json::dump(sanitize_output(*payload)));
 }
 
+tools::call_result browser_success(std::string_view tool_name, const json::value& result) {
+  if (tool_name == "browser_snapshot") {
+    if (const auto* o = result.if_object()) {
+      const auto* snapshot = json::get_string(*o, "snapshot");
+      if (snapshot) {
+        const auto* title = json::get_string(*o, "title");
+        const auto* url = json::get_string(*o, "url");
+        std::string head = "page title=" + json::dump(json::str(title ? std::string_view(*title) : std::string_view()));
+        // A URL has no spaces or line breaks once parsed by the browser; quote it if it has.
+        std::string u = url ? std::string(*url) : std::string();
+        head += " url=" + (u.find_first_of(" \t\r\n\"") == std::string::npos ? u : json::dump(json::str(u)));
+        head += " lines=" + std::to_string(json::get_int(*o, "lines").value_or(0));
+        head += std::string(" truncated=") + (json::get_bool(*o, "truncated").value_or(false) ? "true" : "false");
+        return tools::call_result::text(head + "\n" + std::string(*snapshot));
+      }
+    }
+  }
+  return success_result(result, false);
+}
+
 std::string sanitize_error_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());

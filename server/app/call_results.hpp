@@ -19,6 +19,12 @@ json::value sanitize_output(const json::value& v);
 // compact JSON text.
 tools::call_result success_result(const json::value& result, bool unwrap_output);
 
+// A successful browser.* answer for `tool_name`: browser_snapshot's {url, title, snapshot,
+// truncated, lines} becomes plain text, a first line of metadata
+// (`page title="…" url=… lines=N truncated=false`) followed by the snapshot lines, so the
+// snapshot is not escaped into a JSON string; every other answer is success_result's JSON.
+tools::call_result browser_success(std::string_view tool_name, const json::value& result);
+
 // A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
 tools::call_result plugin_failure(const ext_reply& reply);
 // A failed browser-tool call: "Browser tool error: <message>".

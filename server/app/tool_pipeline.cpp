@@ -502,7 +502,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
     ro.cancel_hook = &link.hook;
     auto reply = co_await hub_.request(tool.method, std::move(args), std::move(ro));
     if (reply.ok()) {
-      r = success_result(reply.result, false);
+      r = browser_success(tool.name, reply.result);
     } else {
       r = browser_failure(reply);
       entry.error = audit_error_of(reply);

@@ -102,7 +102,7 @@ constexpr std::string_view catalog_document = R"json({
  "args":{"groupId":"$groupId","connectionId":"$connectionId"},"required":["groupId"]},
 
 {"name":"browser_snapshot","group":"Page","icon":"scan-text","summary":"Accessibility snapshot with element refs",
- "description":"Compact accessibility-style outline of the page: one line per element with role, name, value and states, and a ref (e12@k3f9) that click/type/hover/select/scroll/press_key/wait_for_element accept instead of a selector; refs are valid only for the document they came from (after a navigation or reload, snapshot again). Covers same-origin iframes and open shadow roots. Scope it with selector or ref; output stops at maxChars with an explicit truncation marker. Does not activate the tab.",
+ "description":"Compact accessibility-style outline of the page: one line per element with role, name, value and states, and a ref (e12@k3f9) that click/type/hover/select/scroll/press_key/wait_for_element accept instead of a selector; refs are valid only for the document they came from (after a navigation or reload, snapshot again). Covers iframes (cross-origin too) and shadow roots (closed too); refs only on what can be acted on. Returned as text: a first line 'page title=… url=… lines=N truncated=…', then the snapshot. Scope it with selector or ref; output stops at maxChars with an explicit truncation marker. Does not activate the tab.",
  "args":{"tabId":"$tabId","selector":"$selector","ref":"$ref",
          "maxChars":{"type":"integer","minimum":200,"maximum":200000,"default":20000,"description":"Hard cap on the snapshot text"},
          "interactiveOnly":{"type":"boolean","default":false,"description":"Only list elements a user can act on (links, buttons, fields) and headings"}},

@@ -103,10 +103,23 @@ describe('browser tools through MCP', () => {
     const retryMs = Math.max(...refused.map((text) => Number(/retry in (\d+) ms/.exec(text)[1])));
     await new Promise((resolve) => setTimeout(resolve, retryMs + 50));
     assert.ok((await tool('browser_screenshot_tab', { tabId: tab.id })).content.some((c) => c.type === 'image'));
-    // The large-page snapshot stays under its cap and its refs drive a click.
-    const snap = json(await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 }));
-    assert.ok(snap.snapshot.length <= 4000 && snap.truncated);
-    const ref = /button "First action" \[ref=(e\d+@[0-9a-z]{4})\]/.exec(snap.snapshot)[1];
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('returns the snapshot as plain text: a metadata line, then the snapshot lines', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/big.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    // Plain text content, not JSON (issue 15 item 2); the large-page snapshot stays under its
+    // cap and its refs drive a click.
+    const result = await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 });
+    assert.deepEqual(result.content.map((c) => c.type), ['text']);
+    const [head, ...lines] = result.content[0].text.split('\n');
+    assert.match(head, new RegExp(`^page title="Large page fixture" url=${site.url}/big\\.html lines=${lines.length - 1} truncated=true$`));
+    assert.match(lines[0], /^- heading "Large page" \[level=1\]$/);
+    const snapshot = lines.join('\n');
+    assert.ok(snapshot.length <= 4000);
+    assert.match(lines[lines.length - 1], /^\[\.\.\. truncated: snapshot reached maxChars=4000/);
+    const ref = /button "First action" \[ref=(e\d+@[0-9a-z]{4})\]/.exec(snapshot)[1];
     await tool('browser_click_element', { tabId: tab.id, ref });
     assert.match(json(await tool('browser_get_tab_content', { tabId: tab.id, selector: '#status' })).content, /clicked first action/);
     await tool('browser_close_tab', { tabId: tab.id });

@@ -42,7 +42,8 @@ async function loaded(tabId, urlEnd) {
   }, `${urlEnd} to load`);
 }
 async function snapshotRef(tabId, pattern) {
-  const { snapshot } = json(await tool('browser_snapshot', { tabId }));
+  // Plain text: a metadata line, then the snapshot.
+  const snapshot = resultText(await tool('browser_snapshot', { tabId })).split('\n').slice(1).join('\n');
   const line = snapshot.split('\n').find((l) => pattern.test(l));
   assert.ok(line, `snapshot has a line matching ${pattern}:\n${snapshot}`);
   const ref = /\[ref=([^\]]+)\]/.exec(line)[1];

@@ -8,6 +8,7 @@ import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { str, tabId as requireTabId, target, invalid } from './params.js';
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
+import { verifiedDialog, openDialogOf, dialogClosed, describeDialog } from './dialogs.js';
 
 const NAMED_KEYS = {
   Enter: { code: 'Enter', keyCode: 13, text: '\r' }, Tab: { code: 'Tab', keyCode: 9 }, Escape: { code: 'Escape', keyCode: 27 },
@@ -129,13 +130,21 @@ async function handleDialog(params) {
   const promptText = str(params, 'promptText', { required: false, max: 10_000 });
   return withDebugger(tabId, async (send) => {
     // No Page.enable here: it waits for the renderer, which the open dialog blocks.
+    const answered = openDialogOf(tabId); // before the answer: closing it clears the record
     try {
       await send('Page.handleJavaScriptDialog', promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText });
     } catch (err) {
-      if (/No dialog is showing/i.test(String(err?.message))) throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
-      throw err;
+      if (!/No dialog is showing/i.test(String(err?.message))) throw err;
+      // The page may still be blocked by a dialog the debugger never saw open (one that
+      // opened while no agent drove the tab): CDP cannot answer that one.
+      const unseen = await verifiedDialog(tabId);
+      if (unseen) {
+        throw new ProtocolError(ERR_INTERNAL, `Tab ${tabId} shows a JavaScript ${describeDialog(unseen)} that opened before the extension watched the tab, so it can only be answered in the browser window`);
+      }
+      throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
     }
-    return { handled: true, action };
+    dialogClosed(tabId);
+    return answered ? { handled: true, action, dialog: { type: answered.type, message: answered.message } } : { handled: true, action };
   });
 }
 

@@ -15,6 +15,7 @@
 // `pageAgent` must not reference anything outside itself: Chrome serialises its source.
 
 import { ProtocolError, ERR_INVALID_PARAMS, ERR_INTERNAL } from '../shared/constants.js';
+import { verifiedDialog, nextDialog, blockedError } from './dialogs.js';
 
 export const TRUNCATION_MARKER = '[... truncated';
 
@@ -24,12 +25,28 @@ export function pageAgent(op, args) {
     // Four base-36 digits (1.7 million tags): short in every ref, and a collision between two
     // documents of one tab is what it would take to misdirect a ref.
     const tag = (crypto.getRandomValues(new Uint32Array(1))[0] % 36 ** 4).toString(36).padStart(4, '0');
-    return { document, tag, next: 1, byRef: new Map(), byEl: new WeakMap() };
+    return { document, tag, next: 1, byRef: new Map(), byEl: new WeakMap(), probes: new Map(), probeOf: new WeakMap() };
   };
   // A new document normally brings a new isolated world; the document check also covers a
   // window object that is kept for the next document (initial about:blank).
   if (globalThis.__opentabsRefs?.document !== document) globalThis.__opentabsRefs = newRegistry();
   const registry = globalThis.__opentabsRefs;
+  // An agent works in this document: dialog-relay.js (same world) holds its dialogs until the
+  // background can answer them.
+  globalThis.__opentabsDialogGate = true;
+  registry.probes ??= new Map();
+  registry.probeOf ??= new WeakMap();
+  // A cross-origin frame's probe token: the background posts it to the frame's window and
+  // finds out which extension frame received it (content scripts cannot name a frame's id).
+  const probeOf = (el) => {
+    let token = registry.probeOf.get(el);
+    if (!token) {
+      token = `p${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
+      registry.probeOf.set(el, token);
+      registry.probes.set(token, new WeakRef(el));
+    }
+    return token;
+  };
 
   class AgentError extends Error {}
   // Refusals of a ref: a wait for an element never retries them.
@@ -65,8 +82,13 @@ export function pageAgent(op, args) {
     return true;
   };
 
+  // Open and closed shadow roots alike: content scripts may read closed ones through
+  // chrome.dom (the page itself cannot, and nothing here hands them to it).
+  const shadowOf = (el) => el.shadowRoot ?? globalThis.chrome?.dom?.openOrClosedShadowRoot?.(el) ?? null;
+
   const childRootOf = (el) => {
-    if (el.shadowRoot) return el.shadowRoot;
+    const shadow = shadowOf(el);
+    if (shadow) return shadow;
     if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch { doc = null; }
@@ -84,7 +106,7 @@ export function pageAgent(op, args) {
       const r = queue.shift();
       const walker = (r.ownerDocument ?? r).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        let child = n.shadowRoot ?? null;
+        let child = shadowOf(n);
         if (!child && (n.tagName === 'IFRAME' || n.tagName === 'FRAME')) {
           try { child = n.contentDocument; } catch { child = null; }
         }
@@ -210,7 +232,7 @@ export function pageAgent(op, args) {
     LI: 'listitem', TABLE: 'table', TR: 'row', TD: 'cell', TH: 'columnheader', DIALOG: 'dialog', IMG: 'img',
     IFRAME: 'iframe', FRAME: 'iframe', H1: 'heading', H2: 'heading', H3: 'heading', H4: 'heading', H5: 'heading',
     H6: 'heading', SUMMARY: 'button', DETAILS: 'group', FIELDSET: 'group', PROGRESS: 'progressbar', METER: 'meter',
-    LABEL: 'label', ARTICLE: 'article', SECTION: 'region',
+    ARTICLE: 'article', SECTION: 'region',
   };
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
     'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
@@ -246,11 +268,22 @@ export function pageAgent(op, args) {
     }
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) {
       const labels = el.labels ? [...el.labels] : [];
-      if (labels.length) return squash(labels.map((l) => l.textContent).join(' '));
+      // A label's own words: not the options or value of a field nested in it.
+      const words = (l) => {
+        const copy = l.cloneNode(true);
+        for (const n of copy.querySelectorAll('select,textarea,button,datalist')) n.remove();
+        return copy.textContent;
+      };
+      if (labels.length) return squash(labels.map(words).join(' '));
       if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type)) return squash(el.value);
       return squash(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '');
     }
     if (el.tagName === 'IMG') return squash(el.getAttribute('alt') || el.getAttribute('title') || '');
+    if (el.tagName === 'TABLE' && el.caption) return squash(el.caption.textContent);
+    if (el.tagName === 'FIELDSET') {
+      const legend = [...el.children].find((c) => c.tagName === 'LEGEND');
+      if (legend) return squash(legend.textContent);
+    }
     if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') return squash(el.getAttribute('title') || el.getAttribute('name') || el.getAttribute('src') || '');
     if (['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'listitem', 'cell', 'columnheader', 'label', 'switch',
       'checkbox', 'radio', 'treeitem', 'menuitemcheckbox', 'menuitemradio'].includes(role) || el.tagName === 'SUMMARY') {
@@ -286,9 +319,26 @@ export function pageAgent(op, args) {
     return null;
   };
 
+  // Elements that get a ref: what an agent can act on (interactive roles, focusable or
+  // script-clickable elements), plus frames and dialogs, which a snapshot can be scoped to.
+  // Headings, cells, list items and text carry no ref: they are read, not acted on.
+  const actionable = (el, role) => INTERACTIVE.has(role) || role === 'iframe' || role === 'dialog' || role === 'alertdialog' ||
+    el.tagName === 'SUMMARY' || el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
+    (el.isContentEditable && el.getAttribute('contenteditable') !== null);
+  // An element without a role that still looks clickable (its own pointer cursor, an inline
+  // handler or a tabindex): listed as "clickable" so an agent can reach it.
+  const looksClickable = (el, st) => el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
+    (st.cursor === 'pointer' && (!el.parentElement || styleOf(el.parentElement).cursor !== 'pointer'));
+  const INTERACTIVE_SELECTOR = 'a[href],button,input:not([type=hidden]),select,textarea,[role],[contenteditable],[onclick],[tabindex],iframe,frame';
+  const MAX_OPTIONS = 100;
+  // A row of a data table, not of a layout table: short cells without structure of their own.
+  const plainRow = (tr) => [...tr.cells].every((c) => (c.innerText ?? '').length <= 300 &&
+    !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame'));
+
   const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
     const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
     const lines = [];
+    const frames = [];
     let size = 0;
     let truncated = false;
     let visited = 0;
@@ -301,35 +351,55 @@ export function pageAgent(op, args) {
       size += line.length + 1;
       return true;
     };
-    const walkChildren = (nodes, depth) => {
-      for (const child of nodes) {
-        if (truncated) return;
-        walk(child, depth);
-      }
-    };
     const childrenOf = (el) => {
       if (el.tagName === 'SLOT') {
         const assigned = el.assignedNodes({ flatten: true });
         return assigned.length ? assigned : [...el.childNodes];
       }
-      if (el.shadowRoot) return [...el.shadowRoot.childNodes];
+      const shadow = shadowOf(el);
+      if (shadow) return [...shadow.childNodes];
       return [...el.childNodes];
     };
-    const walk = (node, depth) => {
+    // `quiet`: only actionable elements are listed below here (inside a field's label, a
+    // legend or a summarised table row, whose text is already on the line above).
+    const walkChildren = (nodes, depth, quiet) => {
+      for (const child of nodes) {
+        if (truncated) return;
+        walk(child, depth, quiet);
+      }
+    };
+    const optionsOf = (select, depth) => {
+      const label = (o) => squash(o.label, 80) + (o.disabled ? ' (disabled)' : '');
+      const loose = [];
+      let shown = 0;
+      for (const child of select.children) {
+        if (shown >= MAX_OPTIONS) break;
+        if (child.tagName === 'OPTION') { loose.push(label(child)); shown++; }
+        else if (child.tagName === 'OPTGROUP') {
+          if (loose.length && !emit(depth, `options: ${loose.splice(0).join(' | ')}`)) return;
+          const items = [...child.children].filter((o) => o.tagName === 'OPTION').slice(0, MAX_OPTIONS - shown).map(label);
+          shown += items.length;
+          if (!emit(depth, `group ${JSON.stringify(squash(child.label, 80))}: ${items.join(' | ')}`)) return;
+        }
+      }
+      if (loose.length && !emit(depth, `options: ${loose.join(' | ')}`)) return;
+      if (select.options.length > shown) emit(depth, `(${select.options.length - shown} more options; browser_select_option lists them when a value does not match)`);
+    };
+    const walk = (node, depth, quiet) => {
       if (truncated) return;
       if (++visited > MAX_NODES) { truncated = true; return; }
       if (node.nodeType === Node.TEXT_NODE) {
-        if (interactiveOnly) return;
+        if (quiet || interactiveOnly) return;
         const parent = node.parentElement;
         const text = squash(node.textContent, 200);
         if (!text || !parent) return;
         const prole = roleOf(parent);
-        if (prole && ['button', 'link', 'heading', 'option', 'label', 'tab', 'menuitem', 'checkbox', 'radio', 'switch', 'columnheader', 'cell', 'listitem', 'treeitem'].includes(prole) && parent.childNodes.length === 1) return;
+        if (prole && ['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'checkbox', 'radio', 'switch', 'columnheader', 'cell', 'listitem', 'treeitem'].includes(prole) && parent.childNodes.length === 1) return;
         emit(depth, `text: ${text}`);
         return;
       }
       if (node.nodeType !== Node.ELEMENT_NODE) {
-        if (node.nodeType === Node.DOCUMENT_FRAGMENT_NODE || node.nodeType === Node.DOCUMENT_NODE) walkChildren([...node.childNodes], depth);
+        if (node.nodeType === Node.DOCUMENT_FRAGMENT_NODE || node.nodeType === Node.DOCUMENT_NODE) walkChildren([...node.childNodes], depth, quiet);
         return;
       }
       const el = node;
@@ -338,44 +408,65 @@ export function pageAgent(op, args) {
       const st = styleOf(el);
       if (st.display === 'none') return;
       const hiddenSelf = st.visibility === 'hidden';
-      const role = hiddenSelf ? null : roleOf(el);
+      let role = hiddenSelf ? null : roleOf(el);
+      // Cells of a row that is not summarised (a layout table): their content speaks for itself.
+      if ((el.tagName === 'TD' || el.tagName === 'TH') && !el.hasAttribute('role')) role = null;
+      // A label that names a field: the field's line carries the name, so the label adds only
+      // what else it holds (a link, say).  Likewise a fieldset's legend names its group and a
+      // caption its table.
+      if (!quiet && ((el.tagName === 'LABEL' && el.control && !role) || (el.tagName === 'LEGEND' && el.parentElement?.tagName === 'FIELDSET') || el.tagName === 'CAPTION')) {
+        walkChildren(childrenOf(el), depth, true);
+        return;
+      }
+      if (!role && !hiddenSelf && el !== start && looksClickable(el, st)) role = 'clickable';
       let childDepth = depth;
       const show = role && role !== 'none' && role !== 'presentation' && role !== 'generic' &&
-        (!interactiveOnly || INTERACTIVE.has(role) || role === 'heading' || role === 'iframe');
+        (!(interactiveOnly || quiet) || actionable(el, role) || role === 'clickable' || (role === 'heading' && !quiet));
       if (show) {
-        const name = nameOf(el, role);
+        // A table row of plain cells is one line: its cells' text joined by " | ".
+        if (el.tagName === 'TR' && role === 'row' && !interactiveOnly && !quiet && plainRow(el)) {
+          const cells = [...el.cells];
+          const header = cells.length > 0 && cells.every((c) => c.tagName === 'TH');
+          if (!emit(depth, `row${header ? ' [header]' : ''}: ${cells.map((c) => squash(c.innerText, 100)).join(' | ')}`)) return;
+          if (el.querySelector(INTERACTIVE_SELECTOR)) walkChildren(childrenOf(el), depth + 1, true);
+          return;
+        }
+        const name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
         const value = valueOf(el, role);
         const states = statesOf(el, role);
-        let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''} [ref=${refOf(el)}]`;
+        let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
+        if (actionable(el, role) || role === 'clickable') line += ` [ref=${refOf(el)}]`;
         if (value !== null && value !== '') line += ` value=${JSON.stringify(squash(value, 200))}`;
         if (el.tagName === 'A' && el.getAttribute('href') && !interactiveOnly) line += ` href=${JSON.stringify(squash(el.getAttribute('href'), 120))}`;
         if (states.length) line += ` [${states.join(', ')}]`;
         if (!emit(depth, line)) return;
         childDepth = depth + 1;
-        if (['button', 'link', 'heading', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'img', 'slider', 'spinbutton'].includes(role) &&
-          !el.shadowRoot && !el.querySelector('a,button,input,select,textarea,[role],[contenteditable],iframe,img')) return;
-        if (role === 'combobox' || role === 'listbox') {
-          if (el.tagName === 'SELECT') {
-            for (const opt of el.options) {
-              if (!emit(childDepth, `option ${JSON.stringify(squash(opt.label))} [ref=${refOf(opt)}]${opt.selected ? ' [selected]' : ''}`)) return;
-            }
-            return;
-          }
-        }
+        if (el.tagName === 'SELECT') { optionsOf(el, childDepth); return; }
+        if (['button', 'link', 'heading', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'img', 'slider', 'spinbutton', 'clickable'].includes(role) &&
+          !shadowOf(el) && !el.querySelector(INTERACTIVE_SELECTOR)) return;
+        if (role === 'clickable') quiet = true;
       }
       if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
         let doc = null;
         try { doc = el.contentDocument; } catch { doc = null; }
-        if (!doc) { emit(childDepth, `(cross-origin frame not inspected: ${squash(el.src, 120)})`); return; }
-        if (doc.body) walk(doc.body, childDepth);
+        if (!doc) {
+          // A cross-origin frame: its own agent snapshots it (the caller splices that in at
+          // this marker line).
+          if (el.contentWindow) {
+            const token = probeOf(el);
+            if (emit(childDepth, `(frame ${token})`)) frames.push({ line: lines.length - 1, token, depth: childDepth });
+          }
+          return;
+        }
+        if (doc.body) walk(doc.body, childDepth, quiet);
         return;
       }
-      walkChildren(childrenOf(el), childDepth);
+      walkChildren(childrenOf(el), childDepth, quiet);
     };
-    walk(start, 0);
+    walk(start, 0, false);
     let text = lines.join('\n');
     if (truncated) text += `\n${TRUNC}: snapshot reached maxChars=${maxChars} after ${lines.length} lines; scope it with selector or ref, or use interactiveOnly]`;
-    return { url: location.href, title: document.title, snapshot: text, truncated, lines: lines.length };
+    return { url: location.href, title: document.title, snapshot: text, truncated, lines: lines.length, frames, tag: registry.tag };
   };
 
   // ---- operations --------------------------------------------------------------------------
@@ -397,8 +488,9 @@ export function pageAgent(op, args) {
       // receive the click.
       let hit = document.elementFromPoint(c.x, c.y);
       for (let hops = 0; hit && hops < 20; hops++) {
-        if (hit.shadowRoot) {
-          const inner = hit.shadowRoot.elementFromPoint(c.x, c.y);
+        const hitShadow = shadowOf(hit);
+        if (hitShadow) {
+          const inner = hitShadow.elementFromPoint(c.x, c.y);
           if (!inner || inner === hit) break;
           hit = inner;
           continue;
@@ -415,7 +507,7 @@ export function pageAgent(op, args) {
         }
         break;
       }
-      const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && el.shadowRoot?.contains(hit));
+      const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && shadowOf(el)?.contains(hit));
       return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit) };
     },
 
@@ -578,6 +670,25 @@ export function pageAgent(op, args) {
       return { token };
     },
 
+    // Where a cross-origin child frame's viewport starts, in this frame's top-most reachable
+    // viewport coordinates (the child is found by its probe token), scrolled into view.
+    frameOrigin(a) {
+      const el = registry.probes.get(a.token)?.deref();
+      if (!el || !isLive(el)) fail('The frame is no longer in this page; take a new browser_snapshot');
+      scrollIntoViewIfNeeded(el);
+      const c = centreInTop(el);
+      const s = styleOf(el);
+      return {
+        x: c.x - c.width / 2 + el.clientLeft + parseFloat(s.paddingLeft || '0'),
+        y: c.y - c.height / 2 + el.clientTop + parseFloat(s.paddingTop || '0'),
+      };
+    },
+
+    postFrameProbes(a) {
+      for (const token of a.tokens) registry.probes.get(token)?.deref()?.contentWindow?.postMessage({ __opentabsFrameProbe: token }, '*');
+      return true;
+    },
+
     unmark(a) {
       for (const el of document.querySelectorAll(`[data-opentabs-inspect="${a.token}"]`)) el.removeAttribute('data-opentabs-inspect');
       return true;
@@ -597,17 +708,81 @@ export function pageAgent(op, args) {
   }
 }
 
-// Runs one page operation in the tab's top frame (ISOLATED world) and returns its value, or
-// throws a ProtocolError with the page's explanation.
-export async function runPageOp(tabId, op, args) {
+// Documents of cross-origin frames whose refs a snapshot handed out, per tab: ref tag ->
+// {frameId, documentId, token, parent} (token: the frame's probe token in its parent document;
+// parent: the parent's entry, null for the top document).  A ref with such a tag is run in that document (by
+// documentId, so a frame that navigated since refuses it); any other ref or selector runs in
+// the top frame.  Kept in memory only: after a service-worker restart such refs are refused
+// like refs of a document that went away (take a new snapshot).
+const MAX_FRAME_DOCS_PER_TAB = 200;
+const frameDocs = new Map();
+
+export function rememberFrameDocument(tabId, tag, info) {
+  if (!tag || !info?.documentId) return;
+  let docs = frameDocs.get(tabId);
+  if (!docs) { docs = new Map(); frameDocs.set(tabId, docs); }
+  docs.delete(tag);
+  docs.set(tag, info);
+  while (docs.size > MAX_FRAME_DOCS_PER_TAB) docs.delete(docs.keys().next().value);
+}
+
+globalThis.chrome?.tabs?.onRemoved?.addListener((tabId) => frameDocs.delete(tabId));
+
+const tagOfRef = (ref) => (typeof ref === 'string' ? /^e[0-9]+@([0-9a-z]+)$/.exec(ref)?.[1] : undefined);
+
+export function frameOfRef(tabId, ref) {
+  const tag = tagOfRef(ref);
+  return tag ? frameDocs.get(tabId)?.get(tag) ?? null : null;
+}
+
+// Runs one page operation (ISOLATED world) and returns {value, frameId, documentId}, or
+// throws a ProtocolError with the page's explanation.  `where` is {frameId} or a remembered
+// frame document; by default the ref's frame document, else the top frame.
+export async function runPageOpIn(tabId, op, args, where) {
+  const frame = where ?? frameOfRef(tabId, args?.ref);
+  const target = frame?.documentId ? { tabId, documentIds: [frame.documentId] }
+    : frame?.frameId !== undefined ? { tabId, frameIds: [frame.frameId] } : { tabId };
+  // A tab blocked by a JavaScript dialog cannot run anything: say so at once, naming the
+  // dialog, rather than wait for the dispatch timeout; likewise when one opens meanwhile.
+  const blocked = await verifiedDialog(tabId);
+  if (blocked) throw blockedError(tabId, blocked);
+  const dialog = nextDialog(tabId);
   let results;
   try {
-    results = await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: pageAgent, args: [op, args ?? {}] });
+    results = await Promise.race([
+      chrome.scripting.executeScript({ target, world: 'ISOLATED', func: pageAgent, args: [op, args ?? {}] }),
+      dialog.promise.then((d) => { throw blockedError(tabId, d); }),
+    ]);
   } catch (err) {
-    throw new ProtocolError(ERR_INTERNAL, `Cannot run in tab ${tabId}: ${err?.message ?? err}`);
+    if (err instanceof ProtocolError) throw err;
+    if (frame?.documentId && args?.ref) {
+      throw new ProtocolError(ERR_INVALID_PARAMS, `Ref '${args.ref}' is from a frame document that is no longer in this tab (the frame navigated or was removed); take a new browser_snapshot and use its refs`);
+    }
+    throw new ProtocolError(ERR_INTERNAL, `Cannot run in tab ${tabId}${frame ? ` (frame ${frame.frameId})` : ''}: ${err?.message ?? err}`);
+  } finally {
+    dialog.cancel();
   }
-  const out = results?.[0]?.result;
+  const first = results?.[0];
+  const out = first?.result;
   if (!out) throw new ProtocolError(ERR_INTERNAL, `No result from tab ${tabId} (the page may have navigated)`);
   if (out.__error) throw new ProtocolError(out.__expected ? ERR_INVALID_PARAMS : ERR_INTERNAL, out.__error);
-  return out.value;
+  return { value: out.value, frameId: first.frameId ?? frame?.frameId ?? 0, documentId: first.documentId, frame };
+}
+
+// Runs one page operation and returns its value.  An element located inside a cross-origin
+// frame gets the frame's offset added, so its x/y are viewport coordinates of the tab (what
+// CDP input events take: the browser routes them into the frame).
+export async function runPageOp(tabId, op, args) {
+  const { value, frame } = await runPageOpIn(tabId, op, args);
+  if (op === 'locate' && frame) {
+    let child = frame;
+    for (let hops = 0; child && hops < 10; hops++) {
+      const parent = child.parent;
+      const { value: origin } = await runPageOpIn(tabId, 'frameOrigin', { token: child.token }, parent ?? { frameId: 0 });
+      value.x += origin.x;
+      value.y += origin.y;
+      child = parent;
+    }
+  }
+  return value;
 }

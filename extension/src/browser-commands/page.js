@@ -5,7 +5,7 @@
 
 import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { int, str, bool, tabId as requireTabId, target, invalid } from './params.js';
-import { runPageOp } from './page-agent.js';
+import { runPageOp, runPageOpIn, rememberFrameDocument, TRUNCATION_MARKER } from './page-agent.js';
 import { withDebugger } from './debugger.js';
 
 const EXEC_FILE = /^__exec-([a-f0-9-]+)\.js$/;
@@ -109,6 +109,92 @@ function flattenFrameTree(tree, out = []) {
   return out;
 }
 
+const MAX_FRAME_DEPTH = 5;
+const PROBE_POLL_MS = 50;
+const PROBE_TRIES = 16; // at most 0.8 s for a frame that never reports (no script can run there)
+
+// ISOLATED world of every frame: remember the probe token the parent frame posts.  Only the
+// parent window is believed, so a frame's page cannot claim another frame's token.
+function listenForFrameProbe() {
+  if (globalThis.__opentabsProbeListening) return true;
+  globalThis.__opentabsProbeListening = true;
+  window.addEventListener('message', (event) => {
+    const token = event.data?.__opentabsFrameProbe;
+    if (event.source === window.parent && window.parent !== window && typeof token === 'string' && /^p[0-9]{1,24}$/.test(token)) {
+      globalThis.__opentabsFrameProbe = token;
+    }
+  });
+  return true;
+}
+function readFrameProbe() { return globalThis.__opentabsFrameProbe ?? null; }
+
+// Which extension frame shows each cross-origin iframe of `doc` (token -> {frameId, documentId}):
+// every frame listens, the parent document posts each iframe its token, the frames report.
+async function identifyFrames(tabId, doc, tokens) {
+  await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: listenForFrameProbe }).catch(() => {});
+  await runPageOpIn(tabId, 'postFrameProbes', { tokens }, doc);
+  const found = new Map();
+  for (let i = 0; i < PROBE_TRIES && found.size < tokens.length; i++) {
+    if (i) await new Promise((r) => setTimeout(r, PROBE_POLL_MS));
+    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: readFrameProbe }).catch(() => []);
+    for (const r of results) if (tokens.includes(r.result) && r.frameId !== 0) found.set(r.result, { frameId: r.frameId, documentId: r.documentId });
+  }
+  return found;
+}
+
+// The snapshot of one document with its cross-origin frames spliced in: each frame's own
+// agent snapshots it (chrome.scripting reaches every frame, in-process or not) and its lines
+// replace the "(frame p…)" marker line, indented under the iframe.  The refs a frame hands out
+// are remembered with its document, so actions on them run there.
+async function snapshotDocument(tabId, args, where, depth) {
+  const { value, frameId, documentId, frame } = await runPageOpIn(tabId, 'snapshot', args, where);
+  const self = where ?? frame ?? null; // this document's entry (null: the top document)
+  if (where) rememberFrameDocument(tabId, value.tag, where);
+  const lines = value.snapshot.split('\n');
+  let truncated = value.truncated;
+  if (truncated && lines[lines.length - 1].startsWith(TRUNCATION_MARKER)) lines.pop();
+  const markers = value.frames ?? [];
+  if (markers.length) {
+    const docTarget = { frameId, documentId };
+    const located = depth >= MAX_FRAME_DEPTH ? new Map() : await identifyFrames(tabId, docTarget, markers.map((m) => m.token));
+    for (const marker of [...markers].reverse()) {
+      const indent = '  '.repeat(marker.depth);
+      const at = located.get(marker.token);
+      let inner;
+      if (!at) {
+        inner = [`${indent}- (cross-origin frame not inspected: ${depth >= MAX_FRAME_DEPTH ? `nested deeper than ${MAX_FRAME_DEPTH}` : 'it has no document the extension can reach'})`];
+      } else {
+        try {
+          const child = await snapshotDocument(tabId, { maxChars: args.maxChars, interactiveOnly: args.interactiveOnly },
+            { ...at, token: marker.token, parent: self }, depth + 1);
+          inner = child.lines.map((l) => indent + l);
+          truncated ||= child.truncated;
+        } catch (err) {
+          inner = [`${indent}- (cross-origin frame not inspected: ${String(err?.message ?? err).slice(0, 200)})`];
+        }
+      }
+      lines.splice(marker.line, 1, ...inner);
+    }
+  }
+  return { url: value.url, title: value.title, lines, truncated };
+}
+
+async function snapshotWithFrames(tabId, args) {
+  const doc = await snapshotDocument(tabId, args, undefined, 0);
+  const budget = args.maxChars - 160; // room for the truncation marker
+  let { lines, truncated } = doc;
+  let size = 0;
+  const kept = [];
+  for (const line of lines) {
+    if (size + line.length + 1 > budget) { truncated = true; break; }
+    kept.push(line);
+    size += line.length + 1;
+  }
+  let text = kept.join('\n');
+  if (truncated) text += `\n${TRUNCATION_MARKER}: snapshot reached maxChars=${args.maxChars} after ${kept.length} lines; scope it with selector or ref, or use interactiveOnly]`;
+  return { url: doc.url, title: doc.title, snapshot: text, truncated, lines: kept.length };
+}
+
 export const commands = {
   'browser.executeScript': async (params) => runExecFile(requireTabId(params), str(params, 'execFile', { max: 200 })),
 
@@ -117,8 +203,8 @@ export const commands = {
   'browser.snapshot': async (params) => {
     const tabId = requireTabId(params);
     const t = target(params, { required: false });
-    const maxChars = int(params, 'maxChars', { required: false, min: 200, fallback: 20_000 });
-    return runPageOp(tabId, 'snapshot', { ...t, maxChars: Math.min(maxChars, 200_000), interactiveOnly: bool(params, 'interactiveOnly', false) });
+    const maxChars = Math.min(int(params, 'maxChars', { required: false, min: 200, fallback: 20_000 }), 200_000);
+    return snapshotWithFrames(tabId, { ...t, maxChars, interactiveOnly: bool(params, 'interactiveOnly', false) });
   },
 
   'browser.getTabContent': async (params) => runPageOp(requireTabId(params), 'content', {

@@ -3,6 +3,7 @@
 // request may come from any server that holds the secret) and name what was wrong.
 
 import { ProtocolError, ERR_INVALID_PARAMS } from '../shared/constants.js';
+import { markDriven } from './dialogs.js';
 
 export const invalid = (message) => new ProtocolError(ERR_INVALID_PARAMS, message);
 
@@ -61,7 +62,13 @@ export function httpUrl(params, name = 'url', { required = true } = {}) {
   return url;
 }
 
-export const tabId = (params) => int(params, 'tabId', { min: 1 });
+// A tab an agent sends a command to counts as driven: dialogs its pages open are held until
+// the debugger can answer them (dialogs.js).
+export const tabId = (params) => {
+  const id = int(params, 'tabId', { min: 1 });
+  markDriven(id);
+  return id;
+};
 
 // A snapshot ref: element number and the tag of the document it came from (page-agent.js).
 const REF_RE = /^e[0-9]{1,9}@[0-9a-z]{4}$/;

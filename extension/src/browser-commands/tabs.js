@@ -3,6 +3,7 @@
 // caller asks for it to be active: agents should not take focus from the person at the keyboard.
 
 import { int, str, bool, intArray, httpUrl, tabId as requireTabId, invalid } from './params.js';
+import { markDriven } from './dialogs.js';
 
 const tabSummary = (tab) => ({
   id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '', active: tab.active,
@@ -22,6 +23,7 @@ export const commands = {
     const url = httpUrl(params);
     const active = bool(params, 'active', false);
     const tab = await chrome.tabs.create({ url, active });
+    markDriven(tab.id);
     return { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
   },
 

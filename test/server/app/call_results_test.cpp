@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+using opentabs::app::browser_success;
 using opentabs::app::sanitize_error_text;
+namespace json = opentabs::json;
 
 TEST_CASE("sanitize_error_text replaces URLs and absolute paths, keeping the prose around them") {
   CHECK(sanitize_error_text("fetch https://api.example.com/v1/me?token=abc failed") == "fetch [url] failed");
@@ -17,4 +19,26 @@ TEST_CASE("sanitize_error_text replaces URLs and absolute paths, keeping the pro
 TEST_CASE("sanitize_error_text caps long text") {
   auto out = sanitize_error_text(std::string(2000, 'x'));
   CHECK(out.size() <= 500);
+}
+
+TEST_CASE("browser_success returns a snapshot as plain text: a metadata line, then the snapshot lines") {
+  json::value reply = json::object{{"url", "http://127.0.0.1:8/form.html"}, {"title", "Account \"A\""},
+                                   {"snapshot", "- heading \"Account\" [level=1]\n- button \"Save\" [ref=e1@k3f9]"},
+                                   {"truncated", false}, {"lines", 2}};
+  auto r = browser_success("browser_snapshot", reply);
+  REQUIRE(r.content.size() == 1);
+  const auto& item = r.content[0].as_object();
+  CHECK(item.at("type").as_string() == "text");
+  CHECK(std::string(item.at("text").as_string()) ==
+        "page title=\"Account \\\"A\\\"\" url=http://127.0.0.1:8/form.html lines=2 truncated=false\n"
+        "- heading \"Account\" [level=1]\n- button \"Save\" [ref=e1@k3f9]");
+  CHECK_FALSE(r.is_error);
+}
+
+TEST_CASE("browser_success keeps JSON for other tools and for a snapshot answer without snapshot text") {
+  json::value reply = json::object{{"ok", true}};
+  auto other = browser_success("browser_get_tab_info", reply);
+  CHECK(std::string(other.content[0].as_object().at("text").as_string()) == R"({"ok":true})");
+  auto odd = browser_success("browser_snapshot", reply);
+  CHECK(std::string(odd.content[0].as_object().at("text").as_string()) == R"({"ok":true})");
 }

@@ -1,0 +1,108 @@
+// JavaScript dialogs a page opens by itself (issue 15 item 3), through the real binary, the
+// real extension (service worker, content scripts) in headless Chromium and the MCP SDK client:
+// a confirm() opened by a timer, not by our click, is detected; other page tools on that tab
+// fail at once naming it; browser_handle_dialog answers it and the page sees the answer.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
+  connectMcp, callTool, resultText, waitFor,
+} from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+let site;
+let server;
+let browser;
+let mcp;
+let configDir;
+const json = (r) => JSON.parse(resultText(r));
+async function tool(name, args = {}) {
+  const r = await callTool(mcp, name, args);
+  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
+  return r;
+}
+const BLOCKED = /Tab \d+ is blocked by a JavaScript confirm\(\) dialog "Discard the draft\?"; answer it with browser_handle_dialog/;
+
+before(async () => {
+  site = await startPagesServer();
+  configDir = tempDir('ot-dialogs-');
+  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
+  server = await startServer(configDir);
+  ensureServerPortFile(configDir, server.port);
+  browser = await launchWithPlaywright(extensionDir(configDir));
+  // Playwright would dismiss dialogs of pages without a 'dialog' listener; leave them open.
+  const keepDialogs = (page) => page.on('dialog', () => {});
+  browser.context.pages().forEach(keepDialogs);
+  browser.context.on('page', keepDialogs);
+  mcp = await connectMcp(server.port, readSecret(configDir));
+  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+});
+
+after(async () => {
+  await mcp?.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+  await site?.close();
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('a dialog the page opens by itself', () => {
+  it('blocks other page tools with an error naming it, and browser_handle_dialog answers it', { timeout: 60_000 }, async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/dialog.html?ms=1500` }));
+    // Until the timer fires the page answers; then every page tool fails, naming the dialog.
+    const refusal = await waitFor(async () => {
+      const r = await callTool(mcp, 'browser_get_tab_content', { tabId: tab.id });
+      return r.isError ? resultText(r) : null;
+    }, 'the dialog to block the page', 20_000);
+    assert.match(refusal, BLOCKED);
+    const snap = await callTool(mcp, 'browser_snapshot', { tabId: tab.id });
+    assert.equal(snap.isError, true);
+    assert.match(resultText(snap), BLOCKED);
+    const click = await callTool(mcp, 'browser_click_element', { tabId: tab.id, selector: '#later' });
+    assert.equal(click.isError, true);
+    assert.match(resultText(click), BLOCKED);
+
+    const answered = json(await tool('browser_handle_dialog', { tabId: tab.id, action: 'accept' }));
+    assert.equal(answered.handled, true);
+    assert.deepEqual(answered.dialog, { type: 'confirm', message: 'Discard the draft?' });
+    // The page saw "OK" and runs again.
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value, ['confirm:true']);
+    assert.match(json(await tool('browser_get_tab_content', { tabId: tab.id, selector: '#out' })).content, /confirm:true/);
+    const again = await callTool(mcp, 'browser_handle_dialog', { tabId: tab.id, action: 'accept' });
+    assert.equal(again.isError, true);
+    assert.match(resultText(again), /No JavaScript dialog is open/);
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('answers a prompt() that opened before any page tool ran in the tab', { timeout: 60_000 }, async () => {
+    // The agent opened the tab, so the dialog was held until the debugger watched; nothing
+    // else was sent to the tab before it opened.
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/dialog.html?kind=prompt&ms=800` }));
+    const answered = await waitFor(async () => {
+      const r = await callTool(mcp, 'browser_handle_dialog', { tabId: tab.id, action: 'accept', promptText: 'Ada' });
+      return r.isError ? null : json(r);
+    }, 'the prompt to open and be answered', 20_000);
+    assert.deepEqual(answered.dialog, { type: 'prompt', message: 'Your name?' });
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value, ['prompt:Ada']);
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('names a dialog of a tab no agent drove, and says it can only be answered in the browser', { timeout: 60_000 }, async () => {
+    // Opened by the person (here Playwright), not by the agent: the dialog opens at once.
+    // No tool touches the tab before the dialog is open.
+    const page = await browser.context.newPage();
+    const opened = page.waitForEvent('dialog');
+    await page.goto(`${site.url}/dialog.html?ms=300`);
+    await opened;
+    const tab = json(await tool('browser_list_tabs')).find((t) => t.url.includes('/dialog.html?ms=300'));
+    const refusal = await callTool(mcp, 'browser_get_tab_content', { tabId: tab.id });
+    assert.equal(refusal.isError, true);
+    assert.match(resultText(refusal), BLOCKED);
+    const answer = await callTool(mcp, 'browser_handle_dialog', { tabId: tab.id, action: 'accept' });
+    assert.equal(answer.isError, true);
+    assert.match(resultText(answer), /shows a JavaScript confirm\(\) dialog "Discard the draft\?" that opened before the extension watched the tab, so it can only be answered in the browser window/);
+    await page.close();
+  });
+});

@@ -1,0 +1,146 @@
+// Real-Chromium tests of issue 15 items 1 and 3 on the extension side: the snapshot lists
+// select options, names groups by their legend, names a labelled field once, puts refs only on
+// what can be acted on, reaches closed shadow roots and cross-origin frames (with refs that
+// click there); a dialog the page opened by itself is detected, answered with
+// browser.handleDialog, and makes other page commands on that tab fail fast naming it.
+// Same harness as browser_commands.test.mjs: the real command registry in a copy of the real
+// extension, called from an extension page.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
+const HARNESS_JS = `
+import { browserCommands } from './src/browser-commands/index.js';
+globalThis.btCall = async (method, params) => {
+  const handler = browserCommands.get(method);
+  if (!handler) return { error: 'no handler for ' + method };
+  const started = Date.now();
+  try { return { result: await handler(params ?? {}, {}), ms: Date.now() - started }; }
+  catch (err) { return { error: String(err?.message ?? err), code: err?.code, ms: Date.now() - started }; }
+};
+globalThis.btReady = true;
+`;
+
+let site;
+let other;
+let browser;
+let harness;
+let extDir;
+
+async function call(method, params) {
+  return harness.evaluate(([m, p]) => globalThis.btCall(m, p), [method, params]);
+}
+async function ok(method, params) {
+  const r = await call(method, params);
+  assert.ok(!('error' in r), `${method} failed: ${r.error}`);
+  return r.result;
+}
+async function openPage(pathname) {
+  const tab = await ok('browser.openTab', { url: `${site.url}${pathname}`, active: false });
+  await waitFor(async () => (await ok('browser.getTabInfo', { tabId: tab.id })).status === 'complete', `${pathname} to load`);
+  return tab.id;
+}
+async function pageEval(tabId, expression) {
+  const key = randomUUID();
+  const file = `__exec-${key}.js`;
+  fs.writeFileSync(path.join(extDir, 'adapters', file),
+    `(() => { const ns = (globalThis.__openTabs ??= {}); ns['__execStarted_${key}'] = true; (async () => (${expression}))().then((value) => { ns['__execResult_${key}'] = { value }; }, (e) => { ns['__execResult_${key}'] = { error: String(e) }; }); })();`);
+  try {
+    return (await ok('browser.executeScript', { tabId, execFile: file })).value;
+  } finally {
+    fs.rmSync(path.join(extDir, 'adapters', file), { force: true });
+  }
+}
+const lastEvent = (tabId) => pageEval(tabId, 'window.events[window.events.length - 1]');
+const refIn = (snapshot, pattern) => {
+  const line = snapshot.split('\n').find((l) => pattern.test(l));
+  assert.ok(line, `snapshot has a line matching ${pattern}:\n${snapshot}`);
+  return /\[ref=(e\d+@[0-9a-z]{4})\]/.exec(line)?.[1];
+};
+
+before(async () => {
+  site = await startPagesServer();
+  other = await startPagesServer();
+  const root = tempDir('ot-snap-ext-');
+  extDir = path.join(root, 'extension');
+  fs.cpSync(path.join(SOURCE_DIR, 'extension'), extDir, { recursive: true });
+  fs.mkdirSync(path.join(extDir, 'adapters'), { recursive: true });
+  fs.writeFileSync(path.join(extDir, 'bt-harness.html'), HARNESS_HTML);
+  fs.writeFileSync(path.join(extDir, 'bt-harness.js'), HARNESS_JS);
+  browser = await launchWithPlaywright(extDir);
+  // Playwright would dismiss dialogs of pages without a 'dialog' listener; the extension must
+  // answer them here, so every page gets a listener that leaves them open.
+  const keepDialogs = (page) => page.on('dialog', () => {});
+  browser.context.pages().forEach(keepDialogs);
+  browser.context.on('page', keepDialogs);
+  harness = await browser.context.newPage();
+  await harness.goto(`chrome-extension://${EXTENSION_ID}/bt-harness.html`);
+  await harness.waitForFunction(() => globalThis.btReady === true);
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await other?.close();
+  if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
+});
+
+describe('snapshot completeness', () => {
+  let tab;
+  let snap;
+  before(async () => {
+    tab = await openPage(`/snapshot.html?other=${other.port}`);
+    // The cross-origin frame loads after the page; wait (through Playwright) for its button.
+    const page = browser.context.pages().find((p) => p.url().includes('/snapshot.html'));
+    const frame = await waitFor(() => page.frames().find((f) => f.url().includes('/xo-frame.html')), 'the cross-origin frame');
+    await frame.waitForSelector('#remote-btn');
+    snap = (await ok('browser.snapshot', { tabId: tab })).snapshot;
+  });
+
+  it('lists select options with their optgroups, and the selection', () => {
+    assert.match(snap, /combobox "Country" \[ref=e\d+@[0-9a-z]{4}\] value="Sweden"\n\s+- group "Nordic": Norway \| Sweden\n\s+- group "Western": France \| Belgium \(disabled\)/);
+    assert.match(snap, /combobox "Size" \[ref=e\d+@[0-9a-z]{4}\] value="Small"\n\s+- options: Small \| Medium \| Large/);
+  });
+
+  it('names fieldsets by their legend and each labelled field once', () => {
+    assert.match(snap, /^\s*- group "Contact"$/m);
+    assert.match(snap, /^\s*- group "Region"$/m);
+    assert.ok(!/legend|text: Contact|text: Region/.test(snap), snap);
+    assert.equal(snap.split('Send me the newsletter').length - 1, 1, snap);
+    assert.match(snap, /checkbox "Send me the newsletter" \[ref=e\d+@[0-9a-z]{4}\] \[checked\]/);
+    assert.equal(snap.split('Email address').length - 1, 1, snap);
+    assert.match(snap, /textbox "Email address" \[ref=e\d+@[0-9a-z]{4}\] value="ada@example.com"/);
+  });
+
+  it('puts refs only on what can be acted on, and a table row on one line', () => {
+    for (const line of snap.split('\n').filter((l) => /\[ref=/.test(l))) {
+      assert.match(line, /^\s*- (button|checkbox|textbox|combobox|iframe|link) /, `a ref on a non-interactive line: ${line}`);
+    }
+    assert.match(snap, /- heading "Account" \[level=1\]/);
+    assert.match(snap, /- row \[header\]: Name \| Age \| City/);
+    assert.match(snap, /- row: Person 3 \| 23 \| Lima\n/);
+    assert.match(snap, /- row: Edit person 7 \| 27 \| Rome\n\s+- button "Edit person 7" \[ref=/);
+    assert.equal(snap.split('\n').filter((l) => /- row( \[header\])?:/.test(l)).length, 21);
+    assert.ok(!/- cell|columnheader/.test(snap), snap);
+    // A layout table's cells are not squeezed into a row line: their structure stays.
+    assert.match(snap, /- heading "Sidebar" \[level=2\]\n\s+- text: Long help text for the sidebar\.\n\s+- link "Help" \[ref=e\d+@[0-9a-z]{4}\] href="#help"/);
+  });
+
+  it('shows a closed shadow root, and its refs act there', async () => {
+    assert.match(snap, /text: Hidden treasure/);
+    await ok('browser.clickElement', { tabId: tab, ref: refIn(snap, /button "Closed button"/) });
+    assert.equal(await lastEvent(tab), 'closed-clicked:trusted');
+  });
+
+  it('shows a cross-origin frame with refs that click inside it', async () => {
+    assert.match(snap, /iframe "remote panel" \[ref=e\d+@[0-9a-z]{4}\]\n\s+- text: Remote content\n\s+- button "Remote button" \[ref=e\d+@[0-9a-z]{4}\]/);
+    await ok('browser.clickElement', { tabId: tab, ref: refIn(snap, /button "Remote button"/) });
+    await waitFor(async () => (await lastEvent(tab)) === 'xo-clicked:trusted', 'the click in the cross-origin frame');
+  });
+});
