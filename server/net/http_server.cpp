@@ -1,16 +1,54 @@
 #include "net/http_server.hpp"
 
+#include <cerrno>
 #include <exception>
 
 #include "codec/http_request.hpp"
 #include "util/log.hpp"
+#include "util/strings.hpp"
 
 namespace opentabs::net {
 
 using namespace asio::experimental::awaitable_operators;
 
+namespace {
+
+// RFC 9110 §10.1.1: an HTTP/1.1 client that sent "Expect: 100-continue" waits for an
+// interim 100 (or a final answer) before sending its body.
+bool expects_continue(const codec::http_request& head) {
+  return head.version == "HTTP/1.1" && iequals(trim(head.header("Expect")), "100-continue");
+}
+
+bool out_of_descriptors(const asio::error_code& ec) {
+  return ec == asio::error::no_descriptors || (ec.category() == asio::system_category() && ec.value() == ENFILE);
+}
+
+// Gives the connection's slot back on every exit path of its coroutine.
+struct slot_guard {
+  std::shared_ptr<connection_slots> slots;
+  connection_slots::id slot;
+  ~slot_guard() { slots->release(slot); }
+};
+
+// Marks the connection busy (not evictable) while a handler runs.
+struct busy_guard {
+  std::shared_ptr<connection_slots> slots;
+  connection_slots::id slot;
+  busy_guard(std::shared_ptr<connection_slots> s, connection_slots::id id) : slots(std::move(s)), slot(id) {
+    slots->set_busy(slot, true);
+  }
+  ~busy_guard() { slots->set_busy(slot, false); }
+};
+
+}  // namespace
+
 http_server::http_server(asio::io_context& io, limits lim, request_handler handler)
-    : io_(io), lim_(lim), handler_(std::move(handler)), acceptor_(io) {}
+    : io_(io),
+      lim_(lim),
+      handler_(std::move(handler)),
+      acceptor_(io),
+      slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections)),
+      budget_(lim.unauthenticated_body_bytes) {}
 
 result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t port) {
   asio::error_code ec;
@@ -31,23 +69,43 @@ result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t
   return acceptor_.local_endpoint().port();
 }
 
+void http_server::note_accept_failure(const asio::error_code& ec) {
+  if (!out_of_descriptors(ec)) {
+    log::warn("accept failed: " + ec.message());
+    return;
+  }
+  auto now = steady_clock::now();
+  bool new_episode = !last_fd_failure_ || now - *last_fd_failure_ >= lim_.fd_exhaustion_quiet;
+  last_fd_failure_ = now;
+  if (new_episode) {
+    std::string previous = fd_failures_in_episode_ > 1
+                               ? " (the previous episode had " + std::to_string(fd_failures_in_episode_) + " failed accepts)"
+                               : "";
+    fd_failures_in_episode_ = 0;
+    log::warn("accept: out of file descriptors (" + ec.message() +
+              "); closing idle unauthenticated connections and retrying with back-off; logged once until a quiet minute" +
+              previous);
+  }
+  ++fd_failures_in_episode_;
+}
+
 awaitable<void> http_server::run() {
+  auto backoff = lim_.accept_backoff_min;
   while (!stopping_) {
     auto [ec, socket] = co_await acceptor_.async_accept(as_value);
     if (stopping_) break;
     if (ec) {
-      // EMFILE and friends: back off briefly and keep listening rather than dying.
       if (ec == asio::error::operation_aborted) break;
-      log::warn("accept failed: " + ec.message());
-      asio::steady_timer t(io_, std::chrono::milliseconds(100));
+      // EMFILE and friends: free a descriptor held by an idle unauthenticated socket if
+      // there is one, back off (doubling) and keep listening rather than dying or spinning.
+      note_accept_failure(ec);
+      if (out_of_descriptors(ec)) slots_->evict_oldest_idle_unauthenticated();
+      asio::steady_timer t(io_, backoff);
       co_await t.async_wait(as_value);
+      backoff = std::min(backoff * 2, lim_.accept_backoff_max);
       continue;
     }
-    if (connections_.size() >= lim_.max_connections) {
-      asio::error_code ignored;
-      socket.close(ignored);
-      continue;
-    }
+    backoff = lim_.accept_backoff_min;
     socket.set_option(tcp::no_delay(true), ec);
     asio::co_spawn(io_, serve(std::move(socket)), [](std::exception_ptr e) {
       if (!e) return;
@@ -64,21 +122,25 @@ void http_server::stop() {
   stopping_ = true;
   asio::error_code ignored;
   acceptor_.close(ignored);
-  for (auto* c : connections_) c->close_socket();
+  slots_->close_all();
 }
 
 awaitable<void> http_server::serve(tcp::socket socket) {
   connection conn(std::move(socket), lim_);
-  connections_.push_front(&conn);
-  auto self = connections_.begin();
+  auto slot = slots_->admit([&conn] { conn.close_socket(); });
+  if (!slot) {
+    // Every slot is held by an authenticated connection or one inside a handler.
+    conn.close_socket();
+    co_return;
+  }
+  slot_guard guard{slots_, *slot};
   auto watch = conn.dog.watch([&conn] {
     if (conn.on_deadline) return conn.on_deadline();
     conn.close_socket();
     return false;
   });
-  co_await ((read_requests(conn) && write_out(conn)) || std::move(watch));
+  co_await ((read_requests(conn, *slot) && write_out(conn)) || std::move(watch));
   conn.close_socket();
-  connections_.erase(self);
 }
 
 awaitable<void> http_server::write_out(connection& conn) {
@@ -105,15 +167,33 @@ awaitable<void> http_server::write_out(connection& conn) {
   }
 }
 
-awaitable<void> http_server::read_requests(connection& conn) {
+awaitable<void> http_server::refuse(connection& conn, const http_response& res, bool keep_alive) {
+  conn.out.push(serialize(res, keep_alive));
+  if (keep_alive) co_return;
+  conn.out.finish();
+  // The unread body (or whatever the peer sends next) is read and dropped — never kept —
+  // until the peer closes or the linger deadline closes the socket.
+  conn.dog.read_within(lim_.refused_body_linger);
+  conn.pending.clear();
+  while (true) {
+    bool more = co_await conn.read_more();  // not inside the condition: GCC 12
+    if (!more) break;
+    conn.pending.clear();
+  }
+}
+
+awaitable<void> http_server::read_requests(connection& conn, connection_slots::id slot) {
   try {
     codec::request_parser parser({.max_body_bytes = lim_.max_body_bytes});
     bool first = true;
     while (!stopping_) {
       parser.reset();
       conn.dog.read_within(first ? lim_.head_timeout : lim_.keepalive_idle);
-      bool head_seen = false;
+      bool screened = false;
       bool any_byte = !conn.pending.empty();
+      std::optional<body_budget::lease> body_lease;
+      std::optional<http_response> refusal;
+      bool refusal_keeps_connection = false;
       while (parser.current() == codec::request_parser::state::need_more) {
         if (conn.pending.empty()) {
           bool more = co_await conn.read_more();  // not inside the condition: GCC 12
@@ -128,33 +208,64 @@ awaitable<void> http_server::read_requests(connection& conn) {
         }
         auto used = parser.feed(conn.pending.data(), conn.pending.size());
         conn.pending.erase(0, used);
-        if (!head_seen && parser.head_complete()) {
-          head_seen = true;
+        if (screened || !parser.head_complete()) continue;
+        // The head is in and not a byte of the body has been taken: decide now.
+        screened = true;
+        auto head = parser.head();
+        auto verdict = screen_ ? screen_(head) : head_verdict{};
+        std::size_t body_bytes = parser.announced_body_bytes();
+        if (!verdict.refusal && verdict.authenticated) slots_->mark_authenticated(slot);
+        if (!verdict.refusal && !verdict.authenticated && body_bytes > 0) {
+          body_lease = budget_.take(body_bytes);
+          if (!body_lease) {
+            verdict.refusal = http_response::error(503, "busy", "Too many unauthenticated request bodies in flight; try again later");
+            verdict.refusal->with_header("Retry-After", "1");
+          }
+        }
+        if (verdict.refusal) {
+          // The connection can carry on only if the body is already here (it is skipped)
+          // and nothing asks to close; otherwise the unread body ends the connection.
+          bool body_here = body_bytes <= conn.pending.size();
+          refusal_keeps_connection = body_here && !verdict.close_after_refusal && head.keep_alive();
+          if (refusal_keeps_connection) conn.pending.erase(0, body_bytes);
+          refusal = std::move(verdict.refusal);
+          break;
+        }
+        if (parser.current() == codec::request_parser::state::need_more) {
+          if (expects_continue(head) && conn.pending.empty()) conn.out.push("HTTP/1.1 100 Continue\r\n\r\n");
           conn.dog.read_within(lim_.body_timeout);
         }
       }
       first = false;
       conn.dog.no_read_deadline();
+      if (refusal) {
+        co_await refuse(conn, *refusal, refusal_keeps_connection);
+        if (!refusal_keeps_connection) co_return;
+        continue;
+      }
       if (parser.current() == codec::request_parser::state::rejected) {
         auto res = http_response::json(
             parser.reject_status(),
             json::object{{"error", "bad_request"}, {"error_description", json::str(parser.reject_reason())}});
-        conn.out.push(serialize(res, false));
-        conn.out.finish();
+        co_await refuse(conn, res, false);
         co_return;
       }
       http_exchange ex(conn, parser.take());
-      try {
-        co_await handler_(ex);
-      } catch (const std::exception& e) {
-        log::error(std::string("request handler failed: ") + e.what());
-        if (!ex.responded()) {
-          ex.close_after();
-          ex.respond(http_response::error(500, "internal_error", "Internal server error"));
-        } else if (ex.streaming()) {
-          ex.close_after();
+      {
+        busy_guard busy(slots_, slot);
+        try {
+          co_await handler_(ex);
+        } catch (const std::exception& e) {
+          log::error(std::string("request handler failed: ") + e.what());
+          if (!ex.responded()) {
+            ex.close_after();
+            ex.respond(http_response::error(500, "internal_error", "Internal server error"));
+          } else if (ex.streaming()) {
+            ex.close_after();
+          }
         }
       }
+      body_lease.reset();
       if (ex.upgraded()) {
         conn.out.finish();
         co_return;
