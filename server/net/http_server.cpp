@@ -182,6 +182,23 @@ awaitable<void> http_server::refuse(connection& conn, const http_response& res, 
   }
 }
 
+std::optional<http_server::refusal_answer> http_server::admit_head(const codec::http_request& head,
+                                                                   std::size_t body_bytes, connection_slots::id slot,
+                                                                   std::optional<body_budget::lease>& body_lease) {
+  auto verdict = screen_ ? screen_(head) : head_verdict{};
+  if (verdict.refusal) return refusal_answer{std::move(*verdict.refusal), verdict.close_after_refusal};
+  if (verdict.authenticated) {
+    slots_->mark_authenticated(slot);
+    return std::nullopt;
+  }
+  if (body_bytes == 0) return std::nullopt;
+  body_lease = budget_.take(body_bytes);
+  if (body_lease) return std::nullopt;
+  auto busy = http_response::error(503, "busy", "Too many unauthenticated request bodies in flight; try again later");
+  busy.with_header("Retry-After", "1");
+  return refusal_answer{std::move(busy), true};
+}
+
 awaitable<void> http_server::read_requests(connection& conn, connection_slots::id slot) {
   try {
     codec::request_parser parser({.max_body_bytes = lim_.max_body_bytes});
@@ -192,8 +209,8 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
       bool screened = false;
       bool any_byte = !conn.pending.empty();
       std::optional<body_budget::lease> body_lease;
-      std::optional<http_response> refusal;
-      bool refusal_keeps_connection = false;
+      std::optional<refusal_answer> refusal;
+      bool keep_connection = false;
       while (parser.current() == codec::request_parser::state::need_more) {
         if (conn.pending.empty()) {
           bool more = co_await conn.read_more();  // not inside the condition: GCC 12
@@ -209,26 +226,16 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
         auto used = parser.feed(conn.pending.data(), conn.pending.size());
         conn.pending.erase(0, used);
         if (screened || !parser.head_complete()) continue;
-        // The head is in and not a byte of the body has been taken: decide now.
+        // The head is in and the parser has not taken a byte of the body: decide now.
         screened = true;
         auto head = parser.head();
-        auto verdict = screen_ ? screen_(head) : head_verdict{};
-        std::size_t body_bytes = parser.announced_body_bytes();
-        if (!verdict.refusal && verdict.authenticated) slots_->mark_authenticated(slot);
-        if (!verdict.refusal && !verdict.authenticated && body_bytes > 0) {
-          body_lease = budget_.take(body_bytes);
-          if (!body_lease) {
-            verdict.refusal = http_response::error(503, "busy", "Too many unauthenticated request bodies in flight; try again later");
-            verdict.refusal->with_header("Retry-After", "1");
-          }
-        }
-        if (verdict.refusal) {
+        refusal = admit_head(head, parser.announced_body_bytes(), slot, body_lease);
+        if (refusal) {
           // The connection can carry on only if the body is already here (it is skipped)
           // and nothing asks to close; otherwise the unread body ends the connection.
-          bool body_here = body_bytes <= conn.pending.size();
-          refusal_keeps_connection = body_here && !verdict.close_after_refusal && head.keep_alive();
-          if (refusal_keeps_connection) conn.pending.erase(0, body_bytes);
-          refusal = std::move(verdict.refusal);
+          std::size_t body_bytes = parser.announced_body_bytes();
+          keep_connection = body_bytes <= conn.pending.size() && !refusal->close && head.keep_alive();
+          if (keep_connection) conn.pending.erase(0, body_bytes);
           break;
         }
         if (parser.current() == codec::request_parser::state::need_more) {
@@ -239,8 +246,8 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
       first = false;
       conn.dog.no_read_deadline();
       if (refusal) {
-        co_await refuse(conn, *refusal, refusal_keeps_connection);
-        if (!refusal_keeps_connection) co_return;
+        co_await refuse(conn, refusal->response, keep_connection);
+        if (!keep_connection) co_return;
         continue;
       }
       if (parser.current() == codec::request_parser::state::rejected) {

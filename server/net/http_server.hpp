@@ -52,7 +52,17 @@ class http_server {
   const limits& lim() const { return lim_; }
 
  private:
+  struct refusal_answer {
+    http_response response;
+    bool close = false;  // even if the connection could go on
+  };
+
   awaitable<void> serve(tcp::socket socket);
+  // The decision on a complete head, before its body is read: the screen's verdict, the
+  // slot marked authenticated, or an unauthenticated body's bytes leased from the budget.
+  // A refusal to send, or nullopt to read the body and handle the request.
+  std::optional<refusal_answer> admit_head(const codec::http_request& head, std::size_t body_bytes,
+                                           connection_slots::id slot, std::optional<body_budget::lease>& body_lease);
   awaitable<void> read_requests(connection& conn, connection_slots::id slot);
   awaitable<void> write_out(connection& conn);
   // Answers a request whose body was not read, then reads and discards what the peer
