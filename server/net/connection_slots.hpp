@@ -34,8 +34,8 @@ class connection_slots {
   void mark_authenticated(id slot);
   // Inside a request handler (not idle): not evicted meanwhile.
   void set_busy(id slot, bool busy);
-  // Frees the slot (and descriptor) of the oldest idle unauthenticated connection, for when
-  // accept() runs out of file descriptors.  False when there is none.
+  // Frees the slot of the oldest idle unauthenticated connection (closing it).  False when
+  // there is none.
   bool evict_oldest_idle_unauthenticated();
   // Calls every connection's close callback (server shutdown); slots are released later
   // by their connections.

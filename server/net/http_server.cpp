@@ -83,7 +83,7 @@ void http_server::note_accept_failure(const asio::error_code& ec) {
                                : "";
     fd_failures_in_episode_ = 0;
     log::warn("accept: out of file descriptors (" + ec.message() +
-              "); closing idle unauthenticated connections and retrying with back-off; logged once until a quiet minute" +
+              "); retrying with back-off; logged once until a quiet minute" +
               previous);
   }
   ++fd_failures_in_episode_;
@@ -96,10 +96,9 @@ awaitable<void> http_server::run() {
     if (stopping_) break;
     if (ec) {
       if (ec == asio::error::operation_aborted) break;
-      // EMFILE and friends: free a descriptor held by an idle unauthenticated socket if
-      // there is one, back off (doubling) and keep listening rather than dying or spinning.
+      // EMFILE and friends: back off (doubling) and keep listening rather than dying or
+      // spinning; descriptors come back as idle connections reach their deadlines.
       note_accept_failure(ec);
-      if (out_of_descriptors(ec)) slots_->evict_oldest_idle_unauthenticated();
       asio::steady_timer t(io_, backoff);
       co_await t.async_wait(as_value);
       backoff = std::min(backoff * 2, lim_.accept_backoff_max);

@@ -90,7 +90,7 @@ TEST_CASE("slots: a full table of authenticated connections refuses newcomers") 
   CHECK(t.accept());
 }
 
-TEST_CASE("slots: descriptor pressure evicts the oldest idle unauthenticated one, never an authenticated one") {
+TEST_CASE("slots: eviction takes the oldest idle unauthenticated one, never an authenticated one") {
   table t(10, 2);
   auto a = *t.accept();
   t.slots.mark_authenticated(a);
