@@ -43,19 +43,57 @@ router::router(server_state& state, extension_hub& hub, tool_pipeline& pipeline,
                mcp::endpoint& gateway, route_options options)
     : state_(state), hub_(hub), pipeline_(pipeline), mcp_(mcp), gateway_(gateway), options_(options) {}
 
+net::head_verdict router::screen(const codec::http_request& head) const {
+  net::head_verdict v;
+  if (!host_allowed(head.header("Host"))) {
+    v.refusal = http_response::error(403, "forbidden", "Forbidden: invalid Host header");
+    return v;
+  }
+  const std::string& path = head.path;
+  bool is_mcp = path == "/mcp" || path == "/mcp/gateway";
+  if (!origin_allowed(head.header("Origin"), head.has_header("Origin")) &&
+      !(is_mcp && is_own_loopback_origin(head.header("Origin"), port_))) {
+    v.refusal = http_response::error(403, "forbidden", "Forbidden: browser requests are not allowed");
+    return v;
+  }
+  if (path == "/ws") {
+    // The WebSocket credential travels in Sec-WebSocket-Protocol, never as a bearer token.
+    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.secret).authorized) {
+      // The browser only shows a failed handshake; a real 401 on the raw socket tells
+      // other clients what went wrong.
+      auto r = http_response::error(401, "unauthorized", "Unauthorized");
+      r.with_header("WWW-Authenticate", "Bearer");
+      v.refusal = std::move(r);
+      v.close_after_refusal = true;
+    } else {
+      v.authenticated = true;
+    }
+    return v;
+  }
+  v.authenticated = bearer_matches(head.header("Authorization"), state_.secret);
+  if (path == "/health") return v;  // minimal without the secret (spec §6.5)
+  if (path.rfind("/.well-known/", 0) == 0) {
+    v.refusal = http_response::error(404, "not_found", "This server does not implement OAuth 2.0");
+    return v;
+  }
+  if (!v.authenticated && !(is_mcp && options_.conformance_mode)) {
+    bool known = is_mcp || path == "/tools" || path.rfind("/tools/", 0) == 0 || path == "/ws-info" ||
+                 path == "/audit" || path == "/reload" || path == "/extension/reload" || path == "/plugin-settings";
+    v.refusal = known ? unauthorized() : http_response::error(404, "not_found", "Not Found");
+  }
+  return v;
+}
+
 net::awaitable<void> router::handle(net::http_exchange& ex) {
-  const auto& req = ex.request();
-  if (!host_allowed(req.header("Host"))) {
-    ex.respond(http_response::error(403, "forbidden", "Forbidden: invalid Host header"));
+  // The server screened the head before reading the body; screening again here keeps
+  // every refusal decided in one function even for a caller that did not.
+  auto verdict = screen(ex.request());
+  if (verdict.refusal) {
+    if (verdict.close_after_refusal) ex.close_after();
+    ex.respond(std::move(*verdict.refusal));
     co_return;
   }
-  bool mcp_path = req.path == "/mcp" || req.path == "/mcp/gateway";
-  if (!origin_allowed(req.header("Origin"), req.has_header("Origin")) &&
-      !(mcp_path && is_own_loopback_origin(req.header("Origin"), port_))) {
-    ex.respond(http_response::error(403, "forbidden", "Forbidden: browser requests are not allowed"));
-    co_return;
-  }
-  co_await route(ex);
+  co_await route(ex, verdict.authenticated);
 }
 
 bool router::rate_limited(net::http_exchange& ex, rate_limiter& limiter) {
@@ -64,22 +102,12 @@ bool router::rate_limited(net::http_exchange& ex, rate_limiter& limiter) {
   return true;
 }
 
-net::awaitable<void> router::route(net::http_exchange& ex) {
+net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
   const auto& req = ex.request();
   const std::string& path = req.path;
-  bool authed = bearer_matches(req.header("Authorization"), state_.secret);
 
   if (path == "/ws") {
     auto creds = check_ws_subprotocols(codec::offered_subprotocols(req), state_.secret);
-    if (!creds.authorized) {
-      // The browser only shows a failed handshake; a real 401 on the raw socket tells
-      // other clients what went wrong.
-      auto r = http_response::error(401, "unauthorized", "Unauthorized");
-      r.with_header("WWW-Authenticate", "Bearer");
-      ex.close_after();
-      ex.respond(std::move(r));
-      co_return;
-    }
     if (!codec::is_websocket_upgrade(req)) {
       ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
       co_return;
@@ -93,17 +121,6 @@ net::awaitable<void> router::route(net::http_exchange& ex) {
       co_return;
     }
     health(ex, authed);
-    co_return;
-  }
-  if (path.rfind("/.well-known/", 0) == 0) {
-    ex.respond(http_response::error(404, "not_found", "This server does not implement OAuth 2.0"));
-    co_return;
-  }
-  bool is_mcp = path == "/mcp" || path == "/mcp/gateway";
-  if (!authed && !(is_mcp && options_.conformance_mode)) {
-    bool known = is_mcp || path == "/tools" || path.rfind("/tools/", 0) == 0 || path == "/ws-info" ||
-                 path == "/audit" || path == "/reload" || path == "/extension/reload" || path == "/plugin-settings";
-    ex.respond(known ? unauthorized() : http_response::error(404, "not_found", "Not Found"));
     co_return;
   }
   if (path == "/mcp") {

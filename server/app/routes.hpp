@@ -12,6 +12,7 @@
 #include "app/tool_pipeline.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/http_exchange.hpp"
+#include "net/http_server.hpp"
 
 namespace opentabs::app {
 
@@ -31,6 +32,10 @@ class router {
   router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, mcp::endpoint& mcp,
          mcp::endpoint& gateway, route_options options);
 
+  // Decides on a request head alone, before its body is read (Host, Origin, the secret,
+  // the route): a refusal to send now, or admission and whether the secret was shown.
+  // Every refusal of an unauthenticated request is made here.
+  net::head_verdict screen(const codec::http_request& head) const;
   net::awaitable<void> handle(net::http_exchange& ex);
   // The bound port, known after listen(): the MCP endpoint accepts the server's own origin.
   void set_port(std::uint16_t port) { port_ = port; }
@@ -41,7 +46,7 @@ class router {
   std::function<std::string(const std::string& plugin, const json::object& settings)> apply_plugin_settings;
 
  private:
-  net::awaitable<void> route(net::http_exchange& ex);
+  net::awaitable<void> route(net::http_exchange& ex, bool authenticated);
   net::awaitable<void> call_tool(net::http_exchange& ex, std::string name);
   void list_tools(net::http_exchange& ex);
   void audit(net::http_exchange& ex);

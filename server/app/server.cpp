@@ -3,8 +3,10 @@
 // signals, and shuts down gracefully.  Policy lives in the pieces; this file connects them.
 #include "app/server.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +73,10 @@ net::limits limits_from_env() {
   if (auto v = env_number("OPENTABS_HTTP_IDLE_TIMEOUT_MS")) l.keepalive_idle = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PING_AFTER_MS")) l.ws_ping_after = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PONG_TIMEOUT_MS")) l.ws_pong_timeout = std::chrono::milliseconds(*v);
+  // Connection slots and the authenticated reserve (issue 13 item 7), shrunk by tests.
+  if (auto v = env_number("OPENTABS_MAX_CONNECTIONS"); v && *v > 0) l.max_connections = static_cast<std::size_t>(*v);
+  if (auto v = env_number("OPENTABS_RESERVED_CONNECTIONS"); v && *v >= 0)
+    l.reserved_connections = static_cast<std::size_t>(*v);
   return l;
 }
 
@@ -108,6 +114,17 @@ using config::stamp_of;
 
 json::object notification(std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+// The connection slots (net::limits::max_connections) only protect the extension's place
+// if accept() does not run out of descriptors first: the soft limit is often 1024, so it
+// is raised toward the hard limit (the server uses epoll, never select).
+void raise_descriptor_limit() {
+  struct rlimit lim{};
+  constexpr rlim_t enough = 65536;
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= std::min(lim.rlim_max, enough)) return;
+  lim.rlim_cur = std::min(lim.rlim_max, enough);
+  if (::setrlimit(RLIMIT_NOFILE, &lim) != 0) log::debug("could not raise the file descriptor limit");
 }
 
 }  // namespace
@@ -181,6 +198,7 @@ class server_app {
         [this](ext_connection& c, const std::string& m, const json::object& p, const json::value* id) {
           return webmcp_.handle(c, m, p, id);
         }}));
+    http_.set_head_screen([this](const codec::http_request& head) { return router_.screen(head); });
     router_.reload = [this]() -> net::awaitable<reload_outcome> { co_return co_await coalesced_reload(); };
     router_.apply_plugin_settings = [this](const std::string& plugin, const json::object& settings) {
       return store_plugin_settings(plugin, settings);
@@ -587,6 +605,7 @@ class server_app {
 int run_server(const server_options& options) {
   log::init_from_env();
   std::signal(SIGPIPE, SIG_IGN);
+  raise_descriptor_limit();
   auto home = config::home_directory();
   fs::path home_dir = home ? *home : fs::path("/");
   config::config_paths paths;

@@ -47,24 +47,37 @@ class request_parser {
 
   // Feeds bytes; returns how many were consumed.  Bytes after a complete request are not
   // consumed: they belong to the next request (or, after an upgrade, to WebSocket frames).
+  // A call never consumes past the end of the head when a body follows: the caller sees
+  // head_complete() and can screen head() (auth, route, length) before any body byte is
+  // taken, then feeds again for the body.
   std::size_t feed(const char* data, std::size_t size);
 
   state current() const { return state_; }
   // When rejected: the HTTP status to answer with (400, 411, 413, 431, 505) and why.
   int reject_status() const { return reject_status_; }
   const std::string& reject_reason() const { return reject_reason_; }
-  // Whether the head has been fully received (the body may still be arriving).
-  bool head_complete() const;
+  // Whether the head (through its blank line) has been received and passed the framing
+  // checks; the body may still be arriving.
+  bool head_complete() const { return head_complete_; }
+  // The request line and headers, with an empty body; valid once head_complete().
+  http_request head() const;
+  // Content-Length of the request (0 without one); valid once head_complete().
+  std::size_t announced_body_bytes() const { return announced_body_bytes_; }
 
   // Takes the finished request; the parser must be reset() before the next one.
   http_request take();
   void reset();
 
  private:
+  bool check_head();  // framing checks once the head is in; false (rejected) on failure
+
   struct impl;
   std::unique_ptr<impl> impl_;
   parse_limits limits_;
   state state_ = state::need_more;
+  bool head_complete_ = false;
+  int head_end_match_ = 0;  // how much of "\r\n\r\n" the last bytes fed have matched
+  std::size_t announced_body_bytes_ = 0;
   int reject_status_ = 0;
   std::string reject_reason_;
 };

@@ -144,17 +144,44 @@ void request_parser::reset() {
   impl_->req = codec_config::request_type();
   impl_->req.set_max_body_size(limits_.max_body_bytes);
   state_ = state::need_more;
+  head_complete_ = false;
+  head_end_match_ = 0;
+  announced_body_bytes_ = 0;
   reject_status_ = 0;
   reject_reason_.clear();
 }
 
-bool request_parser::head_complete() const { return !impl_->req.get_method().empty() && state_ != state::rejected && impl_->req.get_header("Host").size() > 0; }
+namespace {
+
+// Where the head ends in `data`: the index just past the first "\r\n\r\n", which may have
+// started in an earlier feed (`matched` carries how much of it the previous bytes matched).
+// npos when the head goes on.
+std::size_t find_head_end(const char* data, std::size_t size, int& matched) {
+  static constexpr char blank_line[] = "\r\n\r\n";
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == blank_line[matched]) {
+      if (++matched == 4) return i + 1;
+    } else {
+      matched = data[i] == '\r' ? 1 : 0;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
 
 std::size_t request_parser::feed(const char* data, std::size_t size) {
   if (state_ != state::need_more) return 0;
+  // While the head is arriving, websocketpp is fed at most up to its blank line, so no
+  // body byte is taken before the caller has screened the head.
+  std::size_t offer = size;
+  if (!head_complete_) {
+    auto end = find_head_end(data, size, head_end_match_);
+    if (end != std::string::npos) offer = end;
+  }
   std::size_t used = 0;
   try {
-    used = impl_->req.consume(data, size);
+    used = impl_->req.consume(data, offer);
   } catch (const wpp::http::exception& e) {
     state_ = state::rejected;
     reject_status_ = static_cast<int>(e.m_error_code);
@@ -165,40 +192,39 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
       reject_reason_ = "request body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes";
     return size;
   }
-  if (impl_->req.ready()) {
-    const auto& r = impl_->req;
-    // websocketpp ignores Transfer-Encoding (it would misread a chunked body as the next
-    // request), and parses Content-Length leniently: both are checked here.
-    if (!r.get_header("Transfer-Encoding").empty()) {
-      state_ = state::rejected;
-      reject_status_ = 411;
-      reject_reason_ = "Transfer-Encoding request bodies are not supported; send a Content-Length body";
-      return size;
-    }
-    const auto& cl = r.get_header("Content-Length");
-    for (char c : cl) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) {
-        state_ = state::rejected;
-        reject_status_ = 400;
-        reject_reason_ = "invalid Content-Length header";
-        return size;
-      }
-    }
-    auto v = r.get_version();
-    if (v != "HTTP/1.1" && v != "HTTP/1.0") {
-      state_ = state::rejected;
-      reject_status_ = 505;
-      reject_reason_ = "unsupported HTTP version";
-      return size;
-    }
-    state_ = state::done;
+  if (!head_complete_ && head_end_match_ == 4) {
+    if (!check_head()) return size;
+    head_complete_ = true;
   }
+  if (impl_->req.ready()) state_ = state::done;
   return used;
 }
 
-http_request request_parser::take() {
+bool request_parser::check_head() {
+  const auto& r = impl_->req;
+  auto reject = [this](int status, std::string reason) {
+    state_ = state::rejected;
+    reject_status_ = status;
+    reject_reason_ = std::move(reason);
+    return false;
+  };
+  // websocketpp ignores Transfer-Encoding (it would misread a chunked body as the next
+  // request), and parses Content-Length leniently: both are checked here, on the head.
+  if (!r.get_header("Transfer-Encoding").empty())
+    return reject(411, "Transfer-Encoding request bodies are not supported; send a Content-Length body");
+  const auto& cl = r.get_header("Content-Length");
+  for (char c : cl)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return reject(400, "invalid Content-Length header");
+  auto v = r.get_version();
+  if (v != "HTTP/1.1" && v != "HTTP/1.0") return reject(505, "unsupported HTTP version");
+  // (websocketpp already refused a length over the limit with 413, so this cannot overflow.)
+  announced_body_bytes_ = cl.empty() ? 0 : static_cast<std::size_t>(std::stoull(cl));
+  return true;
+}
+
+http_request request_parser::head() const {
   http_request out;
-  auto& r = impl_->req;
+  const auto& r = impl_->req;
   out.method = r.get_method();
   out.target = r.get_uri();
   out.version = r.get_version();
@@ -206,7 +232,12 @@ http_request request_parser::take() {
   out.path = out.target.substr(0, q);
   if (q != std::string::npos) out.query = out.target.substr(q + 1);
   for (const auto& [k, v] : r.get_headers()) out.headers.emplace_back(k, v);
-  out.body = r.get_body();
+  return out;
+}
+
+http_request request_parser::take() {
+  http_request out = head();
+  out.body = impl_->req.get_body();
   return out;
 }
 

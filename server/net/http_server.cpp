@@ -1,17 +1,55 @@
 #include "net/http_server.hpp"
 
+#include <cerrno>
 #include <exception>
 
 #include "codec/http_request.hpp"
 #include "net/caught.hpp"
 #include "util/log.hpp"
+#include "util/strings.hpp"
 
 namespace opentabs::net {
 
 using namespace asio::experimental::awaitable_operators;
 
+namespace {
+
+// RFC 9110 §10.1.1: an HTTP/1.1 client that sent "Expect: 100-continue" waits for an
+// interim 100 (or a final answer) before sending its body.
+bool expects_continue(const codec::http_request& head) {
+  return head.version == "HTTP/1.1" && iequals(trim(head.header("Expect")), "100-continue");
+}
+
+bool out_of_descriptors(const asio::error_code& ec) {
+  return ec == asio::error::no_descriptors || (ec.category() == asio::system_category() && ec.value() == ENFILE);
+}
+
+// Gives the connection's slot back on every exit path of its coroutine.
+struct slot_guard {
+  std::shared_ptr<connection_slots> slots;
+  connection_slots::id slot;
+  ~slot_guard() { slots->release(slot); }
+};
+
+// Marks the connection busy (not evictable) while a handler runs.
+struct busy_guard {
+  std::shared_ptr<connection_slots> slots;
+  connection_slots::id slot;
+  busy_guard(std::shared_ptr<connection_slots> s, connection_slots::id id) : slots(std::move(s)), slot(id) {
+    slots->set_busy(slot, true);
+  }
+  ~busy_guard() { slots->set_busy(slot, false); }
+};
+
+}  // namespace
+
 http_server::http_server(asio::io_context& io, limits lim, request_handler handler)
-    : io_(io), lim_(lim), handler_(std::move(handler)), acceptor_(io) {}
+    : io_(io),
+      lim_(lim),
+      handler_(std::move(handler)),
+      acceptor_(io),
+      slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections)),
+      budget_(lim.unauthenticated_body_bytes) {}
 
 result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t port) {
   asio::error_code ec;
@@ -32,23 +70,42 @@ result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t
   return acceptor_.local_endpoint().port();
 }
 
+void http_server::note_accept_failure(const asio::error_code& ec) {
+  if (!out_of_descriptors(ec)) {
+    log::warn("accept failed: " + ec.message());
+    return;
+  }
+  auto now = steady_clock::now();
+  bool new_episode = !last_fd_failure_ || now - *last_fd_failure_ >= lim_.fd_exhaustion_quiet;
+  last_fd_failure_ = now;
+  if (new_episode) {
+    std::string previous = fd_failures_in_episode_ > 1
+                               ? " (the previous episode had " + std::to_string(fd_failures_in_episode_) + " failed accepts)"
+                               : "";
+    fd_failures_in_episode_ = 0;
+    log::warn("accept: out of file descriptors (" + ec.message() +
+              "); retrying with back-off; logged once until a quiet minute" +
+              previous);
+  }
+  ++fd_failures_in_episode_;
+}
+
 awaitable<void> http_server::run() {
+  auto backoff = lim_.accept_backoff_min;
   while (!stopping_) {
     auto [ec, socket] = co_await acceptor_.async_accept(as_value);
     if (stopping_) break;
     if (ec) {
-      // EMFILE and friends: back off briefly and keep listening rather than dying.
       if (ec == asio::error::operation_aborted) break;
-      log::warn("accept failed: " + ec.message());
-      asio::steady_timer t(io_, std::chrono::milliseconds(100));
+      // EMFILE and friends: back off (doubling) and keep listening rather than dying or
+      // spinning; descriptors come back as idle connections reach their deadlines.
+      note_accept_failure(ec);
+      asio::steady_timer t(io_, backoff);
       co_await t.async_wait(as_value);
+      backoff = std::min(backoff * 2, lim_.accept_backoff_max);
       continue;
     }
-    if (connections_.size() >= lim_.max_connections) {
-      asio::error_code ignored;
-      socket.close(ignored);
-      continue;
-    }
+    backoff = lim_.accept_backoff_min;
     socket.set_option(tcp::no_delay(true), ec);
     asio::co_spawn(io_, serve(std::move(socket)), [](std::exception_ptr e) {
       if (!e) return;
@@ -65,13 +122,18 @@ void http_server::stop() {
   stopping_ = true;
   asio::error_code ignored;
   acceptor_.close(ignored);
-  for (auto* c : connections_) c->close_socket();
+  slots_->close_all();
 }
 
 awaitable<void> http_server::serve(tcp::socket socket) {
   connection conn(std::move(socket), lim_);
-  connections_.push_front(&conn);
-  auto self = connections_.begin();
+  auto slot = slots_->admit([&conn] { conn.close_socket(); });
+  if (!slot) {
+    // Every slot is held by an authenticated connection or one inside a handler.
+    conn.close_socket();
+    co_return;
+  }
+  slot_guard guard{slots_, *slot};
   auto watch = conn.dog.watch([&conn] {
     if (conn.on_deadline) return conn.on_deadline();
     conn.close_socket();
@@ -80,10 +142,9 @@ awaitable<void> http_server::serve(tcp::socket socket) {
   // read_requests and write_out never throw, and the watch reports a failure as a value
   // (net/caught.hpp): whichever side ends, the race ends and the socket is closed; a
   // branch that threw must not leave the other one waiting forever.
-  auto ended = co_await ((read_requests(conn) && write_out(conn)) || caught(std::move(watch)));
+  auto ended = co_await ((read_requests(conn, *slot) && write_out(conn)) || caught(std::move(watch)));
   if (ended.index() == 1 && std::get<1>(ended)) log::error("a connection's deadline watch failed unexpectedly; connection closed");
   conn.close_socket();
-  connections_.erase(self);
 }
 
 awaitable<void> http_server::write_out(connection& conn) {
@@ -110,15 +171,50 @@ awaitable<void> http_server::write_out(connection& conn) {
   }
 }
 
-awaitable<void> http_server::read_requests(connection& conn) {
+awaitable<void> http_server::refuse(connection& conn, const http_response& res, bool keep_alive) {
+  conn.out.push(serialize(res, keep_alive));
+  if (keep_alive) co_return;
+  conn.out.finish();
+  // The unread body (or whatever the peer sends next) is read and dropped — never kept —
+  // until the peer closes or the linger deadline closes the socket.
+  conn.dog.read_within(lim_.refused_body_linger);
+  conn.pending.clear();
+  while (true) {
+    bool more = co_await conn.read_more();  // not inside the condition: GCC 12
+    if (!more) break;
+    conn.pending.clear();
+  }
+}
+
+std::optional<http_server::refusal_answer> http_server::admit_head(const codec::http_request& head,
+                                                                   std::size_t body_bytes, connection_slots::id slot,
+                                                                   std::optional<body_budget::lease>& body_lease) {
+  auto verdict = screen_ ? screen_(head) : head_verdict{};
+  if (verdict.refusal) return refusal_answer{std::move(*verdict.refusal), verdict.close_after_refusal};
+  if (verdict.authenticated) {
+    slots_->mark_authenticated(slot);
+    return std::nullopt;
+  }
+  if (body_bytes == 0) return std::nullopt;
+  body_lease = budget_.take(body_bytes);
+  if (body_lease) return std::nullopt;
+  auto busy = http_response::error(503, "busy", "Too many unauthenticated request bodies in flight; try again later");
+  busy.with_header("Retry-After", "1");
+  return refusal_answer{std::move(busy), true};
+}
+
+awaitable<void> http_server::read_requests(connection& conn, connection_slots::id slot) {
   try {
     codec::request_parser parser({.max_body_bytes = lim_.max_body_bytes});
     bool first = true;
     while (!stopping_) {
       parser.reset();
       conn.dog.read_within(first ? lim_.head_timeout : lim_.keepalive_idle);
-      bool head_seen = false;
+      bool screened = false;
       bool any_byte = !conn.pending.empty();
+      std::optional<body_budget::lease> body_lease;
+      std::optional<refusal_answer> refusal;
+      bool keep_connection = false;
       while (parser.current() == codec::request_parser::state::need_more) {
         if (conn.pending.empty()) {
           bool more = co_await conn.read_more();  // not inside the condition: GCC 12
@@ -133,33 +229,54 @@ awaitable<void> http_server::read_requests(connection& conn) {
         }
         auto used = parser.feed(conn.pending.data(), conn.pending.size());
         conn.pending.erase(0, used);
-        if (!head_seen && parser.head_complete()) {
-          head_seen = true;
+        if (screened || !parser.head_complete()) continue;
+        // The head is in and the parser has not taken a byte of the body: decide now.
+        screened = true;
+        auto head = parser.head();
+        refusal = admit_head(head, parser.announced_body_bytes(), slot, body_lease);
+        if (refusal) {
+          // The connection can carry on only if the body is already here (it is skipped)
+          // and nothing asks to close; otherwise the unread body ends the connection.
+          std::size_t body_bytes = parser.announced_body_bytes();
+          keep_connection = body_bytes <= conn.pending.size() && !refusal->close && head.keep_alive();
+          if (keep_connection) conn.pending.erase(0, body_bytes);
+          break;
+        }
+        if (parser.current() == codec::request_parser::state::need_more) {
+          if (expects_continue(head) && conn.pending.empty()) conn.out.push("HTTP/1.1 100 Continue\r\n\r\n");
           conn.dog.read_within(lim_.body_timeout);
         }
       }
       first = false;
       conn.dog.no_read_deadline();
+      if (refusal) {
+        co_await refuse(conn, refusal->response, keep_connection);
+        if (!keep_connection) co_return;
+        continue;
+      }
       if (parser.current() == codec::request_parser::state::rejected) {
         auto res = http_response::json(
             parser.reject_status(),
             json::object{{"error", "bad_request"}, {"error_description", json::str(parser.reject_reason())}});
-        conn.out.push(serialize(res, false));
-        conn.out.finish();
+        co_await refuse(conn, res, false);
         co_return;
       }
       http_exchange ex(conn, parser.take());
-      try {
-        co_await handler_(ex);
-      } catch (const std::exception& e) {
-        log::error(std::string("request handler failed: ") + e.what());
-        if (!ex.responded()) {
-          ex.close_after();
-          ex.respond(http_response::error(500, "internal_error", "Internal server error"));
-        } else if (ex.streaming()) {
-          ex.close_after();
+      {
+        busy_guard busy(slots_, slot);
+        try {
+          co_await handler_(ex);
+        } catch (const std::exception& e) {
+          log::error(std::string("request handler failed: ") + e.what());
+          if (!ex.responded()) {
+            ex.close_after();
+            ex.respond(http_response::error(500, "internal_error", "Internal server error"));
+          } else if (ex.streaming()) {
+            ex.close_after();
+          }
         }
       }
+      body_lease.reset();
       if (ex.upgraded()) {
         conn.out.finish();
         co_return;

@@ -1,14 +1,21 @@
 // The HTTP/1.1 server: accepts on 127.0.0.1, runs every connection as one coroutine tree
 // (reader ‖ writer, watched by one watchdog) and hands each parsed request to the handler.
-// Lives on one io_context thread; nothing here is thread-safe.
+// Each request head is screened (head_screen: Host, Origin, auth, route, length) before
+// a byte of its body is read; admitted unauthenticated bodies draw on a shared
+// body_budget; connection slots are shared out by connection_slots.  Lives on one
+// io_context thread; nothing here is thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <list>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "codec/http_request.hpp"
 #include "net/asio.hpp"
+#include "net/body_budget.hpp"
+#include "net/connection_slots.hpp"
 #include "net/http_exchange.hpp"
 #include "net/limits.hpp"
 #include "util/result.hpp"
@@ -17,9 +24,21 @@ namespace opentabs::net {
 
 using request_handler = std::function<awaitable<void>(http_exchange&)>;
 
+// What the screen decided about a request head.
+struct head_verdict {
+  std::optional<http_response> refusal;  // answer this now; the body is never read
+  bool close_after_refusal = false;      // and close the connection even if it could go on
+  bool authenticated = false;            // the request showed the secret
+};
+using head_screen = std::function<head_verdict(const codec::http_request& head)>;
+
 class http_server {
  public:
   http_server(asio::io_context& io, limits lim, request_handler handler);
+
+  // Without a screen every head is admitted as unauthenticated (its body draws on the
+  // budget, its connection may be evicted when slots run out).
+  void set_head_screen(head_screen screen) { screen_ = std::move(screen); }
 
   // Binds and listens; port 0 picks an ephemeral port.  Returns the bound port.
   result<std::uint16_t> listen(const std::string& host, std::uint16_t port);
@@ -28,20 +47,42 @@ class http_server {
   // Stops accepting and closes every connection's socket.
   void stop();
 
-  std::size_t connection_count() const { return connections_.size(); }
+  std::size_t connection_count() const { return slots_->size(); }
+  std::size_t unauthenticated_body_bytes() const { return budget_.in_use(); }
   const limits& lim() const { return lim_; }
 
  private:
+  struct refusal_answer {
+    http_response response;
+    bool close = false;  // even if the connection could go on
+  };
+
   awaitable<void> serve(tcp::socket socket);
-  awaitable<void> read_requests(connection& conn);
+  // The decision on a complete head, before its body is read: the screen's verdict, the
+  // slot marked authenticated, or an unauthenticated body's bytes leased from the budget.
+  // A refusal to send, or nullopt to read the body and handle the request.
+  std::optional<refusal_answer> admit_head(const codec::http_request& head, std::size_t body_bytes,
+                                           connection_slots::id slot, std::optional<body_budget::lease>& body_lease);
+  awaitable<void> read_requests(connection& conn, connection_slots::id slot);
   awaitable<void> write_out(connection& conn);
+  // Answers a request whose body was not read, then reads and discards what the peer
+  // still sends (briefly), so it gets the answer rather than a reset.
+  awaitable<void> refuse(connection& conn, const http_response& res, bool keep_alive);
+  void note_accept_failure(const asio::error_code& ec);
 
   asio::io_context& io_;
   limits lim_;
   request_handler handler_;
+  head_screen screen_;
   tcp::acceptor acceptor_;
-  std::list<connection*> connections_;
+  // Shared with the connection coroutines' guards, which may be destroyed after the server
+  // when the io_context is torn down.
+  std::shared_ptr<connection_slots> slots_;
+  body_budget budget_;
   bool stopping_ = false;
+  // fd exhaustion is logged once per episode: episodes are separated by a quiet minute.
+  std::optional<steady_clock::time_point> last_fd_failure_;
+  std::size_t fd_failures_in_episode_ = 0;
 };
 
 }  // namespace opentabs::net

@@ -16,6 +16,7 @@ export const OPENTABS_BIN = process.env.OPENTABS_BIN ?? new URL('../../../build/
  * @param {object} [opts.config]     config.json content to write before starting
  * @param {Record<string,string>} [opts.env]
  * @param {string[]} [opts.args]     extra arguments after `start`
+ * @param {number} [opts.fileLimit]  run under `ulimit -n <fileLimit>` (same pid: sh execs the binary)
  */
 export async function startServer(opts = {}) {
   const configDir = opts.configDir ?? mkdtempSync(join(tmpdir(), 'opentabs-test-'));
@@ -33,7 +34,9 @@ export async function startServer(opts = {}) {
     NO_COLOR: '1',
     ...opts.env,
   };
-  const child = spawn(OPENTABS_BIN, ['start', ...(opts.args ?? [])], {
+  const argv = [OPENTABS_BIN, 'start', ...(opts.args ?? [])];
+  const [cmd, ...rest] = opts.fileLimit ? ['sh', '-c', `ulimit -n ${opts.fileLimit}; exec "$0" "$@"`, ...argv] : argv;
+  const child = spawn(cmd, rest, {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

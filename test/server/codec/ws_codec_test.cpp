@@ -17,9 +17,20 @@ const std::string kUpgrade =
 // RFC 6455 §5.7: a masked client text frame carrying "Hello".
 const std::string kMaskedHello("\x81\x85\x37\xfa\x21\x3d\x7f\x9f\x4d\x51\x58", 11);
 
+// Feeds until the parser stops asking (a feed stops at the end of the head).
+std::size_t feed_all(request_parser& p, const char* data, std::size_t size) {
+  std::size_t used = 0;
+  while (p.current() == request_parser::state::need_more && used < size) {
+    auto n = p.feed(data + used, size - used);
+    if (n == 0) break;
+    used += n;
+  }
+  return used;
+}
+
 http_request parse_all(const std::string& raw) {
   request_parser p;
-  auto used = p.feed(raw.data(), raw.size());
+  auto used = feed_all(p, raw.data(), raw.size());
   REQUIRE(p.current() == request_parser::state::done);
   CHECK(used == raw.size());
   return p.take();
@@ -38,7 +49,7 @@ TEST_CASE("request parser: whole, split at every byte, and one byte at a time") 
   for (std::size_t cut = 1; cut < raw.size(); ++cut) {
     request_parser p;
     std::size_t used = p.feed(raw.data(), cut);
-    used += p.feed(raw.data() + used, raw.size() - used);
+    used += feed_all(p, raw.data() + used, raw.size() - used);
     REQUIRE(p.current() == request_parser::state::done);
     CHECK(p.take().body == "hello");
   }
@@ -60,6 +71,43 @@ TEST_CASE("request parser leaves pipelined bytes unconsumed") {
   p.reset();
   p.feed(two.data() + used, two.size() - used);
   CHECK(p.take().path == "/audit");
+}
+
+TEST_CASE("request parser stops at the end of the head so the caller can screen it before the body") {
+  const std::string head = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer x\r\nContent-Length: 10\r\n\r\n";
+  const std::string raw = head + "0123456789";
+  for (std::size_t cut = 1; cut <= head.size(); ++cut) {
+    request_parser p;
+    std::size_t used = p.feed(raw.data(), cut);
+    if (cut < head.size()) {
+      CHECK_FALSE(p.head_complete());
+      used += p.feed(raw.data() + used, raw.size() - used);
+    }
+    REQUIRE(used == head.size());  // not one body byte taken
+    REQUIRE(p.head_complete());
+    CHECK(p.current() == request_parser::state::need_more);
+    CHECK(p.announced_body_bytes() == 10);
+    auto h = p.head();
+    CHECK(h.path == "/mcp");
+    CHECK(h.header("Authorization") == "Bearer x");
+    CHECK(h.body.empty());
+    CHECK(p.feed(raw.data() + used, raw.size() - used) == 10);
+    REQUIRE(p.current() == request_parser::state::done);
+    CHECK(p.take().body == "0123456789");
+  }
+  // A Host header early in the head does not make the head complete (the old check did).
+  request_parser p;
+  const std::string partial = "GET / HTTP/1.1\r\nHost: x\r\nAuthori";
+  p.feed(partial.data(), partial.size());
+  CHECK_FALSE(p.head_complete());
+}
+
+TEST_CASE("request parser: framing errors are found on the head, before the body") {
+  request_parser p;
+  const std::string raw = "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nhello";
+  p.feed(raw.data(), raw.size());
+  CHECK(p.current() == request_parser::state::rejected);
+  CHECK(p.reject_status() == 411);
 }
 
 TEST_CASE("request parser rejects bad input with the right status") {

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "codec/ws_codec.hpp"
 #include "net/http_server.hpp"
@@ -41,9 +42,14 @@ struct fixture {
   limits lim;
   std::unique_ptr<http_server> server;
   std::uint16_t port = 0;
+  std::size_t handled = 0;
 
-  explicit fixture(limits l = {}) : lim(l) {
-    server = std::make_unique<http_server>(io, lim, echo_handler);
+  explicit fixture(limits l = {}, head_screen screen = nullptr) : lim(l) {
+    server = std::make_unique<http_server>(io, lim, [this](http_exchange& ex) {
+      ++handled;
+      return echo_handler(ex);
+    });
+    if (screen) server->set_head_screen(std::move(screen));
     auto p = server->listen("127.0.0.1", 0);
     REQUIRE(p.ok());
     port = *p;
@@ -73,6 +79,28 @@ struct fixture {
     return got;
   }
 };
+
+// Refuses every request without "Authorization: yes" with 401 (like the app's router).
+head_verdict screen_by_header(const codec::http_request& head) {
+  head_verdict v;
+  v.authenticated = head.header("Authorization") == "yes";
+  if (!v.authenticated && head.path != "/open") v.refusal = http_response::error(401, "unauthorized", "no");
+  return v;
+}
+
+// One raw client step: write `send` (if any), then read until `until` appears or the peer
+// closes.  Returns what was read.
+awaitable<std::string> step(tcp::socket& s, std::string send, std::string until) {
+  if (!send.empty()) co_await asio::async_write(s, asio::buffer(send), as_value);
+  std::string got;
+  char buf[4096];
+  while (got.find(until) == std::string::npos) {
+    auto [ec, n] = co_await s.async_read_some(asio::buffer(buf), as_value);
+    if (ec) break;
+    got.append(buf, n);
+  }
+  co_return got;
+}
 
 std::size_t count(const std::string& s, const std::string& needle) {
   std::size_t n = 0;
@@ -165,4 +193,119 @@ TEST_CASE("websocket: silence is answered with a ping, then dropped without a po
   REQUIRE_FALSE(rest.empty());
   CHECK(static_cast<unsigned char>(rest[0]) == 0x89);  // ping
   CHECK(f.server->connection_count() == 0);
+}
+
+TEST_CASE("a refused head is answered before its body is read, and the body is never handed on") {
+  fixture f({}, screen_by_header);
+  // 5 MB announced, nothing sent: the answer must come anyway.
+  auto got = f.exchange("POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000000\r\n\r\n", "\r\n\r\n");
+  CHECK(got.rfind("HTTP/1.1 401", 0) == 0);
+  CHECK(got.find("Connection: close") != std::string::npos);
+  CHECK(f.handled == 0);
+}
+
+TEST_CASE("a refused request whose body is already here keeps the connection") {
+  fixture f({}, screen_by_header);
+  auto got = f.exchange(
+      "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nhi"
+      "POST /a HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+  CHECK(got.rfind("HTTP/1.1 401", 0) == 0);
+  CHECK(got.find(R"("body":"ok")") != std::string::npos);
+  CHECK(f.handled == 1);
+}
+
+TEST_CASE("Expect: 100-continue gets 100 after the head passes, then the answer") {
+  fixture f({}, screen_by_header);
+  std::string interim, final_answer;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        tcp::socket s(f.io);
+        co_await s.async_connect({asio::ip::make_address("127.0.0.1"), f.port}, use_awaitable);
+        interim = co_await step(s,
+                                "POST /a HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\nExpect: 100-continue\r\n"
+                                "Content-Length: 5\r\nConnection: close\r\n\r\n",
+                                "\r\n\r\n");
+        final_answer = co_await step(s, "hello", "hello\"}");
+        f.server->stop();
+      },
+      asio::detached);
+  f.io.run_for(3000ms);
+  CHECK(interim == "HTTP/1.1 100 Continue\r\n\r\n");
+  CHECK(final_answer.rfind("HTTP/1.1 200", 0) == 0);
+  CHECK(final_answer.find(R"("body":"hello")") != std::string::npos);
+}
+
+TEST_CASE("Expect: 100-continue with a refused head gets the final answer and no 100") {
+  fixture f({}, screen_by_header);
+  auto got = f.exchange(
+      "POST /a HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", "\r\n\r\n");
+  CHECK(got.rfind("HTTP/1.1 401", 0) == 0);
+  CHECK(got.find("100 Continue") == std::string::npos);
+}
+
+TEST_CASE("unauthenticated bodies share one budget: beyond it, 503 with Retry-After") {
+  limits l;
+  l.unauthenticated_body_bytes = 10;
+  fixture f(l, screen_by_header);
+  std::string first, second, third;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        tcp::socket a(f.io), b(f.io), c(f.io);
+        tcp::endpoint ep{asio::ip::make_address("127.0.0.1"), f.port};
+        co_await a.async_connect(ep, use_awaitable);
+        co_await b.async_connect(ep, use_awaitable);
+        co_await c.async_connect(ep, use_awaitable);
+        // a holds 8 of the 10 bytes while its body is still coming.
+        first = co_await step(a, "POST /open HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 8\r\n\r\n",
+                              "\r\n\r\n");
+        second = co_await step(b, "POST /open HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\n", "\r\n\r\n");
+        // An authenticated body does not draw on the budget.
+        third = co_await step(c,
+                              "POST /a HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\nContent-Length: 5\r\n"
+                              "Connection: close\r\n\r\nabcde",
+                              "abcde\"}");
+        CHECK(f.server->unauthenticated_body_bytes() == 8);
+        first += co_await step(a, "12345678", "12345678\"}");
+        CHECK(f.server->unauthenticated_body_bytes() == 0);
+        f.server->stop();
+      },
+      asio::detached);
+  f.io.run_for(3000ms);
+  CHECK(first.rfind("HTTP/1.1 100 Continue", 0) == 0);
+  CHECK(first.find(R"("body":"12345678")") != std::string::npos);
+  CHECK(second.rfind("HTTP/1.1 503", 0) == 0);
+  CHECK(second.find("Retry-After: 1") != std::string::npos);
+  CHECK(third.find(R"("body":"abcde")") != std::string::npos);
+}
+
+TEST_CASE("when slots run out, the oldest idle unauthenticated socket makes room; an authenticated one stays") {
+  limits l;
+  l.max_connections = 3;
+  l.reserved_connections = 1;  // two unauthenticated at once
+  fixture f(l, screen_by_header);
+  std::string authed_answer, idle_one, idle_two, newcomer;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        tcp::endpoint ep{asio::ip::make_address("127.0.0.1"), f.port};
+        tcp::socket authed(f.io), idle1(f.io), idle2(f.io), late(f.io);
+        co_await authed.async_connect(ep, use_awaitable);
+        authed_answer = co_await step(authed, "GET /a HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\n\r\n", "}");
+        co_await idle1.async_connect(ep, use_awaitable);
+        co_await idle2.async_connect(ep, use_awaitable);
+        // Both idle sockets are in; a newcomer pushes out the older one.
+        co_await late.async_connect(ep, use_awaitable);
+        idle_one = co_await step(idle1, "", "never");  // EOF: evicted
+        newcomer = co_await step(late, "GET /a HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\n\r\n", "}");
+        authed_answer += co_await step(authed, "GET /b HTTP/1.1\r\nHost: localhost\r\nAuthorization: yes\r\n\r\n", "/b");
+        CHECK(f.server->connection_count() == 3);
+        f.server->stop();
+      },
+      asio::detached);
+  f.io.run_for(3000ms);
+  CHECK(idle_one.empty());
+  CHECK(newcomer.rfind("HTTP/1.1 200", 0) == 0);
+  CHECK(count(authed_answer, "HTTP/1.1 200") == 2);
 }
