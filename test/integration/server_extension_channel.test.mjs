@@ -156,7 +156,10 @@ describe('extension channel /ws', () => {
     ext.on('browser.snapshot', (p) => ({ snapshot: `- document [ref=e1@abcd] tab ${p.tabId}`, truncated: false }));
     const r = await s.callTool('browser_snapshot', { tabId: 4 });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.equal(JSON.parse(r.body.content[0].text).snapshot, '- document [ref=e1@abcd] tab 4');
+    // Plain text: a metadata line, then the snapshot lines.
+    const [meta, ...lines] = r.body.content[0].text.split('\n');
+    assert.match(meta, /^page /);
+    assert.deepEqual(lines, ['- document [ref=e1@abcd] tab 4']);
     const bad = await ext.request('extension.capabilities', { methods: 'browser.snapshot' });
     assert.equal(bad.error.code, -32602);
     assert.match(bad.error.message, /"methods": an array of method names/);
