@@ -394,6 +394,7 @@ const std::string method_browser_navigateTab = "browser.navigateTab";
 const std::string method_browser_openTab = "browser.openTab";
 const std::string method_browser_screenshotTab = "browser.screenshotTab";
 const std::string method_browser_waitForElement = "browser.waitForElement";
+const std::string method_browser_uploadFile = "browser.uploadFile";
 }  // namespace
 
 
@@ -422,6 +423,7 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   if (tool.name == "browser_screenshot_tab") co_return co_await screenshot(args);
   if (tool.name == "browser_export_har") co_return co_await export_har(args);
   if (tool.name == "plugin_analyze_site") co_return co_await analyze_site(args);
+  if (tool.name == "browser_upload_file") co_return co_await upload_file(args);
   co_return std::nullopt;
 }
 
@@ -485,6 +487,27 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
                                    {"text", json::str("Screenshot of tab " + std::to_string(*tab) + ": " + dims +
                                                       " PNG, " + std::to_string(png->size()) + " bytes")}});
   co_return r;
+}
+
+net::awaitable<tools::call_result> browser_tools::upload_file(const json::object& args) {
+  // A path can be chosen by a page's content (prompt injection): every one must pass the read
+  // policy, and the extension gets only the checked real paths.
+  const json::array* paths = json::get_array(args, "paths");
+  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: paths is required", true, 422);
+  output_file_policy policy(output_folders_());
+  json::array real_paths;
+  for (std::size_t i = 0; i < paths->size(); ++i) {
+    const auto& p = (*paths)[i];
+    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "] is not a string", true, 422);
+    auto real = policy.readable(p.get_string());
+    if (!real) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "]: " + real.err().message, true, 422);
+    real_paths.push_back(json::str(real->string()));
+  }
+  json::object params = args;
+  params["paths"] = std::move(real_paths);
+  auto reply = co_await ask(method_browser_uploadFile, std::move(params));
+  if (!reply.ok()) co_return browser_failure(reply);
+  co_return success_result(reply.result, false);
 }
 
 net::awaitable<tools::call_result> browser_tools::export_har(const json::object& args) {

@@ -50,7 +50,7 @@ describe('browser tools through MCP', () => {
   it('lists the whole catalog with closed schemas', async () => {
     const { tools } = await mcp.client.listTools();
     const browserTools = tools.filter((t) => /^(browser_|extension_|plugin_list_tabs$|plugin_analyze_site$)/.test(t.name));
-    assert.equal(browserTools.length, 77);
+    assert.equal(browserTools.length, 84);
     for (const t of browserTools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal(t.inputSchema.additionalProperties, false, t.name);
@@ -130,6 +130,37 @@ describe('browser tools through MCP', () => {
     const saved = json(await tool('browser_export_har', { tabId: tab.id, filePath: file }));
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).log.entries.length, saved.entries);
     await tool('browser_disable_network_capture', { tabId: tab.id });
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('uploads files only from the allowed folders, fills forms, and navigates waiting for the load (issue 15)', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    const out = path.join(configDir, 'output');
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, 'up.txt'), 'uploaded body\n');
+    const up = json(await tool('browser_upload_file', { tabId: tab.id, selector: '#upload', paths: ['up.txt'] }));
+    assert.deepEqual(up.files, ['up.txt']);
+    const pageEvents = async () => json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value;
+    await waitFor(async () => (await pageEvents()).includes('upload:up.txt=uploaded body'), 'the page to read the upload', 5000);
+    // A page can talk an agent into any path: the server's read policy refuses everything
+    // outside the output folder and the allowed folders, and the config folder's own files.
+    for (const bad of [path.join(configDir, 'extension', 'auth.json'), path.join(configDir, 'config.json'), '/etc/passwd', '../config.json', 'missing.txt']) {
+      const r = await callTool(mcp, 'browser_upload_file', { tabId: tab.id, selector: '#upload', paths: [bad] });
+      assert.equal(r.isError, true, bad);
+      assert.match(resultText(r), /paths\[0\]/);
+    }
+    assert.equal((await pageEvents()).filter((e) => e.startsWith('upload:')).length, 1, 'no refused file reached the page');
+    const filled = json(await tool('browser_fill_form', { tabId: tab.id, fields: [{ selector: '#first', value: 'Grace' }, { selector: '#news', value: true }, { selector: '#plan', value: 'pro' }] }));
+    assert.equal(filled.filled, 3);
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: '[first.value, news.checked, plan.value]' })).value, ['Grace', true, 'pro']);
+    const bad = await callTool(mcp, 'browser_fill_form', { tabId: tab.id, fields: [{ value: 'x' }] });
+    assert.equal(bad.isError, true, 'a field needs selector or ref');
+    const nav = json(await tool('browser_navigate_tab', { tabId: tab.id, url: `${site.url}/slow.html` }));
+    assert.equal(nav.waitedFor, 'load');
+    assert.equal(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.loadFired === true && document.readyState' })).value, 'complete');
+    assert.equal(json(await tool('browser_go_back', { tabId: tab.id })).waitedFor, 'load');
+    assert.match(json(await tool('browser_execute_script', { tabId: tab.id, code: 'location.pathname' })).value, /actions\.html$/);
     await tool('browser_close_tab', { tabId: tab.id });
   });
 

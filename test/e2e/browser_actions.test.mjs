@@ -1,0 +1,218 @@
+// Real-Chromium tests of the issue-15 browser actions on the extension side: navigation that
+// waits for the load (navigate, back, forward, reload), waiting for text, drag and drop,
+// file upload, multi-field fill, double and right click, background/element/full-page
+// screenshots, always-on console and request capture, and resource content of the page's
+// own document.  Like browser_commands.test.mjs, the handlers run in a harness page added to
+// a copy of the real extension (the same command registry the background uses), against the
+// pages in test/fixtures/site/pages; every action is checked by reading the page's state.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
+const HARNESS_JS = `
+import { browserCommands } from './src/browser-commands/index.js';
+const ctx = { store: { plugins: new Map(), tabStates: {}, connection: {}, swBoot: {}, confirmations: [] } };
+globalThis.btCall = async (method, params) => {
+  const handler = browserCommands.get(method);
+  if (!handler) return { error: 'no handler for ' + method };
+  try { return { result: await handler(params ?? {}, ctx) }; }
+  catch (err) { return { error: String(err?.message ?? err), code: err?.code }; }
+};
+globalThis.btReady = true;
+`;
+
+let site;
+let browser;
+let harness;
+let extDir;
+let filesDir;
+
+async function call(method, params) {
+  return harness.evaluate(([m, p]) => globalThis.btCall(m, p), [method, params]);
+}
+async function ok(method, params) {
+  const r = await call(method, params);
+  assert.ok(!('error' in r), `${method} failed: ${r.error}`);
+  return r.result;
+}
+async function fails(method, params, pattern) {
+  const r = await call(method, params);
+  assert.ok('error' in r, `${method} unexpectedly succeeded: ${JSON.stringify(r.result)?.slice(0, 300)}`);
+  assert.match(r.error, pattern);
+  return r;
+}
+async function openPage(pathname, { active = false } = {}) {
+  const tab = await ok('browser.openTab', { url: `${site.url}${pathname}`, active });
+  await waitFor(async () => (await ok('browser.getTabInfo', { tabId: tab.id })).status === 'complete', `${pathname} to load`);
+  return tab.id;
+}
+async function pageEval(tabId, expression) {
+  const key = randomUUID();
+  const file = `__exec-${key}.js`;
+  fs.writeFileSync(path.join(extDir, 'adapters', file),
+    `(() => { const ns = (globalThis.__openTabs ??= {}); ns['__execStarted_${key}'] = true; (async () => (${expression}))().then((value) => { ns['__execResult_${key}'] = { value }; }, (e) => { ns['__execResult_${key}'] = { error: String(e) }; }); })();`);
+  try {
+    return (await ok('browser.executeScript', { tabId, execFile: file })).value;
+  } finally {
+    fs.rmSync(path.join(extDir, 'adapters', file), { force: true });
+  }
+}
+const events = (tabId) => pageEval(tabId, 'window.events');
+const pngSize = (base64) => {
+  const png = Buffer.from(base64, 'base64');
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+};
+
+before(async () => {
+  site = await startPagesServer();
+  const root = tempDir('ot-bt-actions-');
+  extDir = path.join(root, 'extension');
+  filesDir = path.join(root, 'files');
+  fs.mkdirSync(filesDir);
+  fs.cpSync(path.join(SOURCE_DIR, 'extension'), extDir, { recursive: true });
+  fs.mkdirSync(path.join(extDir, 'adapters'), { recursive: true });
+  fs.writeFileSync(path.join(extDir, 'bt-harness.html'), HARNESS_HTML);
+  fs.writeFileSync(path.join(extDir, 'bt-harness.js'), HARNESS_JS);
+  browser = await launchWithPlaywright(extDir);
+  harness = await browser.context.newPage();
+  await harness.goto(`chrome-extension://${EXTENSION_ID}/bt-harness.html`);
+  await harness.waitForFunction(() => globalThis.btReady === true);
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
+});
+
+describe('navigation that waits for the load', () => {
+  it('navigate returns after the load event by default; back, forward and reload wait too', async () => {
+    const tab = await openPage('/actions.html');
+    const nav = await ok('browser.navigateTab', { tabId: tab, url: `${site.url}/slow.html` });
+    assert.equal(nav.waitedFor, 'load');
+    // The slow image holds the load event for 1.5 s: right after the call the page has loaded.
+    assert.deepEqual(await pageEval(tab, '[location.pathname, document.readyState, window.loadFired === true]'), ['/slow.html', 'complete', true]);
+    const back = await ok('browser.goBack', { tabId: tab });
+    assert.equal(back.waitedFor, 'load');
+    assert.deepEqual(await pageEval(tab, '[location.pathname, document.readyState]'), ['/actions.html', 'complete']);
+    await ok('browser.goForward', { tabId: tab });
+    assert.deepEqual(await pageEval(tab, '[location.pathname, document.readyState, window.loadFired === true]'), ['/slow.html', 'complete', true]);
+    await pageEval(tab, 'window.beforeReload = 1');
+    await ok('browser.reloadTab', { tabId: tab });
+    assert.deepEqual(await pageEval(tab, '[typeof window.beforeReload, window.loadFired === true]'), ['undefined', true]);
+    const dcl = await ok('browser.navigateTab', { tabId: tab, url: `${site.url}/slow.html?dcl`, waitUntil: 'domcontentloaded' });
+    assert.equal(dcl.waitedFor, 'domcontentloaded');
+    assert.ok(['interactive', 'complete'].includes(await pageEval(tab, 'location.search === "?dcl" && document.readyState')));
+    await fails('browser.navigateTab', { tabId: tab, url: `${site.url}/slow.html`, waitUntil: 'idle' }, /Invalid waitUntil/);
+    const fresh = await openPage('/actions.html');
+    await fails('browser.goBack', { tabId: fresh }, /there is no previous page/);
+    await ok('browser.closeTab', { tabId: fresh });
+    await ok('browser.closeTab', { tabId: tab });
+  });
+});
+
+describe('page actions', () => {
+  it('waits for text to appear and to disappear, and times out clearly', async () => {
+    const tab = await openPage('/actions.html');
+    await ok('browser.clickElement', { tabId: tab, selector: '#later' });
+    const shown = await ok('browser.waitForText', { tabId: tab, text: 'Saved successfully', timeout: 5000 });
+    assert.equal(shown.appeared, 'Saved successfully');
+    assert.equal(await pageEval(tab, "document.getElementById('late').textContent"), 'Saved successfully');
+    await ok('browser.clickElement', { tabId: tab, selector: '#clear-later' });
+    assert.equal((await ok('browser.waitForText', { tabId: tab, textGone: 'Saved successfully', timeout: 5000 })).gone, 'Saved successfully');
+    assert.equal(await pageEval(tab, "document.getElementById('late').textContent"), '');
+    await fails('browser.waitForText', { tabId: tab, text: 'never there', timeout: 300 }, /Timed out after 300 ms waiting for the text "never there" to appear/);
+    await ok('browser.closeTab', { tabId: tab });
+  });
+
+  it('double-clicks and right-clicks with trusted events', async () => {
+    const tab = await openPage('/actions.html');
+    const dbl = await ok('browser.clickElement', { tabId: tab, selector: '#dbl', doubleClick: true });
+    assert.equal(dbl.doubleClick, true);
+    assert.ok((await events(tab)).includes('dblclick'));
+    await ok('browser.clickElement', { tabId: tab, selector: '#ctx', button: 'right' });
+    assert.ok((await events(tab)).includes('contextmenu:2'));
+    await fails('browser.clickElement', { tabId: tab, selector: '#ctx', button: 'side' }, /Invalid button/);
+    await ok('browser.closeTab', { tabId: tab });
+  });
+
+  it('drags one element onto another with a trusted HTML5 drop', async () => {
+    const tab = await openPage('/actions.html');
+    const r = await ok('browser.dragElement', { tabId: tab, fromSelector: '#drag-src', toSelector: '#drop-zone' });
+    assert.equal(r.html5Drop, true);
+    const seen = await events(tab);
+    assert.ok(seen.includes('dragstart'), JSON.stringify(seen));
+    assert.ok(seen.includes('drop:payload-42:trusted'), JSON.stringify(seen));
+    await ok('browser.closeTab', { tabId: tab });
+  });
+
+  it('sets the files of a file input, which the page reads', async () => {
+    const tab = await openPage('/actions.html');
+    const a = path.join(filesDir, 'a.txt');
+    const b = path.join(filesDir, 'b.txt');
+    fs.writeFileSync(a, 'alpha\n');
+    fs.writeFileSync(b, 'beta\n');
+    const r = await ok('browser.uploadFile', { tabId: tab, selector: '#upload', paths: [a, b] });
+    assert.deepEqual(r.files, ['a.txt', 'b.txt']);
+    await waitFor(async () => (await events(tab)).includes('upload:a.txt=alpha,b.txt=beta'), 'the page to read the files', 5000);
+    await fails('browser.uploadFile', { tabId: tab, selector: '#first', paths: [a] }, /not an <input type=file>/);
+    await fails('browser.uploadFile', { tabId: tab, selector: '#upload', paths: ['relative.txt'] }, /absolute/);
+    assert.equal(await pageEval(tab, "document.querySelectorAll('[data-opentabs-inspect]').length"), 0);
+    await ok('browser.closeTab', { tabId: tab });
+  });
+
+  it('fills text fields, a select, checkboxes and a radio in one call, or nothing when a field is wrong', async () => {
+    const tab = await openPage('/actions.html');
+    const r = await ok('browser.fillForm', {
+      tabId: tab,
+      fields: [
+        { selector: '#first', value: 'Ada' }, { selector: '#bio', value: 'Counts things' }, { selector: '#plan', value: 'Team' },
+        { selector: '#news', value: true }, { selector: '#terms', value: false }, { selector: '#size-l', value: true },
+      ],
+    });
+    assert.equal(r.filled, 6);
+    assert.deepEqual(await pageEval(tab, `[first.value, bio.value, plan.value, news.checked, terms.checked, document.getElementById('size-l').checked, document.getElementById('size-s').checked]`),
+      ['Ada', 'Counts things', 'team', true, false, true, false]);
+    const seen = await events(tab);
+    for (const id of ['first', 'bio', 'plan', 'news', 'terms', 'size-l']) assert.ok(seen.includes(`change:${id}`), `change on ${id}: ${seen}`);
+    await fails('browser.fillForm', { tabId: tab, fields: [{ selector: '#first', value: 'Bob' }, { selector: '#plan', value: 'gold' }] }, /fields\[1\].*no option with value or label "gold"/);
+    assert.equal(await pageEval(tab, 'first.value'), 'Ada', 'nothing changed when a field was wrong');
+    await fails('browser.fillForm', { tabId: tab, fields: [{ selector: '#news', value: 'maybe' }] }, /give true or false/);
+    await ok('browser.closeTab', { tabId: tab });
+  });
+});
+
+describe('screenshots', () => {
+  it('captures a background tab 7 times out of 7 without activating it', async () => {
+    const fg = await openPage('/interact.html', { active: true });
+    const bg = await openPage('/actions.html');
+    const [width, height] = await pageEval(bg, '[innerWidth, innerHeight]');
+    const outcomes = [];
+    for (let i = 0; i < 7; i++) {
+      const r = await call('browser.screenshotTab', { tabId: bg });
+      outcomes.push('error' in r ? r.error : 'ok');
+      if (!('error' in r)) assert.deepEqual(pngSize(r.result.image), [width, height]);
+    }
+    assert.deepEqual(outcomes, Array(7).fill('ok'));
+    // Chrome freezes background tabs it wants to save power on; a frozen renderer draws no
+    // frames, which is what made captures of such tabs hang.
+    const page = browser.context.pages().find((p) => p.url().endsWith('/actions.html'));
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+    const frozen = await call('browser.screenshotTab', { tabId: bg });
+    assert.ok(!('error' in frozen), frozen.error);
+    assert.deepEqual(pngSize(frozen.result.image), [width, height]);
+    await cdp.detach();
+    assert.equal((await ok('browser.getTabInfo', { tabId: bg })).active, false);
+    assert.equal((await ok('browser.getTabInfo', { tabId: fg })).active, true);
+    await ok('browser.closeTab', { tabId: bg });
+    await ok('browser.closeTab', { tabId: fg });
+  });
+});
