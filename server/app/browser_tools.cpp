@@ -464,6 +464,8 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
     if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
   }
   json::object params_2{{"tabId", *tab}};
+  for (const char* key : {"selector", "ref", "fullPage"})
+    if (const auto* v = json::find(args, key)) params_2[key] = *v;
   auto reply = co_await ask(method_browser_screenshotTab, std::move(params_2));
   if (!reply.ok()) co_return browser_failure(reply);
   const json::object* result = reply.result.if_object();
@@ -481,11 +483,15 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
                                                                {"width", size->first},
                                                                {"height", size->second}}));
   }
+  std::string what = "Screenshot of tab " + std::to_string(*tab);
+  if (json::get_bool(args, "fullPage").value_or(false)) what += " (full page)";
+  if (const auto* ref = json::get_string(args, "ref")) what += " (element " + std::string(*ref) + ")";
+  else if (const auto* sel = json::get_string(args, "selector")) what += " (element '" + std::string(*sel) + "')";
+  what += ": " + dims + " PNG, " + std::to_string(png->size()) + " bytes";
+  if (const auto* note = json::get_string(*result, "note")) what += ". " + std::string(*note);
   tools::call_result r;
   r.content.push_back(json::object{{"type", "image"}, {"data", *image}, {"mimeType", "image/png"}});
-  r.content.push_back(json::object{{"type", "text"},
-                                   {"text", json::str("Screenshot of tab " + std::to_string(*tab) + ": " + dims +
-                                                      " PNG, " + std::to_string(png->size()) + " bytes")}});
+  r.content.push_back(json::object{{"type", "text"}, {"text", json::str(what)}});
   co_return r;
 }
 

@@ -215,4 +215,45 @@ describe('screenshots', () => {
     await ok('browser.closeTab', { tabId: bg });
     await ok('browser.closeTab', { tabId: fg });
   });
+
+  it('captures one element by selector or ref, and the full page, at their sizes', async () => {
+    const tab = await openPage('/actions.html');
+    const dpr = await pageEval(tab, 'devicePixelRatio');
+    const el = await ok('browser.screenshotTab', { tabId: tab, selector: '#box' });
+    assert.deepEqual(pngSize(el.image), [120 * dpr, 50 * dpr]);
+    assert.equal(el.element.tag, 'div');
+    // The element's own pixels: the box is filled with rgb(10, 120, 200).
+    const [r, g, b] = await harness.evaluate(async (data) => {
+      const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${data}`)).blob());
+      const canvas = new OffscreenCanvas(img.width, img.height);
+      const c = canvas.getContext('2d');
+      c.drawImage(img, 0, 0);
+      return [...c.getImageData(Math.floor(img.width / 2), Math.floor(img.height / 4), 1, 1).data];
+    }, el.image);
+    assert.deepEqual([r, g, b], [10, 120, 200]);
+    // By ref (refs also come from browser_queryElements): the end-of-page paragraph is far below the viewport.
+    const boxRef = (await ok('browser.queryElements', { tabId: tab, selector: '#end' })).elements[0].ref;
+    const [ew, eh] = await pageEval(tab, "(() => { const r = document.getElementById('end').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })()");
+    assert.deepEqual(pngSize((await ok('browser.screenshotTab', { tabId: tab, ref: boxRef })).image), [ew * dpr, eh * dpr]);
+    const full = await ok('browser.screenshotTab', { tabId: tab, fullPage: true });
+    const [fw, fh] = await pageEval(tab, '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]');
+    assert.ok(fh > 2400, `the page is taller than the viewport (${fh})`);
+    assert.deepEqual(pngSize(full.image), [fw * dpr, fh * dpr]);
+    assert.equal(full.truncated, undefined);
+    await fails('browser.screenshotTab', { tabId: tab, selector: '#box', fullPage: true }, /not both/);
+    await fails('browser.screenshotTab', { tabId: tab, selector: '#nothing-here' }, /No element matches/);
+    assert.equal((await ok('browser.getTabInfo', { tabId: tab })).active, false);
+    await ok('browser.closeTab', { tabId: tab });
+  });
+
+  it('caps a very tall full page at 16384 CSS px and says so', async () => {
+    const tab = await openPage('/actions.html');
+    await pageEval(tab, "(document.getElementById('tall').style.height = '30000px', 1)");
+    const full = await ok('browser.screenshotTab', { tabId: tab, fullPage: true });
+    const dpr = await pageEval(tab, 'devicePixelRatio');
+    assert.equal(full.truncated, true);
+    assert.match(full.note, /captured its top-left/);
+    assert.equal(pngSize(full.image)[1], Math.round(16384 * dpr * (full.scale ?? 1)));
+    await ok('browser.closeTab', { tabId: tab });
+  });
 });

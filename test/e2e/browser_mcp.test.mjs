@@ -103,6 +103,19 @@ describe('browser tools through MCP', () => {
     const retryMs = Math.max(...refused.map((text) => Number(/retry in (\d+) ms/.exec(text)[1])));
     await new Promise((resolve) => setTimeout(resolve, retryMs + 50));
     assert.ok((await tool('browser_screenshot_tab', { tabId: tab.id })).content.some((c) => c.type === 'image'));
+    // The full page and one element (issue 15), through the server's image content.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const full = await tool('browser_screenshot_tab', { tabId: tab.id, fullPage: true });
+    const fullPng = Buffer.from(full.content.find((c) => c.type === 'image').data, 'base64');
+    const [scrollW, scrollH] = json(await tool('browser_execute_script', { tabId: tab.id, code: '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]' })).value;
+    // big.html is far taller than the cap: the top 16384 CSS px, and the text says so.
+    assert.ok(scrollH > 16384, `${scrollH}`);
+    assert.deepEqual([fullPng.readUInt32BE(16), fullPng.readUInt32BE(20)], [scrollW, 16384]);
+    assert.match(full.content.find((c) => c.type === 'text').text, /\(full page\): \d+x16384 PNG, \d+ bytes\. The page is \d+x\d+ CSS px; captured its top-left/);
+    const one = await tool('browser_screenshot_tab', { tabId: tab.id, selector: 'h1' });
+    const onePng = Buffer.from(one.content.find((c) => c.type === 'image').data, 'base64');
+    const [h1w, h1h] = json(await tool('browser_execute_script', { tabId: tab.id, code: "(() => { const r = document.querySelector('h1').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })()" })).value;
+    assert.deepEqual([onePng.readUInt32BE(16), onePng.readUInt32BE(20)], [h1w, h1h]);
     // The large-page snapshot stays under its cap and its refs drive a click.
     const snap = json(await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 }));
     assert.ok(snap.snapshot.length <= 4000 && snap.truncated);

@@ -12,7 +12,6 @@ const EXEC_FILE = /^__exec-([a-f0-9-]+)\.js$/;
 const EXEC_POLL_MS = 50;
 const EXEC_WAIT_MS = 10_000;
 const MAX_SCRIPT_RESULT_CHARS = 50_000;
-const SCREENSHOT_CDP_TIMEOUT_MS = 10_000;
 
 // MAIN world: reads (and removes) the result an exec file stored, serialised to JSON text.
 function readExecResult(key) {
@@ -86,18 +85,96 @@ function withTimeout(promise, ms, what) {
     .finally(() => clearTimeout(timer));
 }
 
+// Screenshots.  The visible viewport of an active tab comes from captureVisibleTab (no
+// debugger).  Everything else goes through CDP Page.captureScreenshot, each attempt bounded:
+// a background tab, an element (by selector or ref, clipped to its box) and the full page
+// (clipped to the content size, captureBeyondViewport).  A background renderer that draws
+// no frames (frozen or throttled by Chrome) is woken and made to draw by capturing beyond
+// the viewport; if that fails too the tab is shown for the capture and the previously
+// active tab restored at once (capturedWith says which way was used).  Captures are capped
+// at MAX_CAPTURE_WIDTH x MAX_CAPTURE_HEIGHT CSS px and scaled down to stay under
+// MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
+const SCREENSHOT_ATTEMPT_MS = 4_000;
+export const MAX_CAPTURE_WIDTH = 4_096;
+export const MAX_CAPTURE_HEIGHT = 16_384;
+const MAX_IMAGE_BASE64 = 8_000_000;
+
+async function viewportClip(send) {
+  const m = await send('Page.getLayoutMetrics');
+  const v = m.cssLayoutViewport ?? m.layoutViewport;
+  return { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale: 1 };
+}
+
+// One capture with the escalation above; returns {data, capturedWith}.
+async function captureReliably(tabId, tab, send, clip) {
+  const request = (c) => ({ format: 'png', fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
+  const failures = [];
+  try {
+    const shot = await withTimeout(send('Page.captureScreenshot', request(clip)), SCREENSHOT_ATTEMPT_MS, 'Screenshot');
+    return { data: shot.data, capturedWith: 'debugger' };
+  } catch (err) { failures.push(err.message); }
+  try {
+    await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
+    const forced = clip ?? await withTimeout(viewportClip(send), SCREENSHOT_ATTEMPT_MS, 'Reading the viewport');
+    const shot = await withTimeout(send('Page.captureScreenshot', request(forced)), SCREENSHOT_ATTEMPT_MS, 'Screenshot after waking the page');
+    return { data: shot.data, capturedWith: 'debugger-woken' };
+  } catch (err) { failures.push(err.message); }
+  // Last resort: show the tab for the capture, then give the window its active tab back.
+  const [previous] = await chrome.tabs.query({ active: true, windowId: tab.windowId });
+  await chrome.tabs.update(tabId, { active: true });
+  try {
+    await new Promise((r) => setTimeout(r, 150));
+    const shot = await withTimeout(send('Page.captureScreenshot', request(clip)), SCREENSHOT_ATTEMPT_MS, 'Screenshot of the shown tab');
+    return { data: shot.data, capturedWith: 'activate-and-restore' };
+  } catch (err) {
+    failures.push(err.message);
+    throw new ProtocolError(ERR_INTERNAL, `Cannot capture tab ${tabId}: ${failures.join('; ')}`);
+  } finally {
+    if (previous && previous.id !== tabId) await chrome.tabs.update(previous.id, { active: true }).catch(() => {});
+  }
+}
+
 async function screenshot(params) {
   const tabId = requireTabId(params);
+  const t = target(params, { required: false });
+  const fullPage = bool(params, 'fullPage', false);
+  const element = t.selector !== undefined || t.ref !== undefined;
+  if (element && fullPage) throw invalid('Give fullPage or an element (selector or ref), not both');
   const tab = await chrome.tabs.get(tabId);
-  if (tab.active) {
+  if (tab.active && !fullPage && !element) {
     // The visible viewport of the window's active tab: no debugger, no focus change.
     const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
     return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType: 'image/png', capturedWith: 'captureVisibleTab' };
   }
-  // A background tab: capture through CDP instead of activating it.
+  const box = element ? await runPageOp(tabId, 'elementBox', t) : null;
   return withDebugger(tabId, async (send) => {
-    const shot = await withTimeout(send('Page.captureScreenshot', { format: 'png' }), SCREENSHOT_CDP_TIMEOUT_MS, 'Background-tab screenshot');
-    return { image: shot.data, mimeType: 'image/png', capturedWith: 'debugger' };
+    let clip = null;
+    const out = {};
+    if (fullPage) {
+      const m = await withTimeout(send('Page.getLayoutMetrics'), SCREENSHOT_ATTEMPT_MS, 'Reading the page size');
+      const size = m.cssContentSize ?? m.contentSize;
+      clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
+    } else if (box) {
+      clip = { x: Math.floor(box.x), y: Math.floor(box.y), width: Math.max(1, Math.round(box.width)), height: Math.max(1, Math.round(box.height)) };
+      out.element = { tag: box.tag, ref: box.ref, text: box.text };
+    }
+    if (clip && (clip.width > MAX_CAPTURE_WIDTH || clip.height > MAX_CAPTURE_HEIGHT)) {
+      out.truncated = true;
+      out.note = `The ${fullPage ? 'page' : 'element'} is ${clip.width}x${clip.height} CSS px; captured its top-left ${Math.min(clip.width, MAX_CAPTURE_WIDTH)}x${Math.min(clip.height, MAX_CAPTURE_HEIGHT)}`;
+      clip.width = Math.min(clip.width, MAX_CAPTURE_WIDTH);
+      clip.height = Math.min(clip.height, MAX_CAPTURE_HEIGHT);
+    }
+    let scale = 1;
+    for (;;) {
+      const shot = await captureReliably(tabId, tab, send, clip ? { ...clip, scale } : null);
+      if (shot.data.length <= MAX_IMAGE_BASE64 || scale < 0.2) {
+        if (shot.data.length > MAX_IMAGE_BASE64) throw new ProtocolError(ERR_INTERNAL, 'The screenshot stays over 6 MB even scaled down to 1/8; capture an element or the viewport instead');
+        if (scale !== 1) out.scale = scale;
+        return { image: shot.data, mimeType: 'image/png', capturedWith: shot.capturedWith, ...(clip ? { clip: { x: clip.x, y: clip.y, width: clip.width, height: clip.height } } : {}), ...out };
+      }
+      if (!clip) clip = await viewportClip(send);
+      scale /= 2;
+    }
   });
 }
 
