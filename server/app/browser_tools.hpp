@@ -2,7 +2,8 @@
 // an exec file in adapters/ (CSP-safe: the extension injects a file, never evaluates a
 // string), browser_screenshot_tab as MCP image content or a saved PNG, browser_export_har
 // (HAR 1.2 built here from the extension's capture buffers), plugin_analyze_site, and
-// browser_upload_file (its paths checked by output_file_policy::readable).  The
+// browser_upload_file (its paths checked by output_file_policy::readable), and the request
+// index of browser_get_network_requests.  The
 // tool pipeline hands every validated browser-tool call to browser_tools::call first; calls
 // it does not serve (nullopt) are forwarded to the extension unchanged.
 #pragma once
@@ -67,6 +68,14 @@ std::string exec_file_source(std::string_view key, std::string_view code);
 // HAR 1.2 document from the extension's capture buffers (browser.getNetworkRequests
 // `requests`, browser.getWebSocketFrames `frames`), entries sorted by start time.
 json::object build_har(const json::array& requests, const json::array* ws_frames, std::string_view creator_version);
+
+// At most this many requests are listed by browser_get_network_requests (the newest).
+inline constexpr std::size_t max_network_index_lines = 500;
+
+// browser_get_network_requests as text: a summary line, then one line per request
+// "id method status type url size" (urls cut at 300 characters, failures as
+// failed:<error>), then any paused requests.
+std::string network_index(const json::object& reply, std::int64_t tab_id);
 
 // Width and height of a PNG from its IHDR chunk; nullopt when the bytes are not a PNG.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view png);

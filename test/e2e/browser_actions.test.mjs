@@ -17,6 +17,8 @@ import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
 const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
 const HARNESS_JS = `
 import { browserCommands } from './src/browser-commands/index.js';
+import { attachedTabs } from './src/browser-commands/debugger.js';
+globalThis.btAttached = () => attachedTabs();
 const ctx = { store: { plugins: new Map(), tabStates: {}, connection: {}, swBoot: {}, confirmations: [] } };
 globalThis.btCall = async (method, params) => {
   const handler = browserCommands.get(method);
@@ -255,5 +257,48 @@ describe('screenshots', () => {
     assert.match(full.note, /captured its top-left/);
     assert.equal(pngSize(full.image)[1], Math.round(16384 * dpr * (full.scale ?? 1)));
     await ok('browser.closeTab', { tabId: tab });
+  });
+});
+
+describe('always-on light capture', () => {
+  it('records console messages and requests from page start, without network capture or the debugger', async () => {
+    const tab = await openPage('/actions.html');
+    await waitFor(async () => (await pageEval(tab, 'window.boot?.kind')) === 'boot', 'the boot fetch');
+    const logs = await ok('browser.getConsoleLogs', { tabId: tab });
+    assert.equal(logs.source, 'light');
+    assert.ok(logs.logs.some((l) => l.level === 'log' && l.text === 'actions page loaded 7'), JSON.stringify(logs));
+    assert.deepEqual((await ok('browser.getConsoleLogs', { tabId: tab, level: 'error' })).logs.map((l) => l.text), ['actions page error line']);
+    await pageEval(tab, "(setTimeout(() => { throw new Error('late boom'); }), 1)");
+    await waitFor(async () => (await ok('browser.getConsoleLogs', { tabId: tab })).logs.some((l) => l.exception && /late boom/.test(l.text)), 'the uncaught error');
+    await ok('browser.clearConsoleLogs', { tabId: tab });
+    assert.equal((await ok('browser.getConsoleLogs', { tabId: tab })).logs.length, 0);
+
+    const list = await ok('browser.getNetworkRequests', { tabId: tab });
+    assert.equal(list.source, 'light');
+    const doc = list.requests.find((r) => r.type === 'Document' && r.url === `${site.url}/actions.html`);
+    assert.equal(doc?.status, 200, JSON.stringify(list.requests));
+    const api = list.requests.find((r) => r.url === `${site.url}/api/data?kind=boot&n=3`);
+    assert.equal(api?.status, 200, JSON.stringify(list.requests));
+    assert.equal(api.method, 'GET');
+    const { request } = await ok('browser.getNetworkRequest', { tabId: tab, requestId: api.requestId });
+    const header = (h, name) => Object.entries(h ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+    assert.equal(header(request.responseHeaders, 'content-type'), 'application/json');
+    assert.ok(header(request.requestHeaders, 'user-agent'), JSON.stringify(request.requestHeaders));
+    await fails('browser.getNetworkRequest', { tabId: tab, requestId: 'w999999999' }, /No request w999999999/);
+    assert.ok(!(await harness.evaluate(() => globalThis.btAttached())).some((a) => a.tabId === tab), 'the debugger was never attached');
+    await ok('browser.closeTab', { tabId: tab });
+  });
+});
+
+describe('resource content of the page itself', () => {
+  it("reads the tab's own document, also when it was sent with Cache-Control: no-store", async () => {
+    const tab = await openPage('/nostore.html');
+    const doc = await ok('browser.getResourceContent', { tabId: tab, url: `${site.url}/nostore.html` });
+    assert.equal(doc.type, 'Document');
+    assert.match(doc.content, /served with Cache-Control: no-store/);
+    const cached = await openPage('/actions.html');
+    assert.match((await ok('browser.getResourceContent', { tabId: cached, url: `${site.url}/actions.html` })).content, /<title>Actions fixture<\/title>/);
+    await ok('browser.closeTab', { tabId: tab });
+    await ok('browser.closeTab', { tabId: cached });
   });
 });

@@ -50,7 +50,7 @@ describe('browser tools through MCP', () => {
   it('lists the whole catalog with closed schemas', async () => {
     const { tools } = await mcp.client.listTools();
     const browserTools = tools.filter((t) => /^(browser_|extension_|plugin_list_tabs$|plugin_analyze_site$)/.test(t.name));
-    assert.equal(browserTools.length, 84);
+    assert.equal(browserTools.length, 85);
     for (const t of browserTools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal(t.inputSchema.additionalProperties, false, t.name);
@@ -130,7 +130,10 @@ describe('browser tools through MCP', () => {
     await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
     await tool('browser_enable_network_capture', { tabId: tab.id });
     await tool('browser_execute_script', { tabId: tab.id, code: 'window.runNetwork(), 1' });
-    await waitFor(async () => json(await tool('browser_get_network_requests', { tabId: tab.id })).requests.some((r) => r.method === 'POST' && r.responseBody), 'the POST');
+    // The list is an index, one line per request (issue 15); the detail tool has the bodies.
+    const postLine = await waitFor(async () => resultText(await tool('browser_get_network_requests', { tabId: tab.id })).split('\n').find((l) => / POST 200 /.test(l)), 'the POST');
+    const postId = postLine.split(' ')[0];
+    await waitFor(async () => json(await tool('browser_get_network_request', { tabId: tab.id, requestId: postId })).request.responseBody, 'the POST body');
     await waitFor(async () => json(await tool('browser_get_websocket_frames', { tabId: tab.id })).frames.some((f) => f.direction === 'received' && f.data === 'echo:ping-frame'), 'the echoed WebSocket frame');
     const { har } = json(await tool('browser_export_har', { tabId: tab.id, includeWebSocketFrames: true }));
     const doc = JSON.parse(har);
@@ -175,6 +178,37 @@ describe('browser tools through MCP', () => {
     assert.equal(json(await tool('browser_go_back', { tabId: tab.id })).waitedFor, 'load');
     assert.match(json(await tool('browser_execute_script', { tabId: tab.id, code: 'location.pathname' })).value, /actions\.html$/);
     await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('lists requests as a one-line-per-request index without network capture, with details per request (issue 15)', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    const index = await waitFor(async () => {
+      const text = resultText(await tool('browser_get_network_requests', { tabId: tab.id }));
+      return text.includes('/api/data?kind=boot') ? text : null;
+    }, 'the boot request');
+    const lines = index.trim().split('\n');
+    assert.match(lines[0], /^\d+ requests? in tab \d+ \(always-on record/);
+    assert.equal(lines[1], 'id method status type url size');
+    const rows = lines.slice(2);
+    assert.equal(rows.length, Number(/^(\d+)/.exec(lines[0])[1]), 'one line per request');
+    for (const row of rows) assert.match(row, /^\S+ [A-Z]+ (\d{3}|-|failed:\S+) \S+ https?:\/\/\S+ (\d+|-)$/, row);
+    assert.ok(!/user-agent/i.test(index), 'no headers inline');
+    const boot = rows.find((r) => r.includes('/api/data?kind=boot'));
+    assert.match(boot, / GET 200 XHR /);
+    const detail = json(await tool('browser_get_network_request', { tabId: tab.id, requestId: boot.split(' ')[0] }));
+    assert.equal(detail.request.url, `${site.url}/api/data?kind=boot&n=3`);
+    assert.ok(Object.keys(detail.request.requestHeaders).length > 0);
+    assert.ok(Object.keys(detail.request.responseHeaders).length > 0);
+    const logs = json(await tool('browser_get_console_logs', { tabId: tab.id }));
+    assert.ok(logs.logs.some((l) => l.text === 'actions page loaded 7'), JSON.stringify(logs));
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('plugin_analyze_site lists no frame indices or frame names as page globals (issue 15)', async () => {
+    const report = json(await tool('plugin_analyze_site', { url: `${site.url}/nostore.html`, waitSeconds: 0 }));
+    assert.ok(report.page.globals.includes('appState'), JSON.stringify(report.page.globals));
+    assert.deepEqual(report.page.globals.filter((g) => /^\d+$/.test(g)), []);
   });
 
   it('reports extension state and reconnects the extension socket on request', async () => {

@@ -178,6 +178,30 @@ async function screenshot(params) {
   });
 }
 
+// In the frame (an isolated world): the document from the HTTP cache if it is there (no new
+// request: only-if-cached), else the current DOM serialised.
+async function readDocumentInFrame(url) {
+  try {
+    const res = await fetch(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'include' });
+    if (res.ok) return { content: await res.text(), source: 'http-cache' };
+  } catch { /* not cached, or another origin */ }
+  const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : '';
+  return { content: doctype + document.documentElement.outerHTML, source: 'dom' };
+}
+
+async function documentFallback(send, frameId, url) {
+  const { executionContextId } = await send('Page.createIsolatedWorld', { frameId, worldName: 'opentabs-resource' });
+  const r = await send('Runtime.evaluate', {
+    contextId: executionContextId, expression: `(${readDocumentInFrame})(${JSON.stringify(url)})`, awaitPromise: true, returnByValue: true,
+  });
+  const value = r?.result?.value;
+  if (!value || typeof value.content !== 'string') throw new ProtocolError(ERR_INTERNAL, `Cannot read the document ${url}: ${r?.exceptionDetails?.text ?? 'no result'}`);
+  return {
+    content: value.content, base64Encoded: false, source: value.source,
+    note: value.source === 'dom' ? 'The browser kept no copy of the original bytes (e.g. Cache-Control: no-store); this is the current DOM serialised' : undefined,
+  };
+}
+
 function flattenFrameTree(tree, out = []) {
   const frameId = tree.frame.id;
   out.push({ url: tree.frame.url, type: 'Document', mimeType: tree.frame.mimeType, frameId });
@@ -252,13 +276,25 @@ export const commands = {
       const { frameTree } = await send('Page.getResourceTree');
       const match = flattenFrameTree(frameTree).find((r) => r.url === url);
       if (!match) throw invalid(`The page has no loaded resource with url ${url} (see browser_list_resources)`);
-      const { content, base64Encoded } = await send('Page.getResourceContent', { frameId: match.frameId, url });
+      let body;
+      try {
+        body = await send('Page.getResourceContent', { frameId: match.frameId, url });
+      } catch (err) {
+        // A frame's own document is often not kept ("Resource was not cached": pages sent
+        // with Cache-Control: no-store, as logged-in pages are).
+        if (match.type !== 'Document') throw err;
+        body = await documentFallback(send, match.frameId, url);
+      }
+      const { content, base64Encoded } = body;
       const truncated = content.length > maxLength;
-      return {
+      const out = {
         url, type: match.type, mimeType: match.mimeType, base64Encoded,
         content: truncated ? `${content.slice(0, maxLength)}\n[... truncated: ${maxLength} of ${content.length} characters shown]` : content,
         truncated,
       };
+      if (body.source) out.source = body.source;
+      if (body.note) out.note = body.note;
+      return out;
     });
   },
 };
