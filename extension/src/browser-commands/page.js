@@ -88,13 +88,14 @@ function withTimeout(promise, ms, what) {
 // Screenshots.  The visible viewport of an active tab comes from captureVisibleTab (no
 // debugger).  Everything else goes through CDP Page.captureScreenshot, each attempt bounded:
 // a background tab, an element (by selector or ref, clipped to its box) and the full page
-// (clipped to the content size, captureBeyondViewport).  A background renderer that draws
-// no frames (frozen or throttled by Chrome) is woken and made to draw by capturing beyond
-// the viewport; if that fails too the tab is shown for the capture and the previously
-// active tab restored at once (capturedWith says which way was used).  Captures are capped
+// (clipped to the content size, captureBeyondViewport).  The page is marked active first so
+// a backgrounded renderer draws; if a capture still hangs, one beyond the viewport forces a
+// frame; if that fails too the tab is shown for the capture and the previously active tab
+// restored at once (capturedWith says which way was used).  Captures are capped
 // at MAX_CAPTURE_WIDTH x MAX_CAPTURE_HEIGHT CSS px and scaled down to stay under
 // MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
 const SCREENSHOT_ATTEMPT_MS = 4_000;
+const SCREENSHOT_FIRST_WAIT_MS = 1_500;
 export const MAX_CAPTURE_WIDTH = 4_096;
 export const MAX_CAPTURE_HEIGHT = 16_384;
 const MAX_IMAGE_BASE64 = 8_000_000;
@@ -105,19 +106,27 @@ async function viewportClip(send) {
   return { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale: 1 };
 }
 
-// One capture with the escalation above; returns {data, capturedWith}.
+// One capture with the escalation above; returns {data, capturedWith}.  A background tab's
+// renderer is "backgrounded" by Chrome and may not produce the frame a capture waits for
+// (captures of background tabs hung in 3 of 7 tries in a plain Chromium); marking the page
+// active first (Page.setWebLifecycleState) makes it draw.
 async function captureReliably(tabId, tab, send, clip) {
   const request = (c) => ({ format: 'png', fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
   const failures = [];
+  await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
+  const first = send('Page.captureScreenshot', request(clip)).then((shot) => ({ data: shot.data, capturedWith: 'debugger' }));
+  first.catch(() => {});
   try {
-    const shot = await withTimeout(send('Page.captureScreenshot', request(clip)), SCREENSHOT_ATTEMPT_MS, 'Screenshot');
-    return { data: shot.data, capturedWith: 'debugger' };
+    return await withTimeout(first, SCREENSHOT_FIRST_WAIT_MS, 'Screenshot');
   } catch (err) { failures.push(err.message); }
   try {
-    await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
+    // A capture still waiting for a frame is often released by the next capture request;
+    // one beyond the viewport resizes the view for the capture, which forces a frame.
+    // Whichever answers first is taken.
     const forced = clip ?? await withTimeout(viewportClip(send), SCREENSHOT_ATTEMPT_MS, 'Reading the viewport');
-    const shot = await withTimeout(send('Page.captureScreenshot', request(forced)), SCREENSHOT_ATTEMPT_MS, 'Screenshot after waking the page');
-    return { data: shot.data, capturedWith: 'debugger-woken' };
+    const second = send('Page.captureScreenshot', request(forced)).then((shot) => ({ data: shot.data, capturedWith: 'debugger-forced-frame' }));
+    second.catch(() => {});
+    return await withTimeout(Promise.race([first, second]), SCREENSHOT_ATTEMPT_MS, 'Screenshot beyond the viewport');
   } catch (err) { failures.push(err.message); }
   // Last resort: show the tab for the capture, then give the window its active tab back.
   const [previous] = await chrome.tabs.query({ active: true, windowId: tab.windowId });

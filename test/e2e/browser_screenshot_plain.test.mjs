@@ -1,0 +1,56 @@
+// Background-tab screenshots in a plain Chromium process (no Playwright attached, so none of
+// its anti-throttling flags): the condition users are in, where a background tab's renderer
+// is backgrounded.  Each capture must succeed without activating the tab.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchPlain, connectMcp,
+  callTool, resultText, waitFor,
+} from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+let site; let configDir; let server; let browser; let mcp;
+const json = (r) => JSON.parse(resultText(r));
+async function tool(name, args = {}) {
+  const r = await callTool(mcp, name, args);
+  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
+  return r;
+}
+
+before(async () => {
+  site = await startPagesServer();
+  configDir = tempDir('ot-bt-plain-');
+  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
+  server = await startServer(configDir);
+  ensureServerPortFile(configDir, server.port);
+  browser = await launchPlain(extensionDir(configDir), [`${site.url}/interact.html`]);
+  mcp = await connectMcp(server.port, readSecret(configDir));
+  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+});
+
+after(async () => {
+  await mcp?.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+  await site?.close();
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('background-tab screenshots in a plain browser', () => {
+  it('succeed 7 times out of 7 without activating the tab', { timeout: 180_000 }, async () => {
+    const bg = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: bg.id })).status === 'complete', 'page load');
+    const outcomes = [];
+    for (let i = 0; i < 7; i++) {
+      const started = Date.now();
+      const r = await callTool(mcp, 'browser_screenshot_tab', { tabId: bg.id });
+      outcomes.push(r.isError ? resultText(r) : 'ok');
+      console.log(`capture ${i + 1}: ${r.isError ? resultText(r) : 'ok'} in ${Date.now() - started} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 600)); // the 2-per-second limit
+    }
+    assert.deepEqual(outcomes, Array(7).fill('ok'));
+    assert.equal(json(await tool('browser_get_tab_info', { tabId: bg.id })).active, false);
+  });
+});
