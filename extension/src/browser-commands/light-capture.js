@@ -3,13 +3,18 @@
 //
 // * Requests: chrome.webRequest summaries per tab (method, url, type, status, size from
 //   Content-Length, headers with secrets redacted, timing, errors), a ring of
-//   MAX_REQUESTS_PER_TAB.  No bodies: those need browser_enable_network_capture.
+//   MAX_REQUESTS_PER_TAB.  No bodies: those need browser_enable_network_capture.  Headers
+//   are not kept across a worker restart (see below).
 // * Console: src/capture/console-hook.js runs in every top page's MAIN world at
 //   document_start and keeps a ring of console calls and uncaught errors in the page; it is
 //   read here on demand with chrome.scripting.
 //
 // The listeners are registered when the module loads, i.e. synchronously at service-worker
-// start, as MV3 requires for events that wake the worker.
+// start, as MV3 requires for events that wake the worker.  Chrome stops an idle worker
+// after 30 s, and its memory with it, so the newest PERSISTED_PER_TAB summaries of each tab
+// (without headers, to stay small next to the store's own chrome.storage.session data) are
+// mirrored in chrome.storage.session under "lightRequests:<tabId>" a second after they
+// change, and read back when the worker starts again.
 
 export const MAX_REQUESTS_PER_TAB = 200;
 const CONSOLE_RING = 'opentabs.consoleRing';
@@ -23,6 +28,50 @@ const TYPES = {
 };
 
 const rings = new Map(); // tabId -> Map(requestId -> entry), oldest first
+const PERSISTED_PER_TAB = 100;
+const PERSISTED_TABS = 50;
+const STORAGE_PREFIX = 'lightRequests:';
+const session = globalThis.chrome?.storage?.session;
+const dirty = new Set();
+let saveTimer = null;
+
+function scheduleSave(tabId) {
+  if (!session) return;
+  dirty.add(tabId);
+  if (saveTimer) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = null;
+    const set = {};
+    const remove = [];
+    for (const id of dirty) {
+      const ring = rings.get(id);
+      if (!ring || !ring.size) { remove.push(`${STORAGE_PREFIX}${id}`); continue; }
+      set[`${STORAGE_PREFIX}${id}`] = [...ring.values()].slice(-PERSISTED_PER_TAB).map(({ requestHeaders, responseHeaders, ...summary }) => summary);
+    }
+    dirty.clear();
+    // Only the PERSISTED_TABS tabs that started recording last are kept across restarts.
+    const keep = new Set([...rings.keys()].slice(-PERSISTED_TABS).map((id) => `${STORAGE_PREFIX}${id}`));
+    for (const key of Object.keys(set)) if (!keep.has(key)) { delete set[key]; remove.push(key); }
+    if (Object.keys(set).length) session.set(set).catch(() => {});
+    if (remove.length) session.remove(remove).catch(() => {});
+  }, 1_000);
+}
+
+// Summaries saved before the worker last stopped go in front of anything recorded since.
+const restored = (async () => {
+  if (!session) return;
+  try {
+    const saved = await session.get(null);
+    for (const [key, entries] of Object.entries(saved)) {
+      if (!key.startsWith(STORAGE_PREFIX) || !Array.isArray(entries)) continue;
+      const tabId = Number(key.slice(STORAGE_PREFIX.length));
+      const merged = new Map(entries.map((e) => [e.requestId, e]));
+      for (const [id, e] of rings.get(tabId) ?? []) merged.set(id, e);
+      while (merged.size > MAX_REQUESTS_PER_TAB) merged.delete(merged.keys().next().value);
+      rings.set(tabId, merged);
+    }
+  } catch { /* nothing saved */ }
+})();
 
 const headerObject = (list) => {
   const out = {};
@@ -70,6 +119,7 @@ if (globalThis.chrome?.webRequest?.onBeforeRequest) {
       hops: prior ? (prior.hops ?? 0) + 1 : undefined,
     });
     while (ring.size > MAX_REQUESTS_PER_TAB) ring.delete(ring.keys().next().value);
+    scheduleSave(d.tabId);
   }, filter);
   chrome.webRequest.onSendHeaders.addListener((d) => {
     const e = entryFor(d);
@@ -81,6 +131,7 @@ if (globalThis.chrome?.webRequest?.onBeforeRequest) {
     respond(d);
     const e = entryFor(d);
     if (e) e.durationMs = Math.max(0, Math.round(d.timeStamp - e.timestamp));
+    if (e) scheduleSave(d.tabId);
   }, filter, ['responseHeaders']);
   chrome.webRequest.onErrorOccurred.addListener((d) => {
     const e = entryFor(d);
@@ -88,20 +139,29 @@ if (globalThis.chrome?.webRequest?.onBeforeRequest) {
     e.failed = true;
     e.errorText = d.error;
     e.durationMs = Math.max(0, Math.round(d.timeStamp - e.timestamp));
+    scheduleSave(d.tabId);
   }, filter);
-  chrome.tabs?.onRemoved?.addListener((tabId) => rings.delete(tabId));
+  chrome.tabs?.onRemoved?.addListener((tabId) => {
+    rings.delete(tabId);
+    scheduleSave(tabId);
+  });
 }
 
 const publicEntry = ({ hops, ...rest }) => rest;
 
-export function lightRequests(tabId, { clear = false } = {}) {
+export async function lightRequests(tabId, { clear = false } = {}) {
+  await restored;
   const ring = rings.get(tabId);
   const list = ring ? [...ring.values()].map(publicEntry) : [];
-  if (clear) ring?.clear();
+  if (clear && ring) {
+    ring.clear();
+    scheduleSave(tabId);
+  }
   return list;
 }
 
-export function lightRequest(tabId, requestId) {
+export async function lightRequest(tabId, requestId) {
+  await restored;
   const e = rings.get(tabId)?.get(requestId);
   return e ? publicEntry(e) : null;
 }

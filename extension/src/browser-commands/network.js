@@ -244,7 +244,7 @@ export const commands = {
       out = { requests: [...cap.requests.values()].map(publicRequest), source: 'debugger' };
       if (clear) cap.requests.clear();
     } else {
-      out = { requests: lightRequests(tabId, { clear }), source: 'light' };
+      out = { requests: await lightRequests(tabId, { clear }), source: 'light' };
     }
     return paused ? { ...out, pausedRequests: paused } : out;
   },
@@ -256,7 +256,7 @@ export const commands = {
     const cap = captures.get(tabId);
     const captured = cap && (cap.requests.get(requestId) ?? [...cap.requests.values()].find((r) => r.requestId === requestId));
     if (captured) return { request: publicRequest(captured), source: 'debugger' };
-    const light = lightRequest(tabId, requestId);
+    const light = await lightRequest(tabId, requestId);
     if (light) return { request: light, source: 'light' };
     const paused = intercepts.get(tabId)?.paused.get(requestId);
     if (paused) return { request: paused, source: 'paused' };

@@ -1,13 +1,14 @@
-// Background-tab screenshots in a plain Chromium process (no Playwright attached, so none of
-// its anti-throttling flags): the condition users are in, where a background tab's renderer
-// is backgrounded.  Each capture must succeed without activating the tab.
+// Browser tools in a plain Chromium process (no Playwright attached, so none of its
+// anti-throttling flags, and the extension's service worker is stopped when idle): the
+// conditions users are in.  Background-tab screenshots must succeed without activating the
+// tab, and the always-on request record must survive the worker being stopped.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
 import {
   tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchPlain, connectMcp,
-  callTool, resultText, waitFor,
+  callTool, resultText, waitFor, EXTENSION_ID,
 } from './support/harness.mjs';
 import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
 
@@ -52,5 +53,21 @@ describe('background-tab screenshots in a plain browser', () => {
     }
     assert.deepEqual(outcomes, Array(7).fill('ok'));
     assert.equal(json(await tool('browser_get_tab_info', { tabId: bg.id })).active, false);
+  });
+});
+
+describe('always-on request record in a plain browser', () => {
+  it('survives the service worker being stopped while idle', { timeout: 240_000 }, async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    const listed = async () => resultText(await tool('browser_get_network_requests', { tabId: tab.id })).includes('/api/data?kind=boot');
+    await waitFor(listed, 'the boot request in the index', 15_000);
+    // Let the page's last events and the mirror (written a second after a change) settle, then
+    // wait for Chrome to stop the idle worker (30 s after its last event).
+    const cdpUrl = await browser.cdpUrl();
+    const workerUrl = `chrome-extension://${EXTENSION_ID}/src/background.js`;
+    const workerRunning = async () => (await (await fetch(`${cdpUrl}/json/list`)).json()).some((t) => t.type === 'service_worker' && t.url === workerUrl);
+    await waitFor(async () => !(await workerRunning()), 'Chrome to stop the idle service worker', 200_000, 1_000);
+    assert.ok(await listed(), 'the requests recorded before the worker stopped are still listed');
+    assert.ok(await workerRunning(), 'the call woke the worker');
   });
 });
