@@ -113,6 +113,8 @@ describe('navigation that waits for the load', () => {
     assert.equal(dcl.waitedFor, 'domcontentloaded');
     assert.ok(['interactive', 'complete'].includes(await pageEval(tab, 'location.search === "?dcl" && document.readyState')));
     await fails('browser.navigateTab', { tabId: tab, url: `${site.url}/slow.html`, waitUntil: 'idle' }, /Invalid waitUntil/);
+    assert.equal((await ok('browser.navigateTab', { tabId: tab, url: `${site.url}/actions.html`, waitUntil: 'none' })).waitedFor, 'none');
+    await waitFor(async () => (await pageEval(tab, 'location.pathname').catch(() => null)) === '/actions.html', 'the unwaited navigation');
     const fresh = await openPage('/actions.html');
     await fails('browser.goBack', { tabId: fresh }, /there is no previous page/);
     await ok('browser.closeTab', { tabId: fresh });

@@ -47,11 +47,7 @@ async function navigateAndWait(tabId, start, waitUntil) {
   const begun = Date.now();
   try {
     await start();
-    if (waitUntil === 'none') {
-      await sleep(0);
-      const tab = await chrome.tabs.get(tabId);
-      return { waitedFor: 'none', tab, moved: sawLoading || tab.status === 'loading' };
-    }
+    if (waitUntil === 'none') return { waitedFor: 'none', tab: await chrome.tabs.get(tabId) };
     for (;;) {
       const tab = await chrome.tabs.get(tabId);
       if (tab.status === 'loading') sawLoading = true;
@@ -103,7 +99,8 @@ async function historyStep(tabId, delta, waitUntil) {
     }
   };
   const r = await navigateAndWait(tabId, step, waitUntil);
-  if (!r.moved && (r.tab.url || '') === (before.url || '')) throw invalid(`Cannot go ${what} in tab ${tabId}: there is no ${delta < 0 ? 'previous' : 'next'} page in its history`);
+  // With waitUntil 'none' the step may not have begun yet: nothing to tell from.
+  if (waitUntil !== 'none' && !r.moved && (r.tab.url || '') === (before.url || '')) throw invalid(`Cannot go ${what} in tab ${tabId}: there is no ${delta < 0 ? 'previous' : 'next'} page in its history`);
   return navResult(r);
 }
 
