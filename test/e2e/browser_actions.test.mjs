@@ -154,6 +154,7 @@ describe('page actions', () => {
     const seen = await events(tab);
     assert.ok(seen.includes('dragstart'), JSON.stringify(seen));
     assert.ok(seen.includes('drop:payload-42:trusted'), JSON.stringify(seen));
+    await fails('browser.dragElement', { tabId: tab, fromSelector: '#drag-src', toSelector: '#end' }, /cannot be in view at the same time/);
     await ok('browser.closeTab', { tabId: tab });
   });
 

@@ -108,8 +108,17 @@ async function drag(params) {
   const tabId = requireTabId(params);
   const from = target({ selector: params?.fromSelector, ref: params?.fromRef });
   const to = target({ selector: params?.toSelector, ref: params?.toRef });
-  const start = await runPageOp(tabId, 'locate', from);
-  const end = await runPageOp(tabId, 'locate', to);
+  // locate scrolls an element into view when it is not; both must be in view together.  If
+  // locating the target scrolled the page, the source is located again, and that must not
+  // scroll it back.
+  const sameScroll = (a, b) => a.scrollX === b.scrollX && a.scrollY === b.scrollY;
+  let start = await runPageOp(tabId, 'locate', from);
+  let end = await runPageOp(tabId, 'locate', to);
+  if (!sameScroll(start, end)) {
+    start = await runPageOp(tabId, 'locate', from);
+    if (!sameScroll(start, end)) end = null;
+  }
+  if (!end) throw invalid('The two elements cannot be in view at the same time; scroll or resize so both are visible, then drag');
   let dropped = false;
   await withDebugger(tabId, async (send) => {
     // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted) instead

@@ -416,7 +416,7 @@ export function pageAgent(op, args) {
         break;
       }
       const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && el.shadowRoot?.contains(hit));
-      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit) };
+      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
     },
 
     syntheticClick(a) {
