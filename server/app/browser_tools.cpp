@@ -379,6 +379,65 @@ json::object build_har(const json::array& requests, const json::array* ws_frames
                                            {"entries", std::move(entries)}}}};
 }
 
+// ---- request index ---------------------------------------------------------------------------
+
+namespace {
+std::string cell(const json::object& o, std::string_view key, std::size_t max = 300) {
+  const json::value* v = json::find(o, key);
+  if (!v || v->is_null()) return "-";
+  std::string text;
+  if (v->is_string()) text = std::string(v->get_string());
+  else if (v->is_int64() || v->is_uint64() || v->is_double()) text = json::dump(*v);
+  else return "-";
+  // One line per request: a page-chosen URL or error text must not start a new line.
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  if (text.empty()) return "-";
+  if (text.size() > max) text = text.substr(0, max) + "…";
+  return text;
+}
+}  // namespace
+
+std::string network_index(const json::object& reply, std::int64_t tab_id) {
+  static const json::array empty;
+  const json::array* list = json::get_array(reply, "requests");
+  if (!list) list = &empty;
+  const std::string source = [&] {
+    const auto* s = json::get_string(reply, "source");
+    return s ? std::string(*s) : std::string("debugger");
+  }();
+  std::string out = std::to_string(list->size()) + " request" + (list->size() == 1 ? "" : "s") + " in tab " +
+                    std::to_string(tab_id) +
+                    (source == "light" ? " (always-on record, no bodies; browser_enable_network_capture records bodies)"
+                                       : " (network capture)") +
+                    ". Details of one: browser_get_network_request with its id.\n";
+  std::size_t first = 0;
+  if (list->size() > max_network_index_lines) {
+    first = list->size() - max_network_index_lines;
+    out += "[" + std::to_string(first) + " oldest not shown]\n";
+  }
+  if (!list->empty()) out += "id method status type url size\n";
+  for (std::size_t i = first; i < list->size(); ++i) {
+    if (!(*list)[i].is_object()) continue;
+    const json::object& r = (*list)[i].get_object();
+    std::string status = cell(r, "status");
+    if (json::get_bool(r, "failed").value_or(false)) status = "failed:" + cell(r, "errorText", 80);
+    std::string size = cell(r, "size");
+    if (size == "-") size = cell(r, "encodedDataLength");
+    out += cell(r, "requestId", 80) + " " + cell(r, "method", 20) + " " + status + " " + cell(r, "type", 40) + " " +
+           cell(r, "url") + " " + size + "\n";
+  }
+  if (const json::array* paused = json::get_array(reply, "pausedRequests"); paused && !paused->empty()) {
+    out += std::to_string(paused->size()) + " paused (answer with browser_fulfill_request or browser_fail_request):\n";
+    for (const auto& pv : *paused) {
+      if (!pv.is_object()) continue;
+      const json::object& p = pv.get_object();
+      out += cell(p, "requestId", 80) + " " + cell(p, "method", 20) + " " + cell(p, "resourceType", 40) + " " + cell(p, "url") + "\n";
+    }
+  }
+  return out;
+}
+
 // ---- the handler ---------------------------------------------------------------------------
 
 namespace {
@@ -394,6 +453,7 @@ const std::string method_browser_navigateTab = "browser.navigateTab";
 const std::string method_browser_openTab = "browser.openTab";
 const std::string method_browser_screenshotTab = "browser.screenshotTab";
 const std::string method_browser_waitForElement = "browser.waitForElement";
+const std::string method_browser_uploadFile = "browser.uploadFile";
 }  // namespace
 
 
@@ -422,6 +482,16 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   if (tool.name == "browser_screenshot_tab") co_return co_await screenshot(args);
   if (tool.name == "browser_export_har") co_return co_await export_har(args);
   if (tool.name == "plugin_analyze_site") co_return co_await analyze_site(args);
+  if (tool.name == "browser_upload_file") co_return co_await upload_file(args);
+  if (tool.name == "browser_get_network_requests") {
+    const auto tab = json::get_int(args, "tabId");
+    if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
+    auto reply = co_await ask(method_browser_getNetworkRequests, args);
+    if (!reply.ok()) co_return browser_failure(reply);
+    const json::object* o = reply.result.if_object();
+    if (!o) co_return tools::call_result::text("Browser tool error: browser.getNetworkRequests returned no object", true, 422);
+    co_return tools::call_result::text(network_index(*o, *tab));
+  }
   co_return std::nullopt;
 }
 
@@ -462,6 +532,8 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
     if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
   }
   json::object params_2{{"tabId", *tab}};
+  for (const char* key : {"selector", "ref", "fullPage"})
+    if (const auto* v = json::find(args, key)) params_2[key] = *v;
   auto reply = co_await ask(method_browser_screenshotTab, std::move(params_2));
   if (!reply.ok()) co_return browser_failure(reply);
   const json::object* result = reply.result.if_object();
@@ -479,12 +551,37 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
                                                                {"width", size->first},
                                                                {"height", size->second}}));
   }
+  std::string what = "Screenshot of tab " + std::to_string(*tab);
+  if (json::get_bool(args, "fullPage").value_or(false)) what += " (full page)";
+  if (const auto* ref = json::get_string(args, "ref")) what += " (element " + std::string(*ref) + ")";
+  else if (const auto* sel = json::get_string(args, "selector")) what += " (element '" + std::string(*sel) + "')";
+  what += ": " + dims + " PNG, " + std::to_string(png->size()) + " bytes";
+  if (const auto* note = json::get_string(*result, "note")) what += ". " + std::string(*note);
   tools::call_result r;
   r.content.push_back(json::object{{"type", "image"}, {"data", *image}, {"mimeType", "image/png"}});
-  r.content.push_back(json::object{{"type", "text"},
-                                   {"text", json::str("Screenshot of tab " + std::to_string(*tab) + ": " + dims +
-                                                      " PNG, " + std::to_string(png->size()) + " bytes")}});
+  r.content.push_back(json::object{{"type", "text"}, {"text", json::str(what)}});
   co_return r;
+}
+
+net::awaitable<tools::call_result> browser_tools::upload_file(const json::object& args) {
+  // A path can be chosen by a page's content (prompt injection): every one must pass the read
+  // policy, and the extension gets only the checked real paths.
+  const json::array* paths = json::get_array(args, "paths");
+  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: paths is required", true, 422);
+  output_file_policy policy(output_folders_());
+  json::array real_paths;
+  for (std::size_t i = 0; i < paths->size(); ++i) {
+    const auto& p = (*paths)[i];
+    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "] is not a string", true, 422);
+    auto real = policy.readable(p.get_string());
+    if (!real) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "]: " + real.err().message, true, 422);
+    real_paths.push_back(json::str(real->string()));
+  }
+  json::object params = args;
+  params["paths"] = std::move(real_paths);
+  auto reply = co_await ask(method_browser_uploadFile, std::move(params));
+  if (!reply.ok()) co_return browser_failure(reply);
+  co_return success_result(reply.result, false);
 }
 
 net::awaitable<tools::call_result> browser_tools::export_har(const json::object& args) {
@@ -553,7 +650,9 @@ const baseline = new Set(Object.getOwnPropertyNames(Object.getPrototypeOf(window
 const standard = document.createElement('iframe');
 let standardGlobals = new Set();
 try { standard.style.display = 'none'; document.documentElement.appendChild(standard); standardGlobals = new Set(Object.getOwnPropertyNames(standard.contentWindow)); standard.remove(); } catch {}
-const globals = Object.getOwnPropertyNames(window).filter((k) => !standardGlobals.has(k) && !baseline.has(k)).slice(0, 60);
+// Frames are not page globals: their indices ("0", "1") and named frames are windows.
+const isFrame = (k) => { try { const v = window[k]; return v != null && v.window === v; } catch { return false; } };
+const globals = Object.getOwnPropertyNames(window).filter((k) => !/^[0-9]+$/.test(k) && !standardGlobals.has(k) && !baseline.has(k) && !isFrame(k)).slice(0, 60);
 const frameworks = [];
 if (window.React || document.querySelector('[data-reactroot]') || [...document.querySelectorAll('body *')].slice(0, 300).some((e) => Object.keys(e).some((k) => k.startsWith('__react')))) frameworks.push('React');
 if (window.__NEXT_DATA__) frameworks.push('Next.js');

@@ -1,7 +1,9 @@
 // The server-side parts of built-in browser tools (spec §5): browser_execute_script through
 // an exec file in adapters/ (CSP-safe: the extension injects a file, never evaluates a
 // string), browser_screenshot_tab as MCP image content or a saved PNG, browser_export_har
-// (HAR 1.2 built here from the extension's capture buffers), and plugin_analyze_site.  The
+// (HAR 1.2 built here from the extension's capture buffers), plugin_analyze_site, and
+// browser_upload_file (its paths checked by output_file_policy::readable), and the request
+// index of browser_get_network_requests.  The
 // tool pipeline hands every validated browser-tool call to browser_tools::call first; calls
 // it does not serve (nullopt) are forwarded to the extension unchanged.
 #pragma once
@@ -39,6 +41,7 @@ class browser_tools final : public browser_tool_handler {
   net::awaitable<ext_reply> run_exec_file(std::int64_t tab_id, std::string_view code);
   net::awaitable<tools::call_result> screenshot(const json::object& args);
   net::awaitable<tools::call_result> export_har(const json::object& args);
+  net::awaitable<tools::call_result> upload_file(const json::object& args);
   net::awaitable<tools::call_result> analyze_site(const json::object& args);
   // Saves a tool's output where filePath says, under output_file_policy's rules.
   result<std::filesystem::path> save_output(const json::object& args, std::string_view content) const;
@@ -65,6 +68,14 @@ std::string exec_file_source(std::string_view key, std::string_view code);
 // HAR 1.2 document from the extension's capture buffers (browser.getNetworkRequests
 // `requests`, browser.getWebSocketFrames `frames`), entries sorted by start time.
 json::object build_har(const json::array& requests, const json::array* ws_frames, std::string_view creator_version);
+
+// At most this many requests are listed by browser_get_network_requests (the newest).
+inline constexpr std::size_t max_network_index_lines = 500;
+
+// browser_get_network_requests as text: a summary line, then one line per request
+// "id method status type url size" (urls cut at 300 characters, failures as
+// failed:<error>), then any paused requests.
+std::string network_index(const json::object& reply, std::int64_t tab_id);
 
 // Width and height of a PNG from its IHDR chunk; nullopt when the bytes are not a PNG.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view png);

@@ -147,7 +147,7 @@ result<fs::path> output_file_policy::resolve(std::string_view requested) const {
   return t->full;
 }
 
-status output_file_policy::check_not_config_file(const fs::path& real_parent, const fs::path& shown) const {
+status output_file_policy::check_not_config_file(const fs::path& real_parent, const fs::path& shown, bool reading) const {
   const fs::path config = real_or_lexical(where_.config_dir);
   if (!within(real_parent, config)) return ok();
   // The one place inside the config folder that takes tool outputs: an output folder below
@@ -156,9 +156,35 @@ status output_file_policy::check_not_config_file(const fs::path& real_parent, co
   const bool output_is_private = strictly_within(output, config) && !within(output, config / "extension") &&
                                  !within(output, config / "logs");
   if (output_is_private && within(real_parent, output)) return ok();
+  if (reading)
+    return rule(shown.string() + " is inside the opentabs config folder " + config.string() +
+                ", whose files (config.json, auth.json, logs, extension/) tools never read; put the file in the output folder " +
+                where_.output_dir.string() + " instead");
   return rule(shown.string() + " is inside the opentabs config folder " + config.string() +
               ", whose files (config.json, auth.json, logs, extension/) tools never write; save it in the output folder " +
               where_.output_dir.string() + " instead");
+}
+
+result<fs::path> output_file_policy::readable(std::string_view requested) const {
+  auto located = locate(requested);
+  if (!located) return located.err();
+  const target& t = *located;
+  std::error_code ec;
+  const fs::path real_root = fs::canonical(t.root, ec);
+  if (ec) return rule("the folder " + t.root.string() + " for " + t.full.string() + " does not exist");
+  fs::path expected = real_root;
+  for (const auto& d : t.subdirs) expected /= d;
+  expected /= t.name;
+  // canonical() resolves every link: any difference from the plain walk means a symbolic
+  // link below the allowed folder (or at the file).
+  const fs::path real = fs::canonical(t.full, ec);
+  if (ec) return rule(t.full.string() + " does not exist or cannot be read");
+  if (normal(real) != normal(expected))
+    return rule(t.full.string() + " is or passes through a symbolic link; uploads never follow links below " + t.root.string());
+  struct stat st{};
+  if (::lstat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return rule(t.full.string() + " is not a regular file");
+  if (auto st2 = check_not_config_file(normal(real.parent_path()), t.full, true); !st2) return st2.err();
+  return normal(real);
 }
 
 result<fs::path> output_file_policy::write(std::string_view requested, std::string_view content, bool overwrite) const {
@@ -181,7 +207,7 @@ result<fs::path> output_file_policy::write(std::string_view requested, std::stri
   if (ec) return rule("the folder " + t.root.string() + " for " + t.full.string() + " does not exist");
   fs::path real_parent = real_root;
   for (const auto& d : t.subdirs) real_parent /= d;
-  if (auto st = check_not_config_file(normal(real_parent), t.full); !st) return st.err();
+  if (auto st = check_not_config_file(normal(real_parent), t.full, false); !st) return st.err();
 
   fd_guard dir(::open(real_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() < 0) return io_error(real_root, "cannot open folder");

@@ -1,5 +1,5 @@
 // Where tools may write files a caller names (browser_screenshot_tab and browser_export_har
-// `filePath`): only under the output folder (default <config dir>/output, `outputDirectory`
+// `filePath`), and read the files browser_upload_file sends to a page (`readable`): only under the output folder (default <config dir>/output, `outputDirectory`
 // in config.json) or an additionalAllowedDirectories entry; never through a symbolic link
 // below that folder or at the target; never over an existing file unless the call says
 // `overwrite: true`; never into the config folder's own files (config.json, auth.json,
@@ -47,6 +47,14 @@ class output_file_policy {
   // the rule it breaks (code "invalid_path").  Looks only at the text, not the disk.
   result<fs::path> resolve(std::string_view requested) const;
 
+  // Read side (browser_upload_file `paths`): the real path of an existing regular file that
+  // `requested` names under the same folder rules: relative paths in the output folder,
+  // absolute ones inside an allowed folder, no '..', no symbolic link below the allowed
+  // folder or at the file, and never a file of the config folder (auth.json, config.json,
+  // logs, extension/) outside a private output folder there.  Errors have code
+  // "invalid_path" and name the path.
+  result<fs::path> readable(std::string_view requested) const;
+
   // Writes `content` to `requested` under every rule above and returns the path written.
   // Errors (code "invalid_path" for a rule, "io" for the file system) name the path.
   result<fs::path> write(std::string_view requested, std::string_view content, bool overwrite) const;
@@ -59,7 +67,7 @@ class output_file_policy {
     fs::path full;                      // root / subdirs / name
   };
   result<target> locate(std::string_view requested) const;
-  status check_not_config_file(const fs::path& real_parent, const fs::path& shown) const;
+  status check_not_config_file(const fs::path& real_parent, const fs::path& shown, bool reading) const;
 
   output_locations where_;
 };

@@ -50,7 +50,7 @@ describe('browser tools through MCP', () => {
   it('lists the whole catalog with closed schemas', async () => {
     const { tools } = await mcp.client.listTools();
     const browserTools = tools.filter((t) => /^(browser_|extension_|plugin_list_tabs$|plugin_analyze_site$)/.test(t.name));
-    assert.equal(browserTools.length, 77);
+    assert.equal(browserTools.length, 85);
     for (const t of browserTools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal(t.inputSchema.additionalProperties, false, t.name);
@@ -103,6 +103,19 @@ describe('browser tools through MCP', () => {
     const retryMs = Math.max(...refused.map((text) => Number(/retry in (\d+) ms/.exec(text)[1])));
     await new Promise((resolve) => setTimeout(resolve, retryMs + 50));
     assert.ok((await tool('browser_screenshot_tab', { tabId: tab.id })).content.some((c) => c.type === 'image'));
+    // The full page and one element (issue 15), through the server's image content.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const full = await tool('browser_screenshot_tab', { tabId: tab.id, fullPage: true });
+    const fullPng = Buffer.from(full.content.find((c) => c.type === 'image').data, 'base64');
+    const [scrollW, scrollH] = json(await tool('browser_execute_script', { tabId: tab.id, code: '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]' })).value;
+    // big.html is far taller than the cap: the top 16384 CSS px, and the text says so.
+    assert.ok(scrollH > 16384, `${scrollH}`);
+    assert.deepEqual([fullPng.readUInt32BE(16), fullPng.readUInt32BE(20)], [scrollW, 16384]);
+    assert.match(full.content.find((c) => c.type === 'text').text, /\(full page\): \d+x16384 PNG, \d+ bytes\. The page is \d+x\d+ CSS px; captured its top-left/);
+    const one = await tool('browser_screenshot_tab', { tabId: tab.id, selector: 'h1' });
+    const onePng = Buffer.from(one.content.find((c) => c.type === 'image').data, 'base64');
+    const [h1w, h1h] = json(await tool('browser_execute_script', { tabId: tab.id, code: "(() => { const r = document.querySelector('h1').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })()" })).value;
+    assert.deepEqual([onePng.readUInt32BE(16), onePng.readUInt32BE(20)], [h1w, h1h]);
     await tool('browser_close_tab', { tabId: tab.id });
   });
 
@@ -130,7 +143,10 @@ describe('browser tools through MCP', () => {
     await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
     await tool('browser_enable_network_capture', { tabId: tab.id });
     await tool('browser_execute_script', { tabId: tab.id, code: 'window.runNetwork(), 1' });
-    await waitFor(async () => json(await tool('browser_get_network_requests', { tabId: tab.id })).requests.some((r) => r.method === 'POST' && r.responseBody), 'the POST');
+    // The list is an index, one line per request (issue 15); the detail tool has the bodies.
+    const postLine = await waitFor(async () => resultText(await tool('browser_get_network_requests', { tabId: tab.id })).split('\n').find((l) => / POST 200 /.test(l)), 'the POST');
+    const postId = postLine.split(' ')[0];
+    await waitFor(async () => json(await tool('browser_get_network_request', { tabId: tab.id, requestId: postId })).request.responseBody, 'the POST body');
     await waitFor(async () => json(await tool('browser_get_websocket_frames', { tabId: tab.id })).frames.some((f) => f.direction === 'received' && f.data === 'echo:ping-frame'), 'the echoed WebSocket frame');
     const { har } = json(await tool('browser_export_har', { tabId: tab.id, includeWebSocketFrames: true }));
     const doc = JSON.parse(har);
@@ -144,6 +160,68 @@ describe('browser tools through MCP', () => {
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).log.entries.length, saved.entries);
     await tool('browser_disable_network_capture', { tabId: tab.id });
     await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('uploads files only from the allowed folders, fills forms, and navigates waiting for the load (issue 15)', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    const out = path.join(configDir, 'output');
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, 'up.txt'), 'uploaded body\n');
+    const up = json(await tool('browser_upload_file', { tabId: tab.id, selector: '#upload', paths: ['up.txt'] }));
+    assert.deepEqual(up.files, ['up.txt']);
+    const pageEvents = async () => json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value;
+    await waitFor(async () => (await pageEvents()).includes('upload:up.txt=uploaded body'), 'the page to read the upload', 5000);
+    // A page can talk an agent into any path: the server's read policy refuses everything
+    // outside the output folder and the allowed folders, and the config folder's own files.
+    for (const bad of [path.join(configDir, 'extension', 'auth.json'), path.join(configDir, 'config.json'), '/etc/passwd', '../config.json', 'missing.txt']) {
+      const r = await callTool(mcp, 'browser_upload_file', { tabId: tab.id, selector: '#upload', paths: [bad] });
+      assert.equal(r.isError, true, bad);
+      assert.match(resultText(r), /paths\[0\]/);
+    }
+    assert.equal((await pageEvents()).filter((e) => e.startsWith('upload:')).length, 1, 'no refused file reached the page');
+    const filled = json(await tool('browser_fill_form', { tabId: tab.id, fields: [{ selector: '#first', value: 'Grace' }, { selector: '#news', value: true }, { selector: '#plan', value: 'pro' }] }));
+    assert.equal(filled.filled, 3);
+    assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: '[first.value, news.checked, plan.value]' })).value, ['Grace', true, 'pro']);
+    const bad = await callTool(mcp, 'browser_fill_form', { tabId: tab.id, fields: [{ value: 'x' }] });
+    assert.equal(bad.isError, true, 'a field needs selector or ref');
+    const nav = json(await tool('browser_navigate_tab', { tabId: tab.id, url: `${site.url}/slow.html` }));
+    assert.equal(nav.waitedFor, 'load');
+    assert.equal(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.loadFired === true && document.readyState' })).value, 'complete');
+    assert.equal(json(await tool('browser_go_back', { tabId: tab.id })).waitedFor, 'load');
+    assert.match(json(await tool('browser_execute_script', { tabId: tab.id, code: 'location.pathname' })).value, /actions\.html$/);
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('lists requests as a one-line-per-request index without network capture, with details per request (issue 15)', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    const index = await waitFor(async () => {
+      const text = resultText(await tool('browser_get_network_requests', { tabId: tab.id }));
+      return text.includes('/api/data?kind=boot') ? text : null;
+    }, 'the boot request');
+    const lines = index.trim().split('\n');
+    assert.match(lines[0], /^\d+ requests? in tab \d+ \(always-on record/);
+    assert.equal(lines[1], 'id method status type url size');
+    const rows = lines.slice(2);
+    assert.equal(rows.length, Number(/^(\d+)/.exec(lines[0])[1]), 'one line per request');
+    for (const row of rows) assert.match(row, /^\S+ [A-Z]+ (\d{3}|-|failed:\S+) \S+ https?:\/\/\S+ (\d+|-)$/, row);
+    assert.ok(!/user-agent/i.test(index), 'no headers inline');
+    const boot = rows.find((r) => r.includes('/api/data?kind=boot'));
+    assert.match(boot, / GET 200 XHR /);
+    const detail = json(await tool('browser_get_network_request', { tabId: tab.id, requestId: boot.split(' ')[0] }));
+    assert.equal(detail.request.url, `${site.url}/api/data?kind=boot&n=3`);
+    assert.ok(Object.keys(detail.request.requestHeaders).length > 0);
+    assert.ok(Object.keys(detail.request.responseHeaders).length > 0);
+    const logs = json(await tool('browser_get_console_logs', { tabId: tab.id }));
+    assert.ok(logs.logs.some((l) => l.text === 'actions page loaded 7'), JSON.stringify(logs));
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('plugin_analyze_site lists no frame indices or frame names as page globals (issue 15)', async () => {
+    const report = json(await tool('plugin_analyze_site', { url: `${site.url}/nostore.html`, waitSeconds: 0 }));
+    assert.ok(report.page.globals.includes('appState'), JSON.stringify(report.page.globals));
+    assert.deepEqual(report.page.globals.filter((g) => /^\d+$/.test(g)), []);
   });
 
   it('reports extension state and reconnects the extension socket on request', async () => {

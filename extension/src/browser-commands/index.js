@@ -18,8 +18,9 @@ import { commands as css } from './css.js';
 import { commands as windows } from './windows.js';
 import { commands as data } from './data.js';
 import { commands as diagnostics } from './diagnostics.js';
+import { commands as actions } from './actions.js';
 
-const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics];
+const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics, actions];
 
 export const browserCommands = new Map();
 

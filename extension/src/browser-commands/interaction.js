@@ -61,9 +61,16 @@ const modifierFlags = (mask) => Object.fromEntries(Object.entries(MODIFIER_FLAGS
 
 const describeTarget = (t) => (t.ref ? `ref ${t.ref}` : `'${t.selector}'`);
 
+const BUTTONS = { left: 1, right: 2, middle: 4 };
+
 async function click(params) {
   const tabId = requireTabId(params);
   const t = target(params);
+  // Ours (the OpenTabs wire has neither): button left|right|middle, doubleClick.
+  const button = str(params, 'button', { required: false, max: 10, fallback: 'left' });
+  if (!(button in BUTTONS)) throw invalid("Invalid button: expected 'left', 'right' or 'middle'");
+  const doubleClick = params?.doubleClick === true;
+  if (params?.doubleClick !== undefined && typeof params.doubleClick !== 'boolean') throw invalid('Invalid doubleClick: expected true or false');
   const where = await runPageOp(tabId, 'locate', t);
   if (where.obscuredBy) {
     throw new ProtocolError(ERR_INTERNAL, `Element ${describeTarget(t)} is covered by <${where.obscuredBy.tag}> "${where.obscuredBy.text}" (ref ${where.obscuredBy.ref}) at its centre; the click would land there`);
@@ -83,8 +90,13 @@ async function click(params) {
       });
       try {
         await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
-        await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
-        const released = send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+        if (doubleClick) {
+          await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTONS[button], clickCount: 1 });
+          await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount: 1 });
+        }
+        const clickCount = doubleClick ? 2 : 1;
+        await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTONS[button], clickCount });
+        const released = send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount });
         released.catch(() => {});
         const first = await Promise.race([released.then(() => null), opened]);
         if (first) dialog = { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt };
@@ -92,11 +104,11 @@ async function click(params) {
         stop();
       }
     });
-    const out = { clicked: true, trusted: true, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
+    const out = { clicked: true, trusted: true, button, doubleClick, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
     if (dialog) out.dialog = { ...dialog, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' };
     return out;
   } catch (err) {
-    if (!/Cannot attach the debugger/.test(String(err?.message))) throw err;
+    if (!/Cannot attach the debugger/.test(String(err?.message)) || button !== 'left' || doubleClick) throw err;
     // Another debugger (DevTools) owns the tab: fall back to a scripted click and say so.
     const el = await runPageOp(tabId, 'syntheticClick', t);
     return { clicked: true, trusted: false, note: 'debugger unavailable; used a scripted click', ...el };

@@ -6,6 +6,7 @@
 
 import { int, str, num, bool, tabId as requireTabId, invalid } from './params.js';
 import { hold, release, holds, send, onEvent, onDetached } from './debugger.js';
+import { lightRequests, lightRequest, lightConsole } from './light-capture.js';
 
 const MAX_BODY_CHARS = 100_000;
 const MAX_CONSOLE_TEXT = 5_000;
@@ -232,14 +233,34 @@ export const commands = {
   'browser.enableNetworkCapture': enableCapture,
   'browser.disableNetworkCapture': disableCapture,
 
+  // While capture is off, the always-on webRequest summaries (source "light": no bodies).
   'browser.getNetworkRequests': async (params) => {
     const tabId = requireTabId(params);
     const paused = pausedList(tabId);
     const cap = captures.get(tabId);
-    if (!cap && !paused) requireCapture(tabId);
-    const requests = cap ? [...cap.requests.values()].map(publicRequest) : [];
-    if (cap && bool(params, 'clear', false)) cap.requests.clear();
-    return paused ? { requests, pausedRequests: paused } : { requests };
+    const clear = bool(params, 'clear', false);
+    let out;
+    if (cap) {
+      out = { requests: [...cap.requests.values()].map(publicRequest), source: 'debugger' };
+      if (clear) cap.requests.clear();
+    } else {
+      out = { requests: await lightRequests(tabId, { clear }), source: 'light' };
+    }
+    return paused ? { ...out, pausedRequests: paused } : out;
+  },
+
+  // Ours: one request in full (headers, bodies when captured), by the id from the list.
+  'browser.getNetworkRequest': async (params) => {
+    const tabId = requireTabId(params);
+    const requestId = str(params, 'requestId', { max: 200 });
+    const cap = captures.get(tabId);
+    const captured = cap && (cap.requests.get(requestId) ?? [...cap.requests.values()].find((r) => r.requestId === requestId));
+    if (captured) return { request: publicRequest(captured), source: 'debugger' };
+    const light = await lightRequest(tabId, requestId);
+    if (light) return { request: light, source: 'light' };
+    const paused = intercepts.get(tabId)?.paused.get(requestId);
+    if (paused) return { request: paused, source: 'paused' };
+    throw invalid(`No request ${requestId} recorded for tab ${tabId} (ids come from browser_get_network_requests)`);
   },
 
   'browser.getWebSocketFrames': async (params) => {
@@ -253,17 +274,30 @@ export const commands = {
     const tabId = requireTabId(params);
     const cap = captures.get(tabId);
     const level = str(params, 'level', { required: false, max: 10 });
-    if (!cap) return { logs: [], note: `Console capture is off for tab ${tabId}: call browser_enable_network_capture first` };
+    const clear = bool(params, 'clear', false);
     // 'all' (the OpenTabs default) and no level both mean every message.
-    const logs = level && level !== 'all' ? cap.console.filter((l) => l.level === level) : [...cap.console];
-    if (bool(params, 'clear', false)) cap.console.length = 0;
-    return { logs };
+    const pick = (list) => (level && level !== 'all' ? list.filter((l) => l.level === level) : [...list]);
+    if (cap) {
+      const logs = pick(cap.console);
+      if (clear) cap.console.length = 0;
+      return { logs, source: 'debugger' };
+    }
+    // Capture off: the page's own always-on ring (console-hook.js).
+    const ring = await lightConsole(tabId, { clear });
+    if (!ring) return { logs: [], source: 'light', note: `No console record in tab ${tabId} (the page was loaded before the extension, or is not http(s)); reload it, or call browser_enable_network_capture` };
+    return { logs: pick(ring), source: 'light' };
   },
 
   'browser.clearConsoleLogs': async (params) => {
-    const cap = captures.get(requireTabId(params));
-    const cleared = cap ? cap.console.length : 0;
-    if (cap) cap.console.length = 0;
+    const tabId = requireTabId(params);
+    const cap = captures.get(tabId);
+    let cleared = 0;
+    if (cap) {
+      cleared = cap.console.length;
+      cap.console.length = 0;
+    }
+    const ring = await lightConsole(tabId, { clear: true });
+    if (!cap) cleared = ring?.length ?? 0;
     return { ok: true, cleared };
   },
 

@@ -508,7 +508,7 @@ export function pageAgent(op, args) {
         break;
       }
       const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && shadowOf(el)?.contains(hit));
-      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit) };
+      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
     },
 
     syntheticClick(a) {
@@ -692,6 +692,118 @@ export function pageAgent(op, args) {
     unmark(a) {
       for (const el of document.querySelectorAll(`[data-opentabs-inspect="${a.token}"]`)) el.removeAttribute('data-opentabs-inspect');
       return true;
+    },
+
+    // ---- actions.js: waits for text, multi-field fill, element boxes, file inputs ----------
+    async waitForText(a) {
+      // Visible text of the page, its open shadow roots and same-origin frames.
+      const pageText = () => {
+        let text = document.body?.innerText ?? '';
+        for (const r of nestedRoots(document)) {
+          const host = r.body ?? r;
+          text += `\n${host.innerText ?? host.textContent ?? ''}`;
+        }
+        return text;
+      };
+      const wanted = a.text ?? a.textGone;
+      const appear = a.text !== undefined;
+      const deadline = Date.now() + a.timeout;
+      for (;;) {
+        const present = pageText().includes(wanted);
+        if (present === appear) return { [appear ? 'appeared' : 'gone']: wanted, waitedMs: a.timeout - Math.max(0, deadline - Date.now()) };
+        if (Date.now() >= deadline) fail(`Timed out after ${a.timeout} ms waiting for the text ${JSON.stringify(wanted)} to ${appear ? 'appear' : 'disappear'}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+
+    fillForm(a) {
+      // Resolve every field first, so a bad field changes nothing.
+      const targets = a.fields.map((f, i) => {
+        let el;
+        try { el = resolve(f); } catch (err) {
+          if (err instanceof AgentError) fail(`fields[${i}]: ${err.message}`);
+          throw err;
+        }
+        const what = f.ref ?? f.selector;
+        const kind = el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(el.type) ? 'check'
+          : el.tagName === 'SELECT' ? 'select'
+          : (el.tagName === 'INPUT' && !['button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) || el.tagName === 'TEXTAREA' ? 'text'
+          : el.isContentEditable ? 'editable' : null;
+        if (!kind) fail(`fields[${i}] (${what}) is a <${el.tagName.toLowerCase()}${el.type ? ` type=${el.type}` : ''}>, not a fillable field`);
+        if (el.disabled) fail(`fields[${i}] (${what}) is disabled`);
+        if (kind === 'text' && el.readOnly) fail(`fields[${i}] (${what}) is read-only`);
+        let option = null;
+        if (kind === 'select') {
+          const v = String(f.value);
+          option = [...el.options].find((o) => o.value === v) ?? [...el.options].find((o) => o.label.trim() === v.trim());
+          if (!option) fail(`fields[${i}] (${what}): no option with value or label ${JSON.stringify(v)}; options: ${[...el.options].slice(0, 30).map((o) => `${o.value} (${o.label})`).join(', ')}`);
+        }
+        let checked = null;
+        if (kind === 'check') {
+          const v = f.value;
+          if (v === true || v === 'true' || v === 'on' || v === 'checked') checked = true;
+          else if (v === false || v === 'false' || v === 'off' || v === '') checked = false;
+          else fail(`fields[${i}] (${what}) is a ${el.type}: give true or false`);
+        }
+        return { el, kind, option, checked, value: f.value };
+      });
+      const out = [];
+      for (const t of targets) {
+        const { el } = t;
+        el.focus();
+        if (t.kind === 'check') {
+          // A real click toggles it and runs the page's handlers; a radio cannot be unchecked by a click.
+          if (el.checked !== t.checked) {
+            if (t.checked || el.type === 'checkbox') el.click();
+            else { el.checked = false; fire(el, 'input'); fire(el, 'change'); }
+          }
+          out.push({ ...describe(el), checked: el.checked });
+        } else if (t.kind === 'select') {
+          t.option.selected = true;
+          fire(el, 'input');
+          fire(el, 'change');
+          out.push({ ...describe(el), value: el.value, label: t.option.label });
+        } else if (t.kind === 'text') {
+          setNativeValue(el, String(t.value));
+          el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: String(t.value) }));
+          fire(el, 'change');
+          out.push({ ...describe(el), value: el.type === 'password' ? '(hidden)' : el.value });
+        } else {
+          const doc = el.ownerDocument;
+          doc.execCommand('selectAll');
+          doc.execCommand('insertText', false, String(t.value));
+          out.push({ ...describe(el), value: el.innerText });
+        }
+      }
+      return { filled: out.length, fields: out };
+    },
+
+    // Document coordinates (CSS px of the top document) of an element's border box.
+    elementBox(a) {
+      const el = resolve(a);
+      if (!isVisible(el)) fail(`Element ${a.ref ?? a.selector} is not visible`);
+      const r = el.getBoundingClientRect();
+      let x = r.left;
+      let y = r.top;
+      let win = el.ownerDocument.defaultView;
+      while (win && win !== window.top && win.frameElement) {
+        const fr = win.frameElement.getBoundingClientRect();
+        x += fr.left + win.frameElement.clientLeft;
+        y += fr.top + win.frameElement.clientTop;
+        win = win.parent;
+      }
+      return { ...describe(el), x: x + window.scrollX, y: y + window.scrollY, width: r.width, height: r.height };
+    },
+
+    markFileInput(a) {
+      const el = resolve(a);
+      if (el.tagName !== 'INPUT' || el.type !== 'file') fail(`Element ${a.ref ?? a.selector} is a <${el.tagName.toLowerCase()}${el.type ? ` type=${el.type}` : ''}>, not an <input type=file>`);
+      if (el.disabled) fail(`Element ${a.ref ?? a.selector} is disabled`);
+      if (el.ownerDocument !== document || el.getRootNode() !== document) fail('File upload works on inputs of the top document only (not inside iframes or shadow roots)');
+      if (!el.multiple && a.count > 1) fail(`Element ${a.ref ?? a.selector} takes one file (no multiple attribute); ${a.count} were given`);
+      const token = `ot${Math.random().toString(36).slice(2)}`;
+      el.setAttribute('data-opentabs-inspect', token);
+      return { ...describe(el), token };
     },
   };
 

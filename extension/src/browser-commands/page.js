@@ -12,7 +12,6 @@ const EXEC_FILE = /^__exec-([a-f0-9-]+)\.js$/;
 const EXEC_POLL_MS = 50;
 const EXEC_WAIT_MS = 10_000;
 const MAX_SCRIPT_RESULT_CHARS = 50_000;
-const SCREENSHOT_CDP_TIMEOUT_MS = 10_000;
 
 // MAIN world: reads (and removes) the result an exec file stored, serialised to JSON text.
 function readExecResult(key) {
@@ -86,19 +85,130 @@ function withTimeout(promise, ms, what) {
     .finally(() => clearTimeout(timer));
 }
 
+// Screenshots.  The visible viewport of an active tab comes from captureVisibleTab (no
+// debugger).  Everything else goes through CDP Page.captureScreenshot, each attempt bounded:
+// a background tab, an element (by selector or ref, clipped to its box) and the full page
+// (clipped to the content size, captureBeyondViewport).  The page is marked active first so
+// a backgrounded renderer draws; if a capture still hangs, one beyond the viewport forces a
+// frame; if that fails too the tab is shown for the capture and the previously active tab
+// restored at once (capturedWith says which way was used).  Captures are capped
+// at MAX_CAPTURE_WIDTH x MAX_CAPTURE_HEIGHT CSS px and scaled down to stay under
+// MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
+const SCREENSHOT_ATTEMPT_MS = 4_000;
+const SCREENSHOT_FIRST_WAIT_MS = 1_500;
+export const MAX_CAPTURE_WIDTH = 4_096;
+export const MAX_CAPTURE_HEIGHT = 16_384;
+const MAX_IMAGE_BASE64 = 8_000_000;
+
+async function viewportClip(send) {
+  const m = await send('Page.getLayoutMetrics');
+  const v = m.cssLayoutViewport ?? m.layoutViewport;
+  return { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale: 1 };
+}
+
+// One capture with the escalation above; returns {data, capturedWith}.  A background tab's
+// renderer is "backgrounded" by Chrome and may not produce the frame a capture waits for
+// (captures of background tabs hung in 3 of 7 tries in a plain Chromium); marking the page
+// active first (Page.setWebLifecycleState) makes it draw.
+async function captureReliably(tabId, tab, send, clip) {
+  const request = (c) => ({ format: 'png', fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
+  const failures = [];
+  await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
+  const first = send('Page.captureScreenshot', request(clip)).then((shot) => ({ data: shot.data, capturedWith: 'debugger' }));
+  first.catch(() => {});
+  try {
+    return await withTimeout(first, SCREENSHOT_FIRST_WAIT_MS, 'Screenshot');
+  } catch (err) { failures.push(err.message); }
+  try {
+    // A capture still waiting for a frame is often released by the next capture request;
+    // one beyond the viewport resizes the view for the capture, which forces a frame.
+    // Whichever answers first is taken.
+    const forced = clip ?? await withTimeout(viewportClip(send), SCREENSHOT_ATTEMPT_MS, 'Reading the viewport');
+    const second = send('Page.captureScreenshot', request(forced)).then((shot) => ({ data: shot.data, capturedWith: 'debugger-forced-frame' }));
+    second.catch(() => {});
+    return await withTimeout(Promise.race([first, second]), SCREENSHOT_ATTEMPT_MS, 'Screenshot beyond the viewport');
+  } catch (err) { failures.push(err.message); }
+  // Last resort: show the tab for the capture, then give the window its active tab back.
+  const [previous] = await chrome.tabs.query({ active: true, windowId: tab.windowId });
+  await chrome.tabs.update(tabId, { active: true });
+  try {
+    await new Promise((r) => setTimeout(r, 150));
+    const shot = await withTimeout(send('Page.captureScreenshot', request(clip)), SCREENSHOT_ATTEMPT_MS, 'Screenshot of the shown tab');
+    return { data: shot.data, capturedWith: 'activate-and-restore' };
+  } catch (err) {
+    failures.push(err.message);
+    throw new ProtocolError(ERR_INTERNAL, `Cannot capture tab ${tabId}: ${failures.join('; ')}`);
+  } finally {
+    if (previous && previous.id !== tabId) await chrome.tabs.update(previous.id, { active: true }).catch(() => {});
+  }
+}
+
 async function screenshot(params) {
   const tabId = requireTabId(params);
+  const t = target(params, { required: false });
+  const fullPage = bool(params, 'fullPage', false);
+  const element = t.selector !== undefined || t.ref !== undefined;
+  if (element && fullPage) throw invalid('Give fullPage or an element (selector or ref), not both');
   const tab = await chrome.tabs.get(tabId);
-  if (tab.active) {
+  if (tab.active && !fullPage && !element) {
     // The visible viewport of the window's active tab: no debugger, no focus change.
     const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
     return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType: 'image/png', capturedWith: 'captureVisibleTab' };
   }
-  // A background tab: capture through CDP instead of activating it.
+  const box = element ? await runPageOp(tabId, 'elementBox', t) : null;
   return withDebugger(tabId, async (send) => {
-    const shot = await withTimeout(send('Page.captureScreenshot', { format: 'png' }), SCREENSHOT_CDP_TIMEOUT_MS, 'Background-tab screenshot');
-    return { image: shot.data, mimeType: 'image/png', capturedWith: 'debugger' };
+    let clip = null;
+    const out = {};
+    if (fullPage) {
+      const m = await withTimeout(send('Page.getLayoutMetrics'), SCREENSHOT_ATTEMPT_MS, 'Reading the page size');
+      const size = m.cssContentSize ?? m.contentSize;
+      clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
+    } else if (box) {
+      clip = { x: Math.floor(box.x), y: Math.floor(box.y), width: Math.max(1, Math.round(box.width)), height: Math.max(1, Math.round(box.height)) };
+      out.element = { tag: box.tag, ref: box.ref, text: box.text };
+    }
+    if (clip && (clip.width > MAX_CAPTURE_WIDTH || clip.height > MAX_CAPTURE_HEIGHT)) {
+      out.truncated = true;
+      out.note = `The ${fullPage ? 'page' : 'element'} is ${clip.width}x${clip.height} CSS px; captured its top-left ${Math.min(clip.width, MAX_CAPTURE_WIDTH)}x${Math.min(clip.height, MAX_CAPTURE_HEIGHT)}`;
+      clip.width = Math.min(clip.width, MAX_CAPTURE_WIDTH);
+      clip.height = Math.min(clip.height, MAX_CAPTURE_HEIGHT);
+    }
+    let scale = 1;
+    for (;;) {
+      const shot = await captureReliably(tabId, tab, send, clip ? { ...clip, scale } : null);
+      if (shot.data.length <= MAX_IMAGE_BASE64 || scale < 0.2) {
+        if (shot.data.length > MAX_IMAGE_BASE64) throw new ProtocolError(ERR_INTERNAL, 'The screenshot stays over 6 MB even scaled down to 1/8; capture an element or the viewport instead');
+        if (scale !== 1) out.scale = scale;
+        return { image: shot.data, mimeType: 'image/png', capturedWith: shot.capturedWith, ...(clip ? { clip: { x: clip.x, y: clip.y, width: clip.width, height: clip.height } } : {}), ...out };
+      }
+      if (!clip) clip = await viewportClip(send);
+      scale /= 2;
+    }
   });
+}
+
+// In the frame (an isolated world): the document from the HTTP cache if it is there (no new
+// request: only-if-cached), else the current DOM serialised.
+async function readDocumentInFrame(url) {
+  try {
+    const res = await fetch(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'include' });
+    if (res.ok) return { content: await res.text(), source: 'http-cache' };
+  } catch { /* not cached, or another origin */ }
+  const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : '';
+  return { content: doctype + document.documentElement.outerHTML, source: 'dom' };
+}
+
+async function documentFallback(send, frameId, url) {
+  const { executionContextId } = await send('Page.createIsolatedWorld', { frameId, worldName: 'opentabs-resource' });
+  const r = await send('Runtime.evaluate', {
+    contextId: executionContextId, expression: `(${readDocumentInFrame})(${JSON.stringify(url)})`, awaitPromise: true, returnByValue: true,
+  });
+  const value = r?.result?.value;
+  if (!value || typeof value.content !== 'string') throw new ProtocolError(ERR_INTERNAL, `Cannot read the document ${url}: ${r?.exceptionDetails?.text ?? 'no result'}`);
+  return {
+    content: value.content, base64Encoded: false, source: value.source,
+    note: value.source === 'dom' ? 'The browser kept no copy of the original bytes (e.g. Cache-Control: no-store); this is the current DOM serialised' : undefined,
+  };
 }
 
 function flattenFrameTree(tree, out = []) {
@@ -261,13 +371,25 @@ export const commands = {
       const { frameTree } = await send('Page.getResourceTree');
       const match = flattenFrameTree(frameTree).find((r) => r.url === url);
       if (!match) throw invalid(`The page has no loaded resource with url ${url} (see browser_list_resources)`);
-      const { content, base64Encoded } = await send('Page.getResourceContent', { frameId: match.frameId, url });
+      let body;
+      try {
+        body = await send('Page.getResourceContent', { frameId: match.frameId, url });
+      } catch (err) {
+        // A frame's own document is often not kept ("Resource was not cached": pages sent
+        // with Cache-Control: no-store, as logged-in pages are).
+        if (match.type !== 'Document') throw err;
+        body = await documentFallback(send, match.frameId, url);
+      }
+      const { content, base64Encoded } = body;
       const truncated = content.length > maxLength;
-      return {
+      const out = {
         url, type: match.type, mimeType: match.mimeType, base64Encoded,
         content: truncated ? `${content.slice(0, maxLength)}\n[... truncated: ${maxLength} of ${content.length} characters shown]` : content,
         truncated,
       };
+      if (body.source) out.source = body.source;
+      if (body.note) out.note = body.note;
+      return out;
     });
   },
 };

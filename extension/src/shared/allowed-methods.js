@@ -2,7 +2,7 @@
 // forwards to the background.  Anything else that carries a `method` is dropped silently;
 // responses (an `id` without `method`) always pass.
 
-// The 67 `browser.*` methods behind the browser tools of protocol §5.
+// The `browser.*` methods behind the browser tools of protocol §5, and our additions.
 export const BROWSER_METHODS = [
   'listTabs', 'openTab', 'closeTab', 'navigateTab', 'focusTab', 'getTabInfo',
   'listTabGroups', 'createTabGroup', 'addTabsToGroup', 'removeTabsFromGroup', 'updateTabGroup',
@@ -21,6 +21,9 @@ export const BROWSER_METHODS = [
   'getDownloadStatus', 'searchHistory', 'getVisits', 'searchBookmarks', 'createBookmark',
   'listBookmarkTree', 'getRecentlyClosed', 'restoreSession', 'clearSiteData',
   'snapshot', // opentabs addition: browser_snapshot
+  // opentabs additions (issue 15): page actions and the request detail.
+  'goBack', 'goForward', 'reloadTab', 'waitForText', 'dragElement', 'uploadFile', 'fillForm',
+  'getNetworkRequest',
 ].map((m) => `browser.${m}`);
 
 export const EXTENSION_METHODS = [

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -86,4 +88,33 @@ TEST_CASE("base64 and PNG size") {
 
 TEST_CASE("timestamps are ISO 8601 with milliseconds") {
   CHECK(iso8601_ms(1700000000123) == "2023-11-14T22:13:20.123Z");
+}
+
+TEST_CASE("the request index is one line per request, with paused requests after") {
+  auto reply = json::parse_object(R"({"source":"light","requests":[
+    {"requestId":"w1","method":"GET","status":200,"type":"Document","url":"http://127.0.0.1:1/a.html","size":1234,
+     "requestHeaders":{"accept":"text/html"},"responseHeaders":{"content-type":"text/html"}},
+    {"requestId":"w2","method":"POST","type":"XHR","url":"http://127.0.0.1:1/api\nevil","failed":true,"errorText":"net::ERR_ABORTED"},
+    {"requestId":"77.1","method":"GET","status":304,"type":"Script","url":"http://127.0.0.1:1/s.js","encodedDataLength":90}],
+    "pausedRequests":[{"requestId":"p9","method":"GET","resourceType":"Fetch","url":"http://127.0.0.1:1/p"}]})").value();
+  const std::string text = network_index(reply, 7);
+  std::vector<std::string> lines;
+  for (std::size_t start = 0, nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) lines.push_back(text.substr(start, nl - start));
+  REQUIRE(lines.size() == 7);
+  CHECK(lines[0].rfind("3 requests in tab 7 (always-on record", 0) == 0);
+  CHECK(lines[1] == "id method status type url size");
+  CHECK(lines[2] == "w1 GET 200 Document http://127.0.0.1:1/a.html 1234");
+  CHECK(lines[3] == "w2 POST failed:net::ERR_ABORTED XHR http://127.0.0.1:1/api evil -");
+  CHECK(lines[4] == "77.1 GET 304 Script http://127.0.0.1:1/s.js 90");
+  CHECK(lines[5].find("1 paused") == 0);
+  CHECK(lines[6] == "p9 GET Fetch http://127.0.0.1:1/p");
+  CHECK(text.find("accept") == std::string::npos);  // headers only in the detail tool
+
+  json::array many;
+  for (int i = 0; i < 600; ++i) many.push_back(json::object{{"requestId", json::str("w" + std::to_string(i))}, {"method", "GET"}, {"url", "http://x/"}});
+  const std::string capped = network_index(json::object{{"requests", many}}, 1);
+  CHECK(capped.find("[100 oldest not shown]") != std::string::npos);
+  CHECK(capped.find("\nw99 ") == std::string::npos);
+  CHECK(capped.find("\nw100 ") != std::string::npos);
+  CHECK(capped.find("(network capture)") != std::string::npos);
 }

@@ -168,3 +168,44 @@ TEST_CASE("output folders come from config.json, expanded against home and the c
   CHECK(set.additional_dirs[1] == fs::path("/srv/out"));
   CHECK(set.additional_dirs[2] == fs::path("/c/rel"));
 }
+
+TEST_CASE("readable: files for upload come only from the allowed folders, never through links or from the config folder") {
+  sandbox s;
+  fs::create_directories(s.config / "output" / "sub");
+  std::ofstream(s.config / "output" / "doc.txt") << "doc";
+  std::ofstream(s.config / "output" / "sub" / "deep.txt") << "deep";
+  std::ofstream(s.home / "secret.txt") << "secret";
+  output_file_policy policy(s.where());
+
+  auto rel = policy.readable("doc.txt");
+  REQUIRE(rel.ok());
+  CHECK(*rel == fs::canonical(s.config / "output" / "doc.txt"));
+  CHECK(policy.readable((s.config / "output" / "sub" / "deep.txt").string()).ok());
+
+  for (const auto& bad : {(s.home / "secret.txt").string(), std::string("../extension/auth.json"), std::string("missing.txt"),
+                          std::string("sub"), std::string("")}) {
+    auto r = policy.readable(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.err().code == "invalid_path");
+  }
+
+  fs::create_symlink(s.home / "secret.txt", s.config / "output" / "link.txt");
+  auto link = policy.readable("link.txt");
+  REQUIRE_FALSE(link.ok());
+  CHECK(link.err().message.find("symbolic link") != std::string::npos);
+  fs::create_directory_symlink(s.home, s.config / "output" / "dirlink");
+  CHECK_FALSE(policy.readable("dirlink/secret.txt").ok());
+
+  // With the config folder (or its parent) allowed, its own files stay unreadable; the home
+  // file becomes readable once home is an allowed folder.
+  for (const auto& extra : {s.config, s.root}) {
+    output_file_policy wide(s.where({extra}));
+    for (const auto& victim : {s.config / "config.json", s.config / "extension" / "auth.json"}) {
+      auto r = wide.readable(victim.string());
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.err().message.find("config folder") != std::string::npos);
+    }
+    CHECK(wide.readable("doc.txt").ok());
+  }
+  CHECK(output_file_policy(s.where({s.home})).readable((s.home / "secret.txt").string()).ok());
+}

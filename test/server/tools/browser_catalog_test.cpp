@@ -59,10 +59,10 @@ bool accepts(std::string_view tool, std::string_view arguments) {
 
 }  // namespace
 
-TEST_CASE("catalog holds the 76 spec tools plus browser_snapshot, each once") {
+TEST_CASE("catalog holds the 76 spec tools plus browser_snapshot and the issue-15 actions, each once") {
   const auto& catalog = browser_tool_catalog();
   CHECK(spec_names.size() == 76);
-  CHECK(catalog.size() == 77);
+  CHECK(catalog.size() == 85);
   std::set<std::string> names;
   for (const auto& t : catalog) CHECK_MESSAGE(names.insert(t.name).second, "duplicate ", t.name);
   for (const auto& n : spec_names) CHECK_MESSAGE(names.count(n) == 1, "missing ", n);

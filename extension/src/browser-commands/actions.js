@@ -1,0 +1,235 @@
+// Page actions both Playwright MCP and Chrome DevTools MCP offer: navigation that waits for
+// the page to load (navigate, back, forward, reload), waiting for text to appear or go,
+// drag and drop, file upload into an <input type=file>, and filling several form fields in
+// one call.  Drag and upload use CDP (trusted drag events, DOM.setFileInputFiles) through
+// debugger.js, which detaches after an idle period; the rest needs no debugger.  None of
+// them activates the tab.
+//
+// Upload paths come from the server, which checked them against its read policy (only files
+// under the output folder or an additionalAllowedDirectories entry, never the config
+// folder's own files); this side only requires them to be absolute.
+
+import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
+import { int, str, tabId as requireTabId, target, invalid, httpUrl, bool } from './params.js';
+import { runPageOp } from './page-agent.js';
+import { withDebugger, onEvent } from './debugger.js';
+
+// Below the 30 s dispatch timeout, with room for the reply.
+export const NAV_WAIT_MS = 20_000;
+const SAME_DOCUMENT_GRACE_MS = 1_000;
+const DRAG_START_WAIT_MS = 1_000;
+const WAIT_UNTIL = new Set(['none', 'load', 'domcontentloaded']);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function waitUntilParam(params) {
+  const w = str(params, 'waitUntil', { required: false, max: 20, fallback: 'load' });
+  if (!WAIT_UNTIL.has(w)) throw invalid("Invalid waitUntil: expected 'none', 'load' or 'domcontentloaded'");
+  return w;
+}
+
+// ISOLATED world: the document's readyState (the document that is in the tab now).
+function readyState() { return document.readyState; }
+
+// Starts a navigation with `start()` and waits as `waitUntil` says: 'load' until the tab's
+// status is complete again after it was loading, 'domcontentloaded' until the new document
+// is interactive.  A navigation that never starts loading (a same-document history step)
+// counts as done once the tab is complete for SAME_DOCUMENT_GRACE_MS.
+async function navigateAndWait(tabId, start, waitUntil) {
+  let sawLoading = false;
+  let sawComplete = false;
+  const listener = (id, change) => {
+    if (id !== tabId) return;
+    if (change.status === 'loading') sawLoading = true;
+    if (change.status === 'complete' && sawLoading) sawComplete = true;
+  };
+  chrome.tabs.onUpdated.addListener(listener);
+  const begun = Date.now();
+  try {
+    await start();
+    if (waitUntil === 'none') return { waitedFor: 'none', tab: await chrome.tabs.get(tabId) };
+    for (;;) {
+      const tab = await chrome.tabs.get(tabId);
+      if (tab.status === 'loading') sawLoading = true;
+      if (sawComplete || (sawLoading && tab.status === 'complete')) return { waitedFor: waitUntil, tab, moved: true };
+      if (!sawLoading && tab.status === 'complete' && Date.now() - begun > SAME_DOCUMENT_GRACE_MS) return { waitedFor: waitUntil, tab, moved: false };
+      if (waitUntil === 'domcontentloaded' && sawLoading && !tab.pendingUrl) {
+        // The old document stays 'complete' until the new one commits; the new one is
+        // 'interactive' from DOMContentLoaded until load.
+        const state = await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: readyState })
+          .then((r) => r?.[0]?.result, () => null);
+        if (state === 'interactive') return { waitedFor: waitUntil, tab, moved: true };
+      }
+      if (Date.now() - begun > NAV_WAIT_MS) return { waitedFor: waitUntil, tab, moved: sawLoading, timedOut: true };
+      await sleep(100);
+    }
+  } finally {
+    chrome.tabs.onUpdated.removeListener(listener);
+  }
+}
+
+function navResult({ waitedFor, tab, timedOut }) {
+  const out = { id: tab.id, title: tab.title ?? '', url: tab.pendingUrl || tab.url || '', windowId: tab.windowId, status: tab.status, waitedFor };
+  if (timedOut) {
+    out.timedOut = true;
+    out.note = `The page was still loading after ${NAV_WAIT_MS / 1000} s; it may still be usable (browser_snapshot), or wait longer with browser_wait_for_text`;
+  }
+  return out;
+}
+
+// ISOLATED world: one step through the session history, as the page itself would.
+function pageHistoryGo(delta) { history.go(delta); }
+
+// Back (-1) or forward (+1).  chrome.tabs.goBack skips entries the page added without a user
+// gesture (Chrome's history intervention for the back button), which is every entry an
+// agent made; the page's own history.go() still reaches them, so it is the fallback.
+async function historyStep(tabId, delta, waitUntil) {
+  const what = delta < 0 ? 'back' : 'forward';
+  const before = await chrome.tabs.get(tabId);
+  const step = async () => {
+    try {
+      await (delta < 0 ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+    } catch (err) {
+      if (!/Cannot find a next page in history/i.test(String(err?.message ?? err))) throw invalid(`Cannot go ${what} in tab ${tabId}: ${err?.message ?? err}`);
+      try {
+        await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: pageHistoryGo, args: [delta] });
+      } catch (err2) {
+        throw invalid(`Cannot go ${what} in tab ${tabId}: ${err2?.message ?? err2}`);
+      }
+    }
+  };
+  const r = await navigateAndWait(tabId, step, waitUntil);
+  // With waitUntil 'none' the step may not have begun yet: nothing to tell from.
+  if (waitUntil !== 'none' && !r.moved && (r.tab.url || '') === (before.url || '')) throw invalid(`Cannot go ${what} in tab ${tabId}: there is no ${delta < 0 ? 'previous' : 'next'} page in its history`);
+  return navResult(r);
+}
+
+async function drag(params) {
+  const tabId = requireTabId(params);
+  const from = target({ selector: params?.fromSelector, ref: params?.fromRef });
+  const to = target({ selector: params?.toSelector, ref: params?.toRef });
+  // locate scrolls an element into view when it is not; both must be in view together.  If
+  // locating the target scrolled the page, the source is located again, and that must not
+  // scroll it back.
+  const sameScroll = (a, b) => a.scrollX === b.scrollX && a.scrollY === b.scrollY;
+  let start = await runPageOp(tabId, 'locate', from);
+  let end = await runPageOp(tabId, 'locate', to);
+  if (!sameScroll(start, end)) {
+    start = await runPageOp(tabId, 'locate', from);
+    if (!sameScroll(start, end)) end = null;
+  }
+  if (!end) throw invalid('The two elements cannot be in view at the same time; scroll or resize so both are visible, then drag');
+  let dropped = false;
+  await withDebugger(tabId, async (send) => {
+    // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted) instead
+    // of starting an OS drag, and the drop is dispatched as trusted drag events.  A pointer-
+    // based drag (no HTML5 dragstart) just sees the mouse moves.
+    await send('Input.setInterceptDrags', { enabled: true });
+    let stop = () => {};
+    const intercepted = new Promise((resolve) => {
+      stop = onEvent(tabId, (method, p) => { if (method === 'Input.dragIntercepted') resolve(p.data); });
+    });
+    try {
+      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y, button: 'none' });
+      await send('Input.dispatchMouseEvent', { type: 'mousePressed', x: start.x, y: start.y, button: 'left', buttons: 1, clickCount: 1 });
+      const steps = 5;
+      for (let i = 1; i <= steps; i++) {
+        const x = start.x + ((end.x - start.x) * i) / steps;
+        const y = start.y + ((end.y - start.y) * i) / steps;
+        await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
+      }
+      const data = await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
+      if (data) {
+        for (const type of ['dragEnter', 'dragOver', 'drop']) {
+          await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
+        }
+        dropped = true;
+      }
+      await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: end.x, y: end.y, button: 'left', buttons: 0, clickCount: 1 });
+    } finally {
+      stop();
+      await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
+    }
+  });
+  const strip = ({ tag, ref, text }) => ({ tag, ref, text });
+  return { dragged: true, html5Drop: dropped, from: strip(start), to: strip(end) };
+}
+
+async function uploadFile(params) {
+  const tabId = requireTabId(params);
+  const t = target(params);
+  const paths = params?.paths;
+  if (!Array.isArray(paths) || paths.length === 0 || paths.length > 20 || !paths.every((p) => typeof p === 'string' && p.startsWith('/') && p.length <= 4096)) {
+    throw invalid('Invalid paths: expected 1-20 absolute file paths');
+  }
+  const marked = await runPageOp(tabId, 'markFileInput', { ...t, count: paths.length });
+  try {
+    await withDebugger(tabId, async (send) => {
+      const { root } = await send('DOM.getDocument', { depth: 0 });
+      const { nodeId } = await send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-opentabs-inspect="${marked.token}"]` });
+      if (!nodeId) throw new ProtocolError(ERR_INTERNAL, 'The file input left the page before the files were set');
+      await send('DOM.setFileInputFiles', { nodeId, files: paths });
+    });
+  } finally {
+    await runPageOp(tabId, 'unmark', { token: marked.token }).catch(() => {});
+  }
+  const { token, ...element } = marked;
+  return { uploaded: paths.length, files: paths.map((p) => p.slice(p.lastIndexOf('/') + 1)), ...element };
+}
+
+function fields(params) {
+  const list = params?.fields;
+  if (!Array.isArray(list) || list.length === 0 || list.length > 100) throw invalid('Invalid fields: expected 1-100 {selector or ref, value} entries');
+  return list.map((f, i) => {
+    if (!f || typeof f !== 'object' || Array.isArray(f)) throw invalid(`Invalid fields[${i}]: expected {selector or ref, value}`);
+    let t;
+    try { t = target(f); } catch (err) { throw invalid(`Invalid fields[${i}]: ${err.message}`); }
+    const v = f.value;
+    if (typeof v !== 'string' && typeof v !== 'boolean') throw invalid(`Invalid fields[${i}].value: expected a string or true/false`);
+    if (typeof v === 'string' && v.length > 100_000) throw invalid(`Invalid fields[${i}].value: longer than 100000 characters`);
+    return { ...t, value: v };
+  });
+}
+
+export const commands = {
+  // Wire: OpenTabs sends {tabId, url}; `waitUntil` is ours ('load' when missing).
+  'browser.navigateTab': async (params) => {
+    const tabId = requireTabId(params);
+    const url = httpUrl(params);
+    const waitUntil = waitUntilParam(params);
+    return navResult(await navigateAndWait(tabId, () => chrome.tabs.update(tabId, { url }), waitUntil));
+  },
+
+  'browser.goBack': async (params) => {
+    const tabId = requireTabId(params);
+    const waitUntil = waitUntilParam(params);
+    return historyStep(tabId, -1, waitUntil);
+  },
+
+  'browser.goForward': async (params) => {
+    const tabId = requireTabId(params);
+    const waitUntil = waitUntilParam(params);
+    return historyStep(tabId, 1, waitUntil);
+  },
+
+  'browser.reloadTab': async (params) => {
+    const tabId = requireTabId(params);
+    const waitUntil = waitUntilParam(params);
+    const bypassCache = bool(params, 'bypassCache', false);
+    return navResult(await navigateAndWait(tabId, () => chrome.tabs.reload(tabId, { bypassCache }), waitUntil));
+  },
+
+  'browser.waitForText': async (params) => {
+    const tabId = requireTabId(params);
+    const text = str(params, 'text', { required: false, max: 10_000 });
+    const textGone = str(params, 'textGone', { required: false, max: 10_000 });
+    if ((text === undefined) === (textGone === undefined)) throw invalid('Give exactly one of text or textGone');
+    if ((text ?? textGone) === '') throw invalid('The text to wait for is empty');
+    const timeout = Math.min(int(params, 'timeout', { required: false, min: 0, fallback: 10_000 }), 25_000);
+    return runPageOp(tabId, 'waitForText', { text, textGone, timeout });
+  },
+
+  'browser.dragElement': drag,
+  'browser.uploadFile': uploadFile,
+  'browser.fillForm': async (params) => runPageOp(requireTabId(params), 'fillForm', { fields: fields(params) }),
+};

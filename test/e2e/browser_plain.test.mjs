@@ -1,0 +1,73 @@
+// Browser tools in a plain Chromium process (no Playwright attached, so none of its
+// anti-throttling flags, and the extension's service worker is stopped when idle): the
+// conditions users are in.  Background-tab screenshots must succeed without activating the
+// tab, and the always-on request record must survive the worker being stopped.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchPlain, connectMcp,
+  callTool, resultText, waitFor, EXTENSION_ID,
+} from './support/harness.mjs';
+import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+
+let site; let configDir; let server; let browser; let mcp;
+const json = (r) => JSON.parse(resultText(r));
+async function tool(name, args = {}) {
+  const r = await callTool(mcp, name, args);
+  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
+  return r;
+}
+
+before(async () => {
+  site = await startPagesServer();
+  configDir = tempDir('ot-bt-plain-');
+  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
+  server = await startServer(configDir);
+  ensureServerPortFile(configDir, server.port);
+  browser = await launchPlain(extensionDir(configDir), [`${site.url}/interact.html`]);
+  mcp = await connectMcp(server.port, readSecret(configDir));
+  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+});
+
+after(async () => {
+  await mcp?.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+  await site?.close();
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('background-tab screenshots in a plain browser', () => {
+  it('succeed 7 times out of 7 without activating the tab', { timeout: 180_000 }, async () => {
+    const bg = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: bg.id })).status === 'complete', 'page load');
+    const outcomes = [];
+    for (let i = 0; i < 7; i++) {
+      const started = Date.now();
+      const r = await callTool(mcp, 'browser_screenshot_tab', { tabId: bg.id });
+      outcomes.push(r.isError ? resultText(r) : 'ok');
+      console.log(`capture ${i + 1}: ${r.isError ? resultText(r) : 'ok'} in ${Date.now() - started} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 600)); // the 2-per-second limit
+    }
+    assert.deepEqual(outcomes, Array(7).fill('ok'));
+    assert.equal(json(await tool('browser_get_tab_info', { tabId: bg.id })).active, false);
+  });
+});
+
+describe('always-on request record in a plain browser', () => {
+  it('survives the service worker being stopped while idle', { timeout: 240_000 }, async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
+    const listed = async () => resultText(await tool('browser_get_network_requests', { tabId: tab.id })).includes('/api/data?kind=boot');
+    await waitFor(listed, 'the boot request in the index', 15_000);
+    // Let the page's last events and the mirror (written a second after a change) settle, then
+    // wait for Chrome to stop the idle worker (30 s after its last event).
+    const cdpUrl = await browser.cdpUrl();
+    const workerUrl = `chrome-extension://${EXTENSION_ID}/src/background.js`;
+    const workerRunning = async () => (await (await fetch(`${cdpUrl}/json/list`)).json()).some((t) => t.type === 'service_worker' && t.url === workerUrl);
+    await waitFor(async () => !(await workerRunning()), 'Chrome to stop the idle service worker', 200_000, 1_000);
+    assert.ok(await listed(), 'the requests recorded before the worker stopped are still listed');
+    assert.ok(await workerRunning(), 'the call woke the worker');
+  });
+});
