@@ -22,7 +22,7 @@ describe('reviewedVersion over /ws', () => {
   const reviewed = async () => (await ext.request('config.getState')).result.plugins.find((p) => p.name === PLUGIN).reviewed;
 
   before(async () => {
-    s = await startServer({ config: { version: 3, localPlugins: [NOTES], updateCheckIntervalMinutes: 0 } });
+    s = await startServer({ config: { version: 3, localPlugins: [NOTES], additionalAllowedDirectories: [NOTES], updateCheckIntervalMinutes: 0 } });
     ext = await new ExtensionClient(s).connect();
     await ext.waitFor((m) => m.method === 'sync.full');
   });

@@ -9,7 +9,17 @@
 using namespace opentabs;
 using namespace opentabs::app;
 
-TEST_CASE("the original set: every catalog method except browser.snapshot, plus the protocol core") {
+// Tools this project adds beyond the OpenTabs 0.0.115 catalog: the original extension has no
+// method for them, so they need an extension that announces them.
+static bool is_extra_tool(std::string_view name) {
+  for (std::string_view extra : {"browser_snapshot", "browser_go_back", "browser_go_forward", "browser_reload_tab",
+                                 "browser_wait_for_text", "browser_fill_form", "browser_drag_element",
+                                 "browser_upload_file", "browser_get_network_request"})
+    if (name == extra) return true;
+  return false;
+}
+
+TEST_CASE("the original set: every catalog method except our extras, plus the protocol core") {
   const auto& original = original_extension_methods();
   std::size_t browser = 0;
   for (const auto& m : original) browser += m.starts_with("browser.") ? 1 : 0;
@@ -17,7 +27,7 @@ TEST_CASE("the original set: every catalog method except browser.snapshot, plus 
   for (const auto& t : tools::browser_tool_catalog()) {
     if (t.method.empty()) continue;
     CAPTURE(t.name);
-    CHECK(original.contains(t.method) == (t.name != "browser_snapshot"));
+    CHECK(original.contains(t.method) == !is_extra_tool(t.name));
   }
   for (const char* m : {"sync.full", "plugin.update", "plugin.uninstall", "tool.dispatch", "extension.getTabState"})
     CHECK(original.contains(m));
