@@ -403,7 +403,8 @@ describe('emulation and CSS', () => {
     const cleared = await ok('browser.clearEmulation', { tabId: tab });
     assert.equal(cleared.wasEmulating, true);
     assert.equal(await pageEval(tab, "matchMedia('(prefers-color-scheme: dark)').matches"), false);
-    assert.notEqual(await pageEval(tab, 'innerWidth'), 375);
+    // The cleared viewport override reaches the page's layout asynchronously.
+    await waitFor(async () => (await pageEval(tab, 'innerWidth')) !== 375, 'the viewport override to clear');
     await ok('browser.closeTab', { tabId: tab });
   });
 

@@ -18,18 +18,26 @@ const { startFixtureSite } = await import(path.join(SOURCE_DIR, 'test/fixtures/s
 const PLUGIN = 'fixture-notes';
 const WORKER_URL = `chrome-extension://${EXTENSION_ID}/src/background.js`;
 
-// Calls echo through a fresh MCP session until it succeeds (the extension may still be
-// connecting); returns the parsed output.
+// Calls echo until it succeeds (the extension may still be connecting); returns the parsed
+// output.  One MCP session serves every try (a new one only after a transport failure), so the
+// retries stay within the server's limit on new sessions per minute.
 async function echoWhenConnected(port, secret, message, what) {
-  return waitFor(async () => {
-    const mcp = await connectMcp(port, secret);
-    try {
-      const result = await callTool(mcp, await pluginToolName(mcp, PLUGIN, 'echo'), { message }, { timeout: 10_000 });
-      return result.isError ? null : JSON.parse(resultText(result));
-    } finally {
-      await mcp.close().catch(() => {});
-    }
-  }, what, 30_000, 500);
+  let mcp = null;
+  try {
+    return await waitFor(async () => {
+      try {
+        mcp ??= await connectMcp(port, secret);
+        const result = await callTool(mcp, await pluginToolName(mcp, PLUGIN, 'echo'), { message }, { timeout: 10_000 });
+        return result.isError ? null : JSON.parse(resultText(result));
+      } catch (e) {
+        await mcp?.close().catch(() => {});
+        mcp = null;
+        throw e;
+      }
+    }, what, 30_000, 500);
+  } finally {
+    await mcp?.close().catch(() => {});
+  }
 }
 
 async function workerRunning(cdpUrl) {
