@@ -12,11 +12,26 @@ import * as page from './page-functions.js';
 let queue = Promise.resolve();
 const serialise = (fn) => (queue = queue.then(fn, fn));
 
+// A probe whose script never comes back (a tab still committing its first document while the
+// worker starts) must not hold the serialised queue forever: it counts as not ready after the
+// page-side timeout plus a margin, and a later refresh probes again.
+const PROBE_DEADLINE_MS = READINESS_PROBE_TIMEOUT_MS + 2_000;
+const PROBE_RETRY_MS = 2_000;
+
 async function probe(tabId, pluginName) {
+  let timer;
+  const deadline = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), PROBE_DEADLINE_MS); });
   try {
-    return (await runInTab(tabId, 'MAIN', page.probeReady, [pluginName, READINESS_PROBE_TIMEOUT_MS])) === true;
+    const answer = await Promise.race([runInTab(tabId, 'MAIN', page.probeReady, [pluginName, READINESS_PROBE_TIMEOUT_MS]), deadline]);
+    if (answer === 'timeout') {
+      scheduleRefresh(PROBE_RETRY_MS);
+      return false;
+    }
+    return answer === true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
