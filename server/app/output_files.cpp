@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "util/files.hpp"
 #include "util/random.hpp"
 
 namespace opentabs::app {
@@ -67,18 +68,6 @@ class fd_guard {
  private:
   int fd_;
 };
-
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
 
 // rename(2) that fails with EEXIST instead of replacing; hard link + unlink where the file
 // system has no RENAME_NOREPLACE.

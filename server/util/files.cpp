@@ -16,6 +16,8 @@ error io_error(const fs::path& path, const char* what) {
   return make_error("io", std::string(what) + " " + path.string() + ": " + std::strerror(errno));
 }
 
+}  // namespace
+
 bool write_all(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
@@ -27,8 +29,6 @@ bool write_all(int fd, std::string_view data) {
   }
   return true;
 }
-
-}  // namespace
 
 result<std::string> read_file(const fs::path& path, std::size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

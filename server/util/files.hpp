@@ -17,6 +17,10 @@ namespace fs = std::filesystem;
 // Reads a whole file of at most max_bytes.  Errors: "not_found", "too_large", "io".
 result<std::string> read_file(const fs::path& path, std::size_t max_bytes);
 
+// Writes all of `data` to the open descriptor `fd`, retrying short writes and EINTR; false
+// (with errno set) when a write fails.
+bool write_all(int fd, std::string_view data);
+
 // Replaces `path` atomically with `content`, creating it with `mode`.
 status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode = 0600);
 

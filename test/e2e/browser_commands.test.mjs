@@ -8,91 +8,32 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { SOURCE_DIR, waitFor } from './support/harness.mjs';
+import { startCommandDriver } from './support/command_driver.mjs';
 import { browserCatalog } from './support/catalog.mjs';
 
-const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
-const HARNESS_JS = `
-import { browserCommands } from './src/browser-commands/index.js';
-import { attachedTabs } from './src/browser-commands/debugger.js';
-const ctx = { store: { plugins: new Map(), tabStates: {}, connection: {}, swBoot: {}, confirmations: [] } };
-globalThis.btCall = async (method, params) => {
-  const handler = browserCommands.get(method);
-  if (!handler) return { error: 'no handler for ' + method };
-  try { return { result: await handler(params ?? {}, ctx) }; }
-  catch (err) { return { error: String(err?.message ?? err), code: err?.code }; }
-};
-globalThis.btAttached = () => attachedTabs();
-globalThis.btHas = (method) => browserCommands.has(method);
-globalThis.btReady = true;
-`;
-
+let driver;
 let site;
 let browser;
 let harness;
 let extDir;
-
-async function call(method, params) {
-  return harness.evaluate(([m, p]) => globalThis.btCall(m, p), [method, params]);
-}
-async function ok(method, params) {
-  const r = await call(method, params);
-  assert.ok(!('error' in r), `${method} failed: ${r.error}`);
-  return r.result;
-}
-async function fails(method, params, pattern) {
-  const r = await call(method, params);
-  assert.ok('error' in r, `${method} unexpectedly succeeded: ${JSON.stringify(r.result)?.slice(0, 300)}`);
-  assert.match(r.error, pattern);
-  return r;
-}
-async function openPage(pathname, { active = false } = {}) {
-  const tab = await ok('browser.openTab', { url: `${site.url}${pathname}`, active });
-  await waitFor(async () => (await ok('browser.getTabInfo', { tabId: tab.id })).status === 'complete', `${pathname} to load`);
-  return tab.id;
-}
-async function pageEval(tabId, expression) {
-  // Reads page state for assertions through the same exec-file path the server uses.
-  const key = randomUUID();
-  const file = `__exec-${key}.js`;
-  fs.writeFileSync(path.join(extDir, 'adapters', file),
-    `(() => { const ns = (globalThis.__openTabs ??= {}); ns['__execStarted_${key}'] = true; (async () => (${expression}))().then((value) => { ns['__execResult_${key}'] = { value }; }, (e) => { ns['__execResult_${key}'] = { error: String(e) }; }); })();`);
-  try {
-    return (await ok('browser.executeScript', { tabId, execFile: file })).value;
-  } finally {
-    fs.rmSync(path.join(extDir, 'adapters', file), { force: true });
-  }
-}
-const lastEvent = (tabId) => pageEval(tabId, 'window.events[window.events.length - 1]');
+let call;
+let ok;
+let fails;
+let openPage;
+let pageEval;
+let lastEvent;
 
 before(async () => {
-  site = await startPagesServer();
-  const root = tempDir('ot-bt-ext-');
-  extDir = path.join(root, 'extension');
-  fs.cpSync(path.join(SOURCE_DIR, 'extension'), extDir, { recursive: true });
-  fs.mkdirSync(path.join(extDir, 'adapters'), { recursive: true });
-  fs.writeFileSync(path.join(extDir, 'bt-harness.html'), HARNESS_HTML);
-  fs.writeFileSync(path.join(extDir, 'bt-harness.js'), HARNESS_JS);
-  browser = await launchWithPlaywright(extDir);
-  // Playwright dismisses dialogs of pages without a 'dialog' listener; the extension, not
-  // Playwright, must answer them here, so every page gets a listener that leaves them open.
-  const keepDialogs = (page) => page.on('dialog', () => {});
-  browser.context.pages().forEach(keepDialogs);
-  browser.context.on('page', keepDialogs);
-  harness = await browser.context.newPage();
-  await harness.goto(`chrome-extension://${EXTENSION_ID}/bt-harness.html`);
-  await harness.waitForFunction(() => globalThis.btReady === true);
+  driver = await startCommandDriver({ tempPrefix: 'ot-bt-ext-', keepDialogs: true });
+  ({ site, browser, harness, extDir, call, ok, fails, openPage, pageEval, lastEvent } = driver);
 });
 
 after(async () => {
-  await browser?.close();
-  await site?.close();
-  if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
+  await driver?.close();
 });
 
 describe('catalog and extension agree', () => {

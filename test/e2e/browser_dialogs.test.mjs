@@ -4,48 +4,24 @@
 // fail at once naming it; browser_handle_dialog answers it and the page sees the answer.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, waitFor,
-} from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { callTool, resultText, waitFor } from './support/harness.mjs';
+import { startMcpStack, json } from './support/mcp_stack.mjs';
 
+let stack;
 let site;
-let server;
 let browser;
 let mcp;
-let configDir;
-const json = (r) => JSON.parse(resultText(r));
-async function tool(name, args = {}) {
-  const r = await callTool(mcp, name, args);
-  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
-  return r;
-}
+let tool;
 const BLOCKED = /Tab \d+ is blocked by a JavaScript confirm\(\) dialog "Discard the draft\?"; answer it with browser_handle_dialog/;
 
 before(async () => {
-  site = await startPagesServer();
-  configDir = tempDir('ot-dialogs-');
-  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
-  server = await startServer(configDir);
-  ensureServerPortFile(configDir, server.port);
-  browser = await launchWithPlaywright(extensionDir(configDir));
-  // Playwright would dismiss dialogs of pages without a 'dialog' listener; leave them open.
-  const keepDialogs = (page) => page.on('dialog', () => {});
-  browser.context.pages().forEach(keepDialogs);
-  browser.context.on('page', keepDialogs);
-  mcp = await connectMcp(server.port, readSecret(configDir));
-  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  stack = await startMcpStack({ tempPrefix: 'ot-dialogs-', config: { permissions: { browser: { permission: 'auto' } } }, keepDialogs: true });
+  ({ site, browser, mcp, tool } = stack);
 });
 
 after(async () => {
-  await mcp?.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await site?.close();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 describe('a dialog the page opens by itself', () => {

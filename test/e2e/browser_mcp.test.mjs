@@ -9,41 +9,27 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, waitFor,
-} from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { extensionDir, callTool, resultText, waitFor } from './support/harness.mjs';
+import { startMcpStack, json } from './support/mcp_stack.mjs';
 
+let stack;
 let site;
 let server;
 let browser;
 let mcp;
 let configDir;
-const json = (r) => JSON.parse(resultText(r));
-async function tool(name, args = {}) {
-  const r = await callTool(mcp, name, args);
-  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
-  return r;
-}
+let tool;
 
 before(async () => {
-  site = await startPagesServer();
-  configDir = tempDir('ot-bt-mcp-');
-  writeConfig(configDir, { permissions: { browser: { permission: 'auto', tools: { browser_close_window: 'off' } } } });
-  server = await startServer(configDir);
-  ensureServerPortFile(configDir, server.port);
-  browser = await launchWithPlaywright(extensionDir(configDir));
-  mcp = await connectMcp(server.port, readSecret(configDir));
-  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  stack = await startMcpStack({
+    tempPrefix: 'ot-bt-mcp-',
+    config: { permissions: { browser: { permission: 'auto', tools: { browser_close_window: 'off' } } } },
+  });
+  ({ site, server, browser, mcp, configDir, tool } = stack);
 });
 
 after(async () => {
-  await mcp?.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await site?.close();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 describe('browser tools through MCP', () => {

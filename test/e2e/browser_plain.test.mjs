@@ -4,39 +4,21 @@
 // tab, and the always-on request record must survive the worker being stopped.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchPlain, connectMcp,
-  callTool, resultText, waitFor, EXTENSION_ID,
-} from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { callTool, resultText, waitFor, EXTENSION_ID } from './support/harness.mjs';
+import { startMcpStack, json } from './support/mcp_stack.mjs';
 
-let site; let configDir; let server; let browser; let mcp;
-const json = (r) => JSON.parse(resultText(r));
-async function tool(name, args = {}) {
-  const r = await callTool(mcp, name, args);
-  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
-  return r;
-}
+let stack; let site; let browser; let mcp; let tool;
 
 before(async () => {
-  site = await startPagesServer();
-  configDir = tempDir('ot-bt-plain-');
-  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
-  server = await startServer(configDir);
-  ensureServerPortFile(configDir, server.port);
-  browser = await launchPlain(extensionDir(configDir), [`${site.url}/interact.html`]);
-  mcp = await connectMcp(server.port, readSecret(configDir));
-  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  stack = await startMcpStack({
+    tempPrefix: 'ot-bt-plain-', config: { permissions: { browser: { permission: 'auto' } } }, plainStartPaths: ['/interact.html'],
+  });
+  ({ site, browser, mcp, tool } = stack);
 });
 
 after(async () => {
-  await mcp?.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await site?.close();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 describe('background-tab screenshots in a plain browser', () => {

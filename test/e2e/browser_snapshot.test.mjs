@@ -7,57 +7,20 @@
 // extension, called from an extension page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 
-import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
+import { waitFor } from './support/harness.mjs';
+import { startCommandDriver } from './support/command_driver.mjs';
 import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
 
-const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</title><script type="module" src="bt-harness.js"></script>';
-const HARNESS_JS = `
-import { browserCommands } from './src/browser-commands/index.js';
-globalThis.btCall = async (method, params) => {
-  const handler = browserCommands.get(method);
-  if (!handler) return { error: 'no handler for ' + method };
-  const started = Date.now();
-  try { return { result: await handler(params ?? {}, {}), ms: Date.now() - started }; }
-  catch (err) { return { error: String(err?.message ?? err), code: err?.code, ms: Date.now() - started }; }
-};
-globalThis.btReady = true;
-`;
-
+let driver;
 let site;
 let other;
 let browser;
-let harness;
-let extDir;
+let ok;
+let openPage;
+let pageEval;
+let lastEvent;
 
-async function call(method, params) {
-  return harness.evaluate(([m, p]) => globalThis.btCall(m, p), [method, params]);
-}
-async function ok(method, params) {
-  const r = await call(method, params);
-  assert.ok(!('error' in r), `${method} failed: ${r.error}`);
-  return r.result;
-}
-async function openPage(pathname) {
-  const tab = await ok('browser.openTab', { url: `${site.url}${pathname}`, active: false });
-  await waitFor(async () => (await ok('browser.getTabInfo', { tabId: tab.id })).status === 'complete', `${pathname} to load`);
-  return tab.id;
-}
-async function pageEval(tabId, expression) {
-  const key = randomUUID();
-  const file = `__exec-${key}.js`;
-  fs.writeFileSync(path.join(extDir, 'adapters', file),
-    `(() => { const ns = (globalThis.__openTabs ??= {}); ns['__execStarted_${key}'] = true; (async () => (${expression}))().then((value) => { ns['__execResult_${key}'] = { value }; }, (e) => { ns['__execResult_${key}'] = { error: String(e) }; }); })();`);
-  try {
-    return (await ok('browser.executeScript', { tabId, execFile: file })).value;
-  } finally {
-    fs.rmSync(path.join(extDir, 'adapters', file), { force: true });
-  }
-}
-const lastEvent = (tabId) => pageEval(tabId, 'window.events[window.events.length - 1]');
 const refIn = (snapshot, pattern) => {
   const line = snapshot.split('\n').find((l) => pattern.test(l));
   assert.ok(line, `snapshot has a line matching ${pattern}:\n${snapshot}`);
@@ -65,30 +28,14 @@ const refIn = (snapshot, pattern) => {
 };
 
 before(async () => {
-  site = await startPagesServer();
+  driver = await startCommandDriver({ tempPrefix: 'ot-snap-ext-', keepDialogs: true });
+  ({ site, browser, ok, openPage, pageEval, lastEvent } = driver);
   other = await startPagesServer();
-  const root = tempDir('ot-snap-ext-');
-  extDir = path.join(root, 'extension');
-  fs.cpSync(path.join(SOURCE_DIR, 'extension'), extDir, { recursive: true });
-  fs.mkdirSync(path.join(extDir, 'adapters'), { recursive: true });
-  fs.writeFileSync(path.join(extDir, 'bt-harness.html'), HARNESS_HTML);
-  fs.writeFileSync(path.join(extDir, 'bt-harness.js'), HARNESS_JS);
-  browser = await launchWithPlaywright(extDir);
-  // Playwright would dismiss dialogs of pages without a 'dialog' listener; the extension must
-  // answer them here, so every page gets a listener that leaves them open.
-  const keepDialogs = (page) => page.on('dialog', () => {});
-  browser.context.pages().forEach(keepDialogs);
-  browser.context.on('page', keepDialogs);
-  harness = await browser.context.newPage();
-  await harness.goto(`chrome-extension://${EXTENSION_ID}/bt-harness.html`);
-  await harness.waitForFunction(() => globalThis.btReady === true);
 });
 
 after(async () => {
-  await browser?.close();
-  await site?.close();
+  await driver?.close();
   await other?.close();
-  if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
 });
 
 describe('snapshot completeness', () => {

@@ -5,72 +5,26 @@
 // (each MCP argument shape → these params) is test/integration/browser_wire_contract.test.mjs.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { SOURCE_DIR, EXTENSION_ID, launchWithPlaywright, tempDir, waitFor } from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { waitFor } from './support/harness.mjs';
+import { startCommandDriver } from './support/command_driver.mjs';
 
-const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>wire harness</title><script type="module" src="wire-harness.js"></script>';
-const HARNESS_JS = `
-import { browserCommands } from './src/browser-commands/index.js';
-const ctx = { store: { plugins: new Map(), tabStates: {}, connection: {}, swBoot: {}, confirmations: [] } };
-globalThis.wireCall = async (method, params) => {
-  const handler = browserCommands.get(method);
-  if (!handler) return { error: 'no handler for ' + method };
-  try { return { result: await handler(params ?? {}, ctx) }; }
-  catch (err) { return { error: String(err?.message ?? err), code: err?.code }; }
-};
-globalThis.wireReady = true;
-`;
-
+let driver;
 let site;
-let browser;
 let harness;
-let extDir;
-
-async function ok(method, params) {
-  const r = await harness.evaluate(([m, p]) => globalThis.wireCall(m, p), [method, params]);
-  assert.ok(!('error' in r), `${method} ${JSON.stringify(params)} failed: ${r.error}`);
-  return r.result;
-}
-async function openPage(pathname) {
-  const tab = await ok('browser.openTab', { url: `${site.url}${pathname}` });
-  await waitFor(async () => (await ok('browser.getTabInfo', { tabId: tab.id })).status === 'complete', `${pathname} to load`);
-  return tab.id;
-}
-async function pageEval(tabId, expression) {
-  const key = randomUUID();
-  const file = `__exec-${key}.js`;
-  fs.writeFileSync(path.join(extDir, 'adapters', file),
-    `(() => { const ns = (globalThis.__openTabs ??= {}); ns['__execStarted_${key}'] = true; (async () => (${expression}))().then((value) => { ns['__execResult_${key}'] = { value }; }, (e) => { ns['__execResult_${key}'] = { error: String(e) }; }); })();`);
-  try {
-    return (await ok('browser.executeScript', { tabId, execFile: file })).value;
-  } finally {
-    fs.rmSync(path.join(extDir, 'adapters', file), { force: true });
-  }
-}
-const lastEvent = (tabId) => pageEval(tabId, 'window.events[window.events.length - 1]');
+let ok;
+let openPage;
+let pageEval;
+let lastEvent;
 
 before(async () => {
-  site = await startPagesServer();
-  const root = tempDir('ot-wire-ext-');
-  extDir = path.join(root, 'extension');
-  fs.cpSync(path.join(SOURCE_DIR, 'extension'), extDir, { recursive: true });
-  fs.mkdirSync(path.join(extDir, 'adapters'), { recursive: true });
-  fs.writeFileSync(path.join(extDir, 'wire-harness.html'), HARNESS_HTML);
-  fs.writeFileSync(path.join(extDir, 'wire-harness.js'), HARNESS_JS);
-  browser = await launchWithPlaywright(extDir);
-  harness = await browser.context.newPage();
-  await harness.goto(`chrome-extension://${EXTENSION_ID}/wire-harness.html`);
-  await harness.waitForFunction(() => globalThis.wireReady === true);
+  driver = await startCommandDriver({ tempPrefix: 'ot-wire-ext-' });
+  ({ site, harness, ok, openPage, pageEval, lastEvent } = driver);
 });
 
 after(async () => {
-  await browser?.close();
-  await site?.close();
-  if (extDir) fs.rmSync(path.dirname(extDir), { recursive: true, force: true });
+  await driver?.close();
 });
 
 describe('wire params as the OpenTabs server sends them', () => {

@@ -7,28 +7,17 @@
 // navigated; a ref of the current document still clicks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, waitFor,
-} from './support/harness.mjs';
-import { startPagesServer } from '../fixtures/site/pages/serve.mjs';
+import { callTool, resultText, waitFor } from './support/harness.mjs';
+import { startMcpStack, json } from './support/mcp_stack.mjs';
 
 const REF = /^e\d+@[0-9a-z]{4}$/;
 const TAKE_NEW_SNAPSHOT = /take a new browser_snapshot/;
 
+let stack;
 let site;
-let server;
-let browser;
 let mcp;
-let configDir;
-const json = (r) => JSON.parse(resultText(r));
-async function tool(name, args = {}) {
-  const r = await callTool(mcp, name, args);
-  assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
-  return r;
-}
+let tool;
 async function refused(name, args, pattern) {
   const r = await callTool(mcp, name, args);
   assert.equal(r.isError, true, `${name} unexpectedly succeeded: ${resultText(r)}`);
@@ -53,22 +42,12 @@ async function snapshotRef(tabId, pattern) {
 const pageValue = async (tabId, code) => json(await tool('browser_execute_script', { tabId, code })).value;
 
 before(async () => {
-  site = await startPagesServer();
-  configDir = tempDir('ot-sec-refs-');
-  writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
-  server = await startServer(configDir);
-  ensureServerPortFile(configDir, server.port);
-  browser = await launchWithPlaywright(extensionDir(configDir));
-  mcp = await connectMcp(server.port, readSecret(configDir));
-  await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  stack = await startMcpStack({ tempPrefix: 'ot-sec-refs-', config: { permissions: { browser: { permission: 'auto' } } } });
+  ({ site, mcp, tool } = stack);
 });
 
 after(async () => {
-  await mcp?.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await site?.close();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 describe('snapshot refs are bound to their document', () => {

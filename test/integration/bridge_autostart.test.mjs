@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { OPENTABS_BIN, freePort } from './support/server.mjs';
+import { runBinary, cliEnv, alive } from './support/cli.mjs';
 
 const initialize = {
   jsonrpc: '2.0',
@@ -20,31 +21,8 @@ const initialize = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe-test', version: '1.0.0' } },
 };
 
-function baseEnv(dir) {
-  return { HOME: process.env.HOME, PATH: process.env.PATH, NO_COLOR: '1', OPENTABS_CONFIG_DIR: dir, OPENTABS_SKIP_NPM_DISCOVERY: '1' };
-}
-
-function run(args, env) {
-  return new Promise((resolve) => {
-    const c = spawn(OPENTABS_BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-// Running, not merely a zombie.
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+const baseEnv = (dir) => cliEnv({ OPENTABS_CONFIG_DIR: dir });
+const run = (args, env) => runBinary(OPENTABS_BIN, args, env);
 
 async function health(port) {
   try {

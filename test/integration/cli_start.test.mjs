@@ -5,41 +5,12 @@
 // port and keeps the secret out of server.log.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { OPENTABS_BIN, startServer, freePort } from './support/server.mjs';
-
-function cli(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(OPENTABS_BIN, args, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENTABS_SKIP_NPM_DISCOVERY: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-// Running, not merely a zombie waiting for a reaper (the detached server's parent exits).
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { startServer, freePort } from './support/server.mjs';
+import { cli, alive } from './support/cli.mjs';
 
 describe('opentabs start / stop', () => {
   test('--background: pid file, log file, status, refusal of a second start, stop', async () => {

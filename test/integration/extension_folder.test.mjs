@@ -8,26 +8,12 @@
 // ours after moving it to a backup, and keeps the secret.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OPENTABS_BIN, startServer, freePort } from './support/server.mjs';
+import { startServer, freePort } from './support/server.mjs';
+import { cli } from './support/cli.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
-
-function cli(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(OPENTABS_BIN, args, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENTABS_SKIP_NPM_DISCOVERY: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 // Every file under dir (relative path → bytes).
 function snapshot(dir) {

@@ -5,25 +5,15 @@
 // use the source tree compiled into it), and serves.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, existsSync, writeFileSync, renameSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { OPENTABS_BIN, freePort } from './support/server.mjs';
+import { runBinary } from './support/cli.mjs';
 
 const buildDir = dirname(OPENTABS_BIN);
 const installable = existsSync(join(buildDir, 'cmake_install.cmake'));
-
-function run(bin, args, env) {
-  return new Promise((resolve) => {
-    const c = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('install', () => {
   test('an installed, moved prefix finds its own extension files and serves', { skip: !installable && 'OPENTABS_BIN is not in a CMake build tree', timeout: 120_000 }, async () => {
@@ -44,7 +34,7 @@ describe('install', () => {
       const port = await freePort();
       const bin = join(moved, 'bin', 'opentabs');
       const env = { HOME: process.env.HOME, PATH: process.env.PATH, NO_COLOR: '1', OPENTABS_CONFIG_DIR: configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' };
-      const started = await run(bin, ['start', '--background', '--port', String(port)], env);
+      const started = await runBinary(bin, ['start', '--background', '--port', String(port)], env);
       try {
         assert.equal(started.code, 0, started.stderr);
         assert.ok(existsSync(join(configDir, 'extension', 'installed-copy-marker.txt')), 'the extension came from somewhere else');
@@ -55,7 +45,7 @@ describe('install', () => {
         const health = await fetch(`http://127.0.0.1:${port}/health`);
         assert.ok(health.headers.get('x-opentabs-version'));
       } finally {
-        const stop = await run(bin, ['stop'], env);
+        const stop = await runBinary(bin, ['stop'], env);
         assert.equal(stop.code, 0, stop.stderr);
       }
     } finally {

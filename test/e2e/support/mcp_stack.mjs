@@ -1,0 +1,57 @@
+// The whole chain for MCP-level browser tool tests: the fixture pages server, the real
+// `opentabs` binary with a temp config dir, the real extension in Chromium (through
+// Playwright, or a plain process with no Playwright attached), and the official MCP SDK
+// client, started once the extension has connected.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
+  launchPlain, connectMcp, callTool, resultText, waitFor,
+} from './harness.mjs';
+import { startPagesServer } from '../../fixtures/site/pages/serve.mjs';
+
+export const json = (r) => JSON.parse(resultText(r));
+
+// config is written as the server's config.  plainStartPaths launches plain Chromium opened
+// at those fixture pages instead of Playwright.  With keepDialogs every Playwright page gets a
+// 'dialog' listener that leaves dialogs open (Playwright would otherwise dismiss them).
+export async function startMcpStack({ tempPrefix, config, plainStartPaths, keepDialogs = false }) {
+  const stack = {};
+  stack.close = async () => {
+    await stack.mcp?.close().catch(() => {});
+    await stack.browser?.close();
+    await stack.server?.stop();
+    await stack.site?.close();
+    if (stack.configDir) fs.rmSync(stack.configDir, { recursive: true, force: true });
+  };
+  try {
+    stack.site = await startPagesServer();
+    stack.configDir = tempDir(tempPrefix);
+    writeConfig(stack.configDir, config);
+    stack.server = await startServer(stack.configDir);
+    ensureServerPortFile(stack.configDir, stack.server.port);
+    const extDir = extensionDir(stack.configDir);
+    stack.browser = plainStartPaths
+      ? await launchPlain(extDir, plainStartPaths.map((p) => `${stack.site.url}${p}`))
+      : await launchWithPlaywright(extDir);
+    if (keepDialogs) {
+      const leaveOpen = (page) => page.on('dialog', () => {});
+      stack.browser.context.pages().forEach(leaveOpen);
+      stack.browser.context.on('page', leaveOpen);
+    }
+    stack.mcp = await connectMcp(stack.server.port, readSecret(stack.configDir));
+    const { mcp } = stack;
+    await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  } catch (err) {
+    await stack.close();
+    throw err;
+  }
+  // Calls a tool that must succeed.
+  stack.tool = async (name, args = {}) => {
+    const r = await callTool(stack.mcp, name, args);
+    assert.ok(!r.isError, `${name} failed: ${resultText(r)}`);
+    return r;
+  };
+  return stack;
+}
