@@ -179,7 +179,7 @@ describe('browser tools through MCP', () => {
     await tool('browser_close_tab', { tabId: tab.id });
   });
 
-  it('lists requests as a one-line-per-request index without network capture, with details per request (issue 15)', async () => {
+  it('lists requests as a one-line-per-request index without network capture, with details per request (issue 15)', { skip: 'the webRequest permission is withdrawn: with its listeners, a tab loading while the worker starts in a plainly launched Chromium never finished loading (e2e extension-lifecycle, 4 of 5 runs after browser_commands); request summaries come back once that is understood' }, async () => {
     const tab = json(await tool('browser_open_tab', { url: `${site.url}/actions.html` }));
     await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
     const index = await waitFor(async () => {

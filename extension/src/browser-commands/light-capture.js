@@ -101,6 +101,10 @@ function respond(d) {
   if (d.fromCache) e.fromCache = true;
 }
 
+// Request summaries need the webRequest permission, which manifest.json does not ask for now:
+// with these listeners registered, a tab loading while the worker first starts (a plainly
+// launched Chromium opening its start URL) was seen never to finish loading.  Without the
+// permission chrome.webRequest is undefined and this block does nothing.
 if (globalThis.chrome?.webRequest?.onBeforeRequest) {
   const filter = { urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] };
   chrome.webRequest.onBeforeRequest.addListener((d) => {
