@@ -212,7 +212,7 @@ describe('screenshots', () => {
 });
 
 describe('always-on light capture', () => {
-  it('records console messages and requests from page start, without network capture or the debugger', async () => {
+  it('records console messages from page start, without network capture or the debugger', async () => {
     const tab = await openPage('/actions.html');
     await waitFor(async () => (await pageEval(tab, 'window.boot?.kind')) === 'boot', 'the boot fetch');
     const logs = await ok('browser.getConsoleLogs', { tabId: tab });
@@ -223,7 +223,15 @@ describe('always-on light capture', () => {
     await waitFor(async () => (await ok('browser.getConsoleLogs', { tabId: tab })).logs.some((l) => l.exception && /late boom/.test(l.text)), 'the uncaught error');
     await ok('browser.clearConsoleLogs', { tabId: tab });
     assert.equal((await ok('browser.getConsoleLogs', { tabId: tab })).logs.length, 0);
+    assert.ok(!(await harness.evaluate(() => globalThis.btAttached())).some((a) => a.tabId === tab), 'the debugger was never attached');
+    await ok('browser.closeTab', { tabId: tab });
+  });
 
+  it('records requests from page start, without network capture or the debugger', {
+    skip: 'the webRequest permission is withdrawn (a tab loading while the worker first starts stalled with its listeners; see extension/src/browser-commands/light-capture.js)',
+  }, async () => {
+    const tab = await openPage('/actions.html');
+    await waitFor(async () => (await pageEval(tab, 'window.boot?.kind')) === 'boot', 'the boot fetch');
     const list = await ok('browser.getNetworkRequests', { tabId: tab });
     assert.equal(list.source, 'light');
     const doc = list.requests.find((r) => r.type === 'Document' && r.url === `${site.url}/actions.html`);
