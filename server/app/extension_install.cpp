@@ -116,14 +116,7 @@ status replace_file_unsynced(const fs::path& path, std::string_view content, uns
   tmp += ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return make_error("io", "cannot create " + tmp.string() + ": " + std::strerror(errno));
-  std::size_t off = 0;
-  while (off < content.size()) {
-    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    off += static_cast<std::size_t>(n);
-  }
-  int err = off == content.size() && ::fchmod(fd, mode) == 0 ? 0 : errno;
+  int err = write_all(fd, content) && ::fchmod(fd, mode) == 0 ? 0 : errno;
   ::close(fd);
   if (err == 0 && ::rename(tmp.c_str(), path.c_str()) == 0) return ok();
   if (err == 0) err = errno;
