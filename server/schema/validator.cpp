@@ -590,8 +590,28 @@ struct validator::impl {
 validator::validator(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 validator::~validator() = default;
 
+namespace {
+
+// propertyNames schemas are validators of their own (see key_schema_compiler).
+result<compiled_key_schema> compile_key_schema(const json::object& schema, const limits& lim) {
+  auto v = validator::compile(schema, lim);
+  if (!v) return v.err();
+  std::shared_ptr<const validator> keys = std::move(*v);
+  compiled_key_schema out;
+  out.pattern_count = keys->pattern_count();
+  out.pattern_program_size = keys->pattern_program_size();
+  out.reject_reason = [keys](std::string_view key) -> std::optional<std::string> {
+    auto why = keys->check(json::str(key));
+    if (!why) return std::nullopt;
+    return std::move(why->message);
+  };
+  return out;
+}
+
+}  // namespace
+
 result<std::shared_ptr<const validator>> validator::compile(const json::object& schema, const limits& lim) {
-  auto t = translate(schema, lim);
+  auto t = translate(schema, lim, compile_key_schema);
   if (!t) return t.err();
   auto p = std::make_unique<impl>();
   p->document = std::move(t->document);
