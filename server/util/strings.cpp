@@ -76,6 +76,13 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   return best;
 }
 
+const std::string* find_header_field(const std::vector<std::pair<std::string, std::string>>& fields,
+                                     std::string_view name) {
+  for (const auto& [k, v] : fields)
+    if (iequals(k, name)) return &v;
+  return nullptr;
+}
+
 std::string excerpt_for_error(std::string_view text, std::size_t max_bytes) {
   std::size_t keep = std::min(text.size(), max_bytes);
   // Back off to the start of a UTF-8 character (continuation bytes are 10xxxxxx).

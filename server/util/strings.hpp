@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace opentabs {
@@ -14,6 +15,11 @@ std::string to_lower(std::string_view s);
 std::string_view trim(std::string_view s) noexcept;
 std::vector<std::string_view> split(std::string_view s, char sep);
 bool starts_with(std::string_view s, std::string_view prefix) noexcept;
+
+// The value of the first (name, value) field whose name equals `name` ignoring ASCII case
+// (HTTP header fields, requests and responses alike); nullptr when there is none.
+const std::string* find_header_field(const std::vector<std::pair<std::string, std::string>>& fields,
+                                     std::string_view name);
 
 // Levenshtein distance, used for "did you mean" hints.
 std::size_t edit_distance(std::string_view a, std::string_view b);

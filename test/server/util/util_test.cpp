@@ -61,3 +61,12 @@ TEST_CASE("quote_for_error bounds the text and hides control characters") {
   CHECK(excerpt_for_error("tool\tname", 80) == "tool?name");
   CHECK(excerpt_for_error(std::string(90, 'n'), 80) == std::string(80, 'n') + "…");
 }
+
+TEST_CASE("find_header_field: first field of that name, any case") {
+  std::vector<std::pair<std::string, std::string>> fields{{"Content-Type", "a"}, {"X-Two", "1"}, {"x-two", "2"}};
+  REQUIRE(find_header_field(fields, "content-type") != nullptr);
+  CHECK(*find_header_field(fields, "content-type") == "a");
+  CHECK(*find_header_field(fields, "X-TWO") == "1");
+  CHECK(find_header_field(fields, "Content-Length") == nullptr);
+  CHECK(find_header_field({}, "Host") == nullptr);
+}
