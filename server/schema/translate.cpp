@@ -582,22 +582,6 @@ std::size_t count_objects(const value& v) {
   return n;
 }
 
-// Calls f(pointer, node) for every subschema of a translated document.
-void for_each_subschema(const value& v, const std::string& at, const std::function<void(const std::string&, const value&)>& f) {
-  if (!v.is_object()) return;
-  f(at, v);
-  auto& o = v.get_object();
-  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
-    if (auto* m = o.if_contains(k); m && m->is_object())
-      for (auto& kv : m->get_object()) for_each_subschema(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), f);
-  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
-    if (auto* x = o.if_contains(k); x && x->is_object()) for_each_subschema(*x, at + "/" + k, f);
-  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
-    if (auto* a = o.if_contains(k); a && a->is_array())
-      for (std::size_t i = 0; i < a->get_array().size(); ++i)
-        for_each_subschema(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), f);
-}
-
 // Subschemas applied to the same value as `node` (not to a property or item of it).
 std::vector<std::string> same_value_children(const std::string& at, const object& o) {
   std::vector<std::string> out;
@@ -638,6 +622,21 @@ bool is_pure_ref(const value& v) {
 }
 
 }  // namespace
+
+void for_each_subschema(const value& v, const std::string& at, const std::function<void(const std::string&, const value&)>& f) {
+  if (!v.is_object()) return;
+  f(at, v);
+  auto& o = v.get_object();
+  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
+    if (auto* m = o.if_contains(k); m && m->is_object())
+      for (auto& kv : m->get_object()) for_each_subschema(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), f);
+  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
+    if (auto* x = o.if_contains(k); x && x->is_object()) for_each_subschema(*x, at + "/" + k, f);
+  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
+    if (auto* a = o.if_contains(k); a && a->is_array())
+      for (std::size_t i = 0; i < a->get_array().size(); ++i)
+        for_each_subschema(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), f);
+}
 
 std::string check_marker(std::size_t index) { return "(?opentabs:" + std::to_string(index) + ")"; }
 

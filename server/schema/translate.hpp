@@ -81,6 +81,11 @@ inline constexpr std::string_view synthetic_tag = "$comment";
 result<translation> translate(const json::object& schema, const limits& lim,
                               const key_schema_compiler& compile_key_schema);
 
+// Calls f(pointer, node) for every subschema of a translated (draft-04) document, parents
+// before their children.
+void for_each_subschema(const json::value& v, const std::string& at,
+                        const std::function<void(const std::string&, const json::value&)>& f);
+
 // JSON pointer ("/a/0", RFC 6901 escapes) lookup; nullptr when absent.
 const json::value* resolve_pointer(const json::value& root, std::string_view pointer);
 
