@@ -13,14 +13,37 @@ cmake_minimum_required(VERSION 3.25)
 if(NOT GRAPH OR NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DGRAPH=<build>/module_graph.txt -DROOT=<source dir> -P check_module_graph.cmake")
 endif()
+get_filename_component(ROOT "${ROOT}" ABSOLUTE)
+get_filename_component(GRAPH "${GRAPH}" ABSOLUTE)
 
 set(problems "")
 macro(problem text)
   string(APPEND problems "  ${text}\n")
 endmacro()
 
-# cycle_members(<out> <nodes> <edge prefix>): the nodes that lie on a cycle, found by
-# removing, again and again, every node with no outgoing edge to a remaining node (Kahn).
+# reaches(<out> <from> <to> <nodes> <edge prefix>): whether `to` can be reached from `from`
+# by one or more edges between `nodes`.
+function(reaches out from to nodes prefix)
+  set(seen "")
+  set(queue ${${prefix}${from}})
+  while(queue)
+    list(POP_FRONT queue n)
+    if(n STREQUAL to)
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif()
+    if(n IN_LIST seen OR NOT n IN_LIST nodes)
+      continue()
+    endif()
+    list(APPEND seen ${n})
+    list(APPEND queue ${${prefix}${n}})
+  endwhile()
+  set(${out} FALSE PARENT_SCOPE)
+endfunction()
+
+# cycle_members(<out> <nodes> <edge prefix>): the nodes that lie on a cycle.  Removing, again
+# and again, every node with no outgoing edge to a remaining node (Kahn) leaves the nodes on
+# a cycle and those that lead into one; of these, the ones that reach themselves are kept.
 # The edges of node n are in the variable <edge prefix>n.
 function(cycle_members out nodes prefix)
   set(left ${nodes})
@@ -46,7 +69,14 @@ function(cycle_members out nodes prefix)
       break()
     endif()
   endwhile()
-  set(${out} ${left} PARENT_SCOPE)
+  set(on_cycle "")
+  foreach(n IN LISTS left)
+    reaches(back ${n} ${n} "${left}" ${prefix})
+    if(back)
+      list(APPEND on_cycle ${n})
+    endif()
+  endforeach()
+  set(${out} ${on_cycle} PARENT_SCOPE)
 endfunction()
 
 # The declared graph.
@@ -133,7 +163,10 @@ foreach(m IN LISTS modules)
     set(into "")
     foreach(t IN LISTS file_edges_${m}_${s})
       if(t IN_LIST cyclic)
-        list(APPEND into "${m}/${t}")
+        reaches(back ${t} ${s} "${cyclic}" file_edges_${m}_)
+        if(back)
+          list(APPEND into "${m}/${t}")
+        endif()
       endif()
     endforeach()
     list(REMOVE_DUPLICATES into)
