@@ -388,9 +388,13 @@ std::string network_index(const json::object& reply, std::int64_t tab_id) {
   }();
   std::string out = std::to_string(list->size()) + " request" + (list->size() == 1 ? "" : "s") + " in tab " +
                     std::to_string(tab_id) +
-                    (source == "light" ? " (always-on record, no bodies; browser_enable_network_capture records bodies)"
-                                       : " (network capture)") +
+                    (source == "light"
+                         ? " (always-on record kept by the page: no headers or bodies; browser_enable_network_capture records them)"
+                         : " (network capture)") +
                     ". Details of one: browser_get_network_request with its id.\n";
+  if (json::get_string(reply, "note")) out += cell(reply, "note", 400) + "\n";
+  if (auto dropped = json::get_int(reply, "dropped"); dropped && *dropped > 0)
+    out += "[" + std::to_string(*dropped) + " earlier requests of this page no longer kept]\n";
   std::size_t first = 0;
   if (list->size() > max_network_index_lines) {
     first = list->size() - max_network_index_lines;
