@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "mcp/gateway_tools.hpp"
-#include "mcp/jsonrpc.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "mcp/log_level.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/requests.hpp"
@@ -31,6 +31,8 @@
 #include "util/strings.hpp"
 
 namespace opentabs::mcp {
+
+using namespace opentabs::jsonrpc;
 
 using namespace asio::experimental::awaitable_operators;
 using net::awaitable;
@@ -623,12 +625,12 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (options.gateway) {
       if (tool == gateway::list_tools_tool) {
         auto filter = gateway::parse_list_arguments(arguments);
-        if (!filter) co_return response_json(m.id, tools::call_result::text(filter.err().message, true, 422).to_json());
+        if (!filter) co_return response_json(m.id, tools::call_result::text(filter.err().message, true, errc::tool_failed).to_json());
         auto listing = catalog.gateway_listing(*filter ? std::optional<std::string_view>(**filter) : std::nullopt);
         if (!listing) {
           std::string names;
           for (const auto& n : catalog.plugin_names()) names += (names.empty() ? "" : ", ") + n;
-          co_return response_json(m.id, tools::call_result::text("Plugin \"" + **filter + "\" not found. Available plugins: " + names, true, 404).to_json());
+          co_return response_json(m.id, tools::call_result::text("Plugin \"" + **filter + "\" not found. Available plugins: " + names, true, errc::not_found).to_json());
         }
         co_return response_json(m.id, tools::call_result::text(std::move(*listing)).to_json());
       }
@@ -636,7 +638,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         co_return error_json(m.id, rpc_error::invalid_params_text("Unknown gateway tool: " + tool.substr(0, 200) + " (this endpoint offers " +
                                                                   std::string(gateway::list_tools_tool) + " and " + std::string(gateway::call_tool) + ")"));
       auto target = gateway::parse_call_arguments(arguments);
-      if (!target) co_return response_json(m.id, tools::call_result::text(target.err().message, true, 422).to_json());
+      if (!target) co_return response_json(m.id, tools::call_result::text(target.err().message, true, errc::tool_failed).to_json());
       tool = std::move(target->tool);
       arguments = std::move(target->arguments);
     }
@@ -671,7 +673,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (c->cancelled) co_return std::nullopt;
     // An unknown tool is a protocol error in MCP (-32602); through the gateway it is the
     // meta-tool's result, since opentabs_call itself exists.
-    if (result.http_status == 404 && !options.gateway) co_return error_json(m.id, rpc_error::invalid_params_text(first_text(result)));
+    if (result.failure == errc::not_found && !options.gateway) co_return error_json(m.id, rpc_error::invalid_params_text(first_text(result)));
     co_return response_json(m.id, result.to_json());
   }
 

@@ -6,10 +6,15 @@
 #include <string>
 #include <string_view>
 
-#include "mcp/jsonrpc.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "net/http_response.hpp"
 
 namespace opentabs::mcp {
+
+// MCP speaks JSON-RPC in the vocabulary of the jsonrpc module.
+using jsonrpc::parsed;
+using jsonrpc::rpc_error;
+namespace rpc_code = jsonrpc::rpc_code;
 
 // Whether an Accept header admits `media_type` ("application/json"), honouring
 // wildcards ("*/*", "text/*") and q=0 exclusions.  An absent header admits nothing:
