@@ -1,8 +1,8 @@
 #include "app/call_results.hpp"
 
-#include "app/extension_wire.hpp"
-
 #include <cctype>
+
+#include "app/extension_wire.hpp"
 
 namespace opentabs::app {
 namespace {

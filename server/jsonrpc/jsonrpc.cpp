@@ -27,6 +27,7 @@ classified failure(rpc_error e, json::value id = nullptr) {
 
 int code_for(errc e) {
   switch (e) {
+    case errc::parse_error: return rpc_code::parse_error;
     case errc::invalid_request: return rpc_code::invalid_request;
     case errc::invalid_params:
     case errc::not_found: return rpc_code::invalid_params;

@@ -22,6 +22,7 @@ http_response http_response::json(int status, const json::value& body) {
 
 int http_status_for(errc e) {
   switch (e) {
+    case errc::parse_error:
     case errc::invalid_request:
     case errc::invalid_params: return 400;
     case errc::method_not_found:

@@ -11,6 +11,7 @@
 namespace opentabs {
 
 enum class errc {
+  parse_error,       // the bytes are not valid JSON
   invalid_request,   // the message itself is malformed (not the params)
   invalid_params,    // a named field is missing or wrong
   method_not_found,  // no handler for the method
@@ -29,6 +30,7 @@ enum class errc {
 // The stable name of a category ("not_found"); also the `code` text of errors made from it.
 constexpr std::string_view to_string(errc e) {
   switch (e) {
+    case errc::parse_error: return "parse_error";
     case errc::invalid_request: return "invalid_request";
     case errc::invalid_params: return "invalid_params";
     case errc::method_not_found: return "method_not_found";
@@ -50,7 +52,7 @@ constexpr std::string_view to_string(errc e) {
 // the one place where such a code is read as text.  nullopt: a module-specific code
 // ("port_busy", "npm:E404") that is not a category.
 constexpr std::optional<errc> errc_named(std::string_view code) {
-  for (errc e : {errc::invalid_request, errc::invalid_params, errc::method_not_found, errc::not_found, errc::too_large,
+  for (errc e : {errc::parse_error, errc::invalid_request, errc::invalid_params, errc::method_not_found, errc::not_found, errc::too_large,
                  errc::busy, errc::rate_limited, errc::timeout, errc::tool_failed, errc::unsupported, errc::unavailable,
                  errc::io, errc::internal})
     if (to_string(e) == code) return e;
