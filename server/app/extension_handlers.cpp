@@ -5,6 +5,7 @@
 
 #include "app/extension_wire.hpp"
 #include "app/plugin_log_limiter.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"

@@ -447,7 +447,11 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     busy_guard busy(s->rec, table);
     const auto* method = methods.find(m.method, true);
     if (!method) co_return error_json(m.id, rpc_error::method_not_found(m.method));
-    co_return co_await method->handler(request_context{std::move(s), m, std::move(sink)});
+    // Named, not a temporary inside the co_await: GCC 12 destroys some temporaries of a
+    // co_await expression twice, which would drop a reference to the session too many.
+    request_context ctx{std::move(s), m, std::move(sink)};
+    auto answer = method->handler(std::move(ctx));
+    co_return co_await std::move(answer);
   }
 
   // tools/call: routes gateway meta-tools, then awaits the pipeline (racing the stream's
