@@ -191,6 +191,16 @@ std::string notification_json(std::string_view method) {
   return json::dump(o);
 }
 
+std::string batch_json(const std::vector<std::string>& responses) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < responses.size(); ++i) {
+    if (i) out += ',';
+    out += responses[i];
+  }
+  out += ']';
+  return out;
+}
+
 json::object request_object(const json::value& id, std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}, {"id", id}};
 }

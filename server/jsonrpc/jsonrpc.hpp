@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "json/json.hpp"
 #include "util/result.hpp"
@@ -115,6 +116,8 @@ std::string response_json(const json::value& id, const json::object& result);
 std::string error_json(const json::value& id, const rpc_error& error);
 std::string notification_json(std::string_view method, const json::object& params);
 std::string notification_json(std::string_view method);
+// A batch response: the responses joined as one JSON array.
+std::string batch_json(const std::vector<std::string>& responses);
 
 // The same messages as objects (for senders that queue json::object).
 json::object request_object(const json::value& id, std::string_view method, json::object params);

@@ -15,6 +15,7 @@
 #include "mcp/endpoint.hpp"
 
 #include <cstdlib>
+#include <functional>
 #include <exception>
 #include <unordered_map>
 #include <vector>
@@ -45,14 +46,6 @@ using net::as_value;
 
 namespace {
 
-net::http_response json_body(int status, std::string body) {
-  net::http_response res;
-  res.status = status;
-  res.headers.emplace_back("Content-Type", "application/json");
-  res.body = std::move(body);
-  return res;
-}
-
 std::string short_id(std::string_view id) { return std::string(id.substr(0, 8)); }
 
 int env_positive(const char* name, int fallback) {
@@ -81,7 +74,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor e, tools::tool_service& s, tools::server_events& ev, endpoint_options o)
       : exec(std::move(e)), service(s), events(ev), options(std::move(o)),
         table(options.session_idle_expiry, options.max_new_sessions_per_minute), catalog(s),
-        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx)); })) {}
+        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink)); })) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
@@ -254,7 +247,11 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       s->list_changed_pending = false;
       sink->send(notification_json("notifications/tools/list_changed"));
     }
-    co_await hold_standalone_stream(sink, options.sse_keepalive_interval, [s] { return s->ended; });
+    // Built before the co_await, not as its temporaries (GCC 12 destroys some of those
+    // twice; a std::function holding the session would drop it too often).
+    std::function<bool()> session_ended = [s] { return s->ended; };
+    auto hold = hold_standalone_stream(sink, options.sse_keepalive_interval, std::move(session_ended));
+    co_await std::move(hold);
     if (s->standalone == sink) s->standalone.reset();
     ex.end_stream();
   }
@@ -284,32 +281,12 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (!s) co_return;
     table.touch(*s->rec);
 
-    std::vector<classified> items;
-    const bool batch = body->is_array();
-    if (batch) {
-      const auto& arr = body->get_array();
-      if (!allows_batches(s->rec->protocol_version)) {
-        ex.respond(transport_error(400, rpc_error::invalid_request("JSON-RPC batches are not supported in protocol version " + s->rec->protocol_version +
-                                                                   " (only 2025-03-26); send one message per POST")));
-        co_return;
-      }
-      if (arr.empty()) {
-        ex.respond(transport_error(400, rpc_error::invalid_request("empty batch")));
-        co_return;
-      }
-      if (arr.size() > options.max_batch_messages) {
-        ex.respond(transport_error(400, rpc_error::invalid_request("batch of " + std::to_string(arr.size()) + " messages exceeds the limit of " +
-                                                                   std::to_string(options.max_batch_messages))));
-        co_return;
-      }
-      for (const auto& v : arr) items.push_back(classify(v));
-    } else {
-      items.push_back(classify(*body));
-      if (!items[0]) {
-        ex.respond(json_body(400, error_json(items[0].id, items[0].error)));
-        co_return;
-      }
+    auto posted = read_post_messages(*body, s->rec->protocol_version, options.max_batch_messages);
+    if (posted.refusal) {
+      ex.respond(std::move(*posted.refusal));
+      co_return;
     }
+    const auto& items = posted.items;
 
     // Notifications and client responses take effect at once; requests are answered.
     bool any_request = false, stream = false;
@@ -330,7 +307,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
     if (!stream) {
       std::vector<std::string> responses;
-      for (auto& it : items) {
+      for (const auto& it : items) {
         if (!it) {
           responses.push_back(error_json(it.id, it.error));
         } else if (it.msg->kind == message_kind::request) {
@@ -340,16 +317,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       }
       if (responses.empty()) {
         ex.respond(net::http_response::empty(202));
-      } else if (!batch) {
-        ex.respond(json_body(200, std::move(responses[0])));
       } else {
-        std::string out = "[";
-        for (std::size_t i = 0; i < responses.size(); ++i) {
-          if (i) out += ',';
-          out += responses[i];
-        }
-        out += ']';
-        ex.respond(json_body(200, std::move(out)));
+        ex.respond(json_response(200, posted.batch ? batch_json(responses) : std::move(responses[0])));
       }
       co_return;
     }
@@ -358,7 +327,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
     sink_guard guard{sink};
-    for (auto& it : items) {
+    for (const auto& it : items) {
       if (!it) {
         sink->send(error_json(it.id, it.error));
       } else if (it.msg->kind == message_kind::request) {
@@ -385,7 +354,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     auto c = classify(body);
     if (!c) {
-      ex.respond(json_body(400, error_json(c.id, c.error)));
+      ex.respond(json_response(400, error_json(c.id, c.error)));
       return;
     }
     const auto& m = *c.msg;
@@ -401,7 +370,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     auto init = parse_initialize(m.params);
     if (!init) {
-      ex.respond(json_body(400, error_json(m.id, init.error)));
+      ex.respond(json_response(400, error_json(m.id, init.error)));
       return;
     }
     if (!table.admit_new_session()) {
@@ -418,7 +387,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     sessions.emplace(live->id, live);
     start_session_coroutine(live);
     auto result = initialize_result(options.gateway, version, options.server_version);
-    auto res = json_body(200, response_json(m.id, result));
+    auto res = json_response(200, response_json(m.id, result));
     res.with_header(std::string(session_header), live->id);
     ex.respond(std::move(res));
     log::info(std::string(name()) + " session " + short_id(live->id) + " started by \"" + init.value->client_name.substr(0, 64) +
@@ -456,10 +425,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // tools/call: routes gateway meta-tools, then awaits the pipeline (racing the stream's
   // keep-alive when the answer streams) with the call registered for cancellation.
-  awaitable<std::optional<std::string>> call(request_context ctx) {
-    auto s = std::move(ctx.session);
-    auto sink = std::move(ctx.sink);
-    const message& m = ctx.msg;
+  awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
     auto p = parse_tools_call(m.params);
     if (!p) co_return error_json(m.id, p.error);
     auto& req = *p.value;
@@ -506,7 +472,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       if (sink) {
         // Both branches report failure as a value (net/caught.hpp): a pipeline that throws
         // must end the race, not leave the keep-alive loop running forever.
-        auto outcome = co_await (net::caught(std::move(call)) || net::caught(keep_call_stream_alive(sink, options.sse_keepalive_interval)));
+        auto keepalive = keep_call_stream_alive(sink, options.sse_keepalive_interval);
+        auto outcome = co_await (net::caught(std::move(call)) || net::caught(std::move(keepalive)));
         if (outcome.index() == 0) {
           result = std::get<0>(outcome).take();
         } else if (auto failure = std::get<1>(outcome)) {
