@@ -5,10 +5,10 @@
 
 #include "app/extension_wire.hpp"
 #include "app/plugin_log_limiter.hpp"
-#include "jsonrpc/jsonrpc.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/log.hpp"
 
@@ -178,7 +178,7 @@ class handlers {
 
   reply persist(const config::config_store::edit_fn& edit) {
     auto r = ctx_.state.store.update(edit);
-    if (!r) return error_reply(errc::internal, "Could not save config.json: " + r.err().message);
+    if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.config_changed(false, &r->cfg);
     return ok_result();
   }
@@ -269,7 +269,7 @@ class handlers {
     std::string p(*plugin);
     json::object values = *settings;
     auto r = ctx_.state.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
-    if (!r) return error_reply(errc::internal, "Could not save config.json: " + r.err().message);
+    if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.config_changed(true, &r->cfg);
     return ok_result();
   }

@@ -228,7 +228,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     };
     const json::object* params = env.params_object();
     if (!params) {
-      if (is_request) answer(json::object{{"error", jsonrpc::rpc_error::invalid_params_text("params must be an object").to_json()}});
+      if (is_request) answer(extension_error_reply(make_error(errc::invalid_params, "params must be an object")));
       return;
     }
     test_fault::throw_if_armed("ws-handler-throw", env.method);
@@ -238,7 +238,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     if (!is_request || out.what == inbound_outcome::kind::deferred || out.what == inbound_outcome::kind::handled) return;
     answer(out.what == inbound_outcome::kind::reply
                ? std::move(out.body)
-               : json::object{{"error", jsonrpc::rpc_error::method_not_found(env.method).to_json()}});
+               : extension_error_reply(make_error(errc::method_not_found, jsonrpc::rpc_error::method_not_found(env.method).message)));
     return;
   }
   // A response to one of our requests (their ids are strings).
