@@ -1,12 +1,13 @@
 // The coroutine glue of an MCP Streamable HTTP endpoint: HTTP entry (POST, GET, DELETE),
-// the session map and each session's coroutine, and the awaiting of tools/call.  Protocol
-// decisions come from the sans-I/O pieces: jsonrpc (classification), request_methods (the
-// method table), live_session (a session's streams, calls and notifications), sse_stream
-// (response streams and their keep-alives), gateway_routing (the gateway's meta-tools),
-// protocol_version, session_table, requests, streamable_http, tool_catalog and server_info.
-// Everything runs on the server's io thread.
+// initialize, and the awaiting of requests and tools/calls.  The named pieces: jsonrpc
+// (classification), request_methods (the method table), session_registry (the live
+// sessions and their coroutines), live_session (a session's streams, calls and
+// notifications), sse_stream (response streams and their keep-alives), gateway_routing
+// (the gateway's meta-tools), and the sans-I/O rules of protocol_version, session_table,
+// requests, streamable_http, tool_catalog and server_info.  Everything runs on the
+// server's io thread.
 //
-// Lifetimes: each session is one coroutine (session_life) that owns its idle deadline and
+// Lifetimes: each session is one coroutine (session_registry) that owns its idle deadline and
 // ends the session when it passes; POST and GET handlers run in the HTTP connection's
 // coroutine and reach the session through a shared_ptr, so a session that ends while a
 // request is in flight only makes that request finish early.  The endpoint's state is
@@ -17,18 +18,15 @@
 #include <cstdlib>
 #include <functional>
 #include <exception>
-#include <unordered_map>
-#include <vector>
 
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/gateway_routing.hpp"
 #include "mcp/live_session.hpp"
-#include "mcp/log_level.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/request_methods.hpp"
 #include "mcp/requests.hpp"
 #include "mcp/server_info.hpp"
-#include "mcp/session_table.hpp"
+#include "mcp/session_registry.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
 #include "mcp/tool_catalog.hpp"
@@ -73,17 +71,19 @@ namespace {
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor e, tools::tool_service& s, tools::server_events& ev, endpoint_options o)
       : exec(std::move(e)), service(s), events(ev), options(std::move(o)),
-        table(options.session_idle_expiry, options.max_new_sessions_per_minute), catalog(s),
+        sessions(exec, options.session_idle_expiry, options.max_new_sessions_per_minute,
+                 options.gateway ? "mcp gateway" : "mcp"),
+        table(sessions.table()), catalog(s),
         methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink)); })) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
   tools::server_events& events;
   endpoint_options options;
-  session_table table;
+  session_registry sessions;
+  session_table& table;
   tool_catalog catalog;
   request_methods methods;
-  std::unordered_map<std::string, std::shared_ptr<live_session>> sessions;
   tools::server_events::token tools_token = 0, log_token = 0;
   bool shut = false;
 
@@ -103,68 +103,13 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   void on_tools_changed() {
     catalog.invalidate();
-    const auto note = notification_json("notifications/tools/list_changed");
-    for (auto& [id, s] : sessions) {
-      if (s->deliver_unsolicited(note, "")) continue;
-      s->list_changed_pending = true;  // sent when the standalone stream opens
-    }
+    sessions.announce_tools_changed();
   }
 
   void on_plugin_log(const tools::plugin_log_entry& entry) {
     // Gateway sessions do not receive plugin logs (as in OpenTabs): they asked for a
     // minimal surface.
-    if (options.gateway) return;
-    const auto level = plugin_log_level(entry.level);
-    std::string note;
-    for (auto& [id, s] : sessions) {
-      if (!s->rec->log.passes(level)) continue;
-      if (note.empty()) note = notification_json("notifications/message", plugin_log_params(entry));
-      s->deliver_unsolicited(note, entry.plugin);
-    }
-  }
-
-  // ---- sessions ---------------------------------------------------------------------
-
-  std::shared_ptr<live_session> find_session(std::string_view id) {
-    auto it = sessions.find(std::string(id));
-    if (it == sessions.end()) return nullptr;
-    if (!table.find(id)) {  // idle-expired, its coroutine has not woken up yet
-      end_session(it->second, "idle expiry");
-      return nullptr;
-    }
-    return it->second;
-  }
-
-  void end_session(std::shared_ptr<live_session> s, std::string_view why) {
-    if (s->ended) return;
-    s->end();
-    table.remove(s->id);
-    sessions.erase(s->id);
-    log::info(std::string(name()) + " session " + short_id(s->id) + " ended (" + std::string(why) + ")");
-  }
-
-  // The session's coroutine: sleeps until its idle deadline, re-checks (activity moves
-  // the deadline), and ends the session when it passed.  Ends early when the session is
-  // deleted or the endpoint shuts down.
-  awaitable<void> session_life(std::shared_ptr<live_session> s) {
-    auto self = shared_from_this();
-    while (!s->ended) {
-      s->life_timer.expires_at(table.next_check(*s->rec));
-      co_await s->life_timer.async_wait(as_value);
-      if (s->ended) break;
-      if (table.expired(*s->rec)) end_session(s, "idle expiry");
-    }
-  }
-
-  void start_session_coroutine(std::shared_ptr<live_session> s) {
-    asio::co_spawn(exec, session_life(std::move(s)), [](std::exception_ptr e) {
-      if (!e) return;
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        log::error(std::string("mcp session coroutine failed: ") + ex.what());
-      }
-    });
+    if (!options.gateway) sessions.announce_plugin_log(entry);
   }
 
   void shutdown() {
@@ -172,9 +117,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     shut = true;
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
-    std::vector<std::shared_ptr<live_session>> all;
-    for (auto& [id, s] : sessions) all.push_back(s);
-    for (auto& s : all) end_session(s, "server shutting down");
+    sessions.end_all("server shutting down");
   }
 
   // ---- HTTP entry -------------------------------------------------------------------
@@ -206,7 +149,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(transport_error(400, rpc_error::invalid_request("Bad Request: Mcp-Session-Id header is required (send initialize first to start a session)")));
       return nullptr;
     }
-    auto s = find_session(sid);
+    auto s = sessions.find(sid);
     if (!s) {
       ex.respond(transport_error(404, rpc_error{rpc_code::session_not_found, "Session not found: it expired or was deleted; start a new session with initialize", nullptr}));
       return nullptr;
@@ -222,7 +165,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   void handle_delete(net::http_exchange& ex) {
     auto s = session_for(ex);
     if (!s) return;
-    end_session(s, "deleted by the client");
+    sessions.end(s, "deleted by the client");
     ex.respond(net::http_response::empty(200));
   }
 
@@ -383,9 +326,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       return;
     }
     auto version = negotiate_version(init.value->protocol_version);
-    auto live = std::make_shared<live_session>(exec, table.create(version));
-    sessions.emplace(live->id, live);
-    start_session_coroutine(live);
+    auto live = sessions.start(version, shared_from_this());
     auto result = initialize_result(options.gateway, version, options.server_version);
     auto res = json_response(200, response_json(m.id, result));
     res.with_header(std::string(session_header), live->id);
@@ -507,7 +448,7 @@ net::awaitable<void> endpoint::handle(net::http_exchange& ex) {
   co_await st->handle(ex);
 }
 
-std::size_t endpoint::session_count() const { return impl_->st->table.size(); }
+std::size_t endpoint::session_count() const { return impl_->st->sessions.size(); }
 
 void endpoint::shutdown() { impl_->st->shutdown(); }
 
