@@ -244,7 +244,7 @@ describe('always-on light capture', () => {
     assert.ok(request.size > 0, JSON.stringify(request));
     await fails('browser.getNetworkRequest', { tabId: tab, requestId: 'w999999999' }, /No request w999999999/);
     // Ids are bound to the document: after a reload, an id from the old page names nothing.
-    await pageEval(tab, 'window.oldPage = true; setTimeout(() => location.reload(), 0)');
+    await pageEval(tab, '(window.oldPage = true, setTimeout(() => location.reload(), 0), true)');
     await waitFor(async () => (await pageEval(tab, '!window.oldPage && window.boot?.kind').catch(() => null)) === 'boot', 'the boot fetch after the reload');
     await fails('browser.getNetworkRequest', { tabId: tab, requestId: api.requestId }, /No request/);
     assert.ok(!(await harness.evaluate(() => globalThis.btAttached())).some((a) => a.tabId === tab), 'the debugger was never attached');
