@@ -1,5 +1,7 @@
 #include "net/http_exchange.hpp"
 
+#include <utility>
+
 #include "codec/ws_codec.hpp"
 #include "net/ws_connection.hpp"
 
@@ -18,22 +20,29 @@ void http_exchange::respond(http_response res) {
   conn_.out.push(serialize(res, keep_alive()));
 }
 
-void http_exchange::start_stream(int status, const header_list& headers) {
+void http_exchange::start_stream(int status, const header_list& headers, bool hold_head) {
   if (responded_) return;
   responded_ = true;
   streaming_ = true;
-  conn_.out.push(serialize_stream_head(status, headers, keep_alive()));
+  auto head = serialize_stream_head(status, headers, keep_alive());
+  if (hold_head) held_head_ = std::move(head);
+  else conn_.out.push(std::move(head));
 }
 
 bool http_exchange::send_chunk(std::string_view data) {
   if (!streaming_ || stream_ended_ || data.empty()) return false;
-  return conn_.out.push(encode_chunk(data));
+  if (held_head_.empty()) return conn_.out.push(encode_chunk(data));
+  std::string bytes = std::exchange(held_head_, std::string());
+  bytes += encode_chunk(data);
+  return conn_.out.push(std::move(bytes));
 }
 
 void http_exchange::end_stream() {
   if (!streaming_ || stream_ended_) return;
   stream_ended_ = true;
-  conn_.out.push(std::string(last_chunk()));
+  std::string bytes = std::exchange(held_head_, std::string());
+  bytes += last_chunk();
+  conn_.out.push(std::move(bytes));
 }
 
 awaitable<void> http_exchange::wait_peer_closed() {
