@@ -536,14 +536,15 @@ async function sdkHarness(row) {
       if (perf) await new Promise((r) => setTimeout(r, 300));
       const r = await sdkLoad(conn, s, ext, { concurrency, calls: concurrency === 1 ? seqCalls : concCalls });
       if (perf) await finishPerf(perf, join(dirname(OUT), `profile-sdk-bridge-c${concurrency}.txt`));
-      const serverExtra = r.serverCpuPerCall - direct[concurrency].serverCpuPerCall;
-      const added = r.bridgeCpuPerCall + serverExtra;
+      // The bridge's own process is what it adds: the server answers one POST per call either
+      // way (through the bridge it is often cheaper per call, as the bridge's faster stdio
+      // client keeps more calls in flight and the server batches their writes).
       row(
-        `CPU the stdio bridge adds per call, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
-        `${added.toFixed(1)} µs`,
+        `CPU the stdio bridge adds per call (its own process), ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
+        `${r.bridgeCpuPerCall.toFixed(1)} µs`,
         '≤ 30 µs',
-        `bridge process ${r.bridgeCpuPerCall.toFixed(1)} µs + server ${serverExtra >= 0 ? '+' : ''}${serverExtra.toFixed(1)} µs over the direct run (server ${r.serverCpuPerCall.toFixed(1)} µs/call); ${fmtRun(r)}`,
-        added <= 30,
+        `server ${r.serverCpuPerCall.toFixed(1)} µs/call behind the bridge (direct: ${direct[concurrency].serverCpuPerCall.toFixed(1)} µs); ${fmtRun(r)}`,
+        r.bridgeCpuPerCall <= 30,
       );
     }
     await conn.close();
