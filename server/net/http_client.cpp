@@ -130,8 +130,18 @@ awaitable<status> http_client::connect(exchange& x) {
 }
 
 awaitable<status> http_client::write_request(exchange& x, const std::string& bytes) {
+  // A request to the local server almost always fits the socket buffer: write it at once,
+  // without arming the deadline timer (a timerfd update and a cancelled wait per request
+  // for the bridge); only what does not fit goes through the timed write.
+  std::error_code ec;
+  if (!x.socket.non_blocking()) x.socket.non_blocking(true, ec);  // once per connection
+  std::size_t done = ec ? 0 : x.socket.write_some(asio::buffer(bytes), ec);
+  if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
+    co_return io_error("sending the request failed", ec);
+  if (done == bytes.size()) co_return ok();
   x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.idle_timeout));
-  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes), as_value) || x.timer.async_wait(as_value));
+  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes.data() + done, bytes.size() - done), as_value) ||
+                           x.timer.async_wait(as_value));
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
   if (written.index() == 1) co_return make_error("timeout", "sending the request timed out");
   if (auto [wec, n] = std::get<0>(written); wec) co_return io_error("sending the request failed", wec);

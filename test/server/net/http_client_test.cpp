@@ -374,3 +374,28 @@ TEST_CASE("serialize_request with keep_alive asks for a kept connection") {
   auto s = serialize_request({"POST", "/mcp", {}, "{}"}, "127.0.0.1", 9515, true);
   CHECK(s == "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:9515\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}");
 }
+
+TEST_CASE("send: a request larger than the socket buffer is written whole (the part that does not fit at once waits)") {
+  server_fixture f;
+  std::optional<result<http_client_response>> got;
+  const std::string big(3 * 1024 * 1024, 'x');  // under the fixture's 4 MiB unauthenticated body budget
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        for (bool reuse : {false, true}) {
+          http_client_options o;
+          o.reuse_connections = reuse;
+          http_client c(f.io.get_executor(), "127.0.0.1", f.port, o);
+          http_client_request req{"POST", "/echo", {}, big};
+          got = co_await c.send(req);
+          if (!got->ok() || (*got)->body.find(big) == std::string::npos) break;
+        }
+        f.server.stop();
+      },
+      asio::detached);
+  f.io.run_for(10s);
+  REQUIRE(got.has_value());
+  REQUIRE_MESSAGE(got->ok(), got->err().message);
+  CHECK((*got)->status() == 200);
+  CHECK((*got)->body.find(big) != std::string::npos);
+}
