@@ -7,7 +7,11 @@
 // The generator's own cost is measured in the same run: its CPU per call (this process and
 // the extension process) and a floor against a null HTTP target (bench/null_target.mjs).
 //
+// The same run then drives a second server with the official MCP SDK client (bench/sdk.mjs):
+// on /mcp and through the stdio bridge, sequential and 16 in flight (issue 18's targets).
+//
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
+//                             [--only raw|sdk]
 //                             [--ext-connections N]  (default 1, like one Chrome profile; more
 //                             connections multiply the tool.invocationStart/End broadcasts)
 import { execFileSync, fork, spawn } from 'node:child_process';
