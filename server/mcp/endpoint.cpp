@@ -474,7 +474,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
 
-    ex.start_stream(200, sse_headers(), /*hold_head=*/true);  // leaves with the first event
+    ex.start_stream(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
     sink_guard guard{sink};

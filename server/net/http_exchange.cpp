@@ -1,7 +1,5 @@
 #include "net/http_exchange.hpp"
 
-#include <utility>
-
 #include "codec/ws_codec.hpp"
 #include "net/ws_connection.hpp"
 
@@ -20,29 +18,22 @@ void http_exchange::respond(http_response res) {
   conn_.out.push(serialize(res, keep_alive()));
 }
 
-void http_exchange::start_stream(int status, const header_list& headers, bool hold_head) {
+void http_exchange::start_stream(int status, const header_list& headers) {
   if (responded_) return;
   responded_ = true;
   streaming_ = true;
-  auto head = serialize_stream_head(status, headers, keep_alive());
-  if (hold_head) held_head_ = std::move(head);
-  else conn_.out.push(std::move(head));
+  conn_.out.push(serialize_stream_head(status, headers, keep_alive()));
 }
 
 bool http_exchange::send_chunk(std::string_view data) {
   if (!streaming_ || stream_ended_ || data.empty()) return false;
-  if (held_head_.empty()) return conn_.out.push(encode_chunk(data));
-  std::string bytes = std::exchange(held_head_, std::string());
-  bytes += encode_chunk(data);
-  return conn_.out.push(std::move(bytes));
+  return conn_.out.push(encode_chunk(data));
 }
 
 void http_exchange::end_stream() {
   if (!streaming_ || stream_ended_) return;
   stream_ended_ = true;
-  std::string bytes = std::exchange(held_head_, std::string());
-  bytes += last_chunk();
-  conn_.out.push(std::move(bytes));
+  conn_.out.push(std::string(last_chunk()));
 }
 
 awaitable<void> http_exchange::wait_peer_closed() {

@@ -25,12 +25,8 @@ class http_exchange {
   // A complete response.  Only the first call counts.
   void respond(http_response res);
 
-  // A streamed response (chunked): head now, then chunks, then end_stream().  With
-  // `hold_head` the head waits for the first chunk (or the end) and leaves in the same write
-  // as it: a POST answered by one SSE event then costs the client and the server one
-  // segment and one wake-up instead of two.  The bytes on the wire are the same; only a
-  // stream with nothing to say yet (a call waiting for its result) shows its head later.
-  void start_stream(int status, const header_list& headers, bool hold_head = false);
+  // A streamed response (chunked): head now, then chunks, then end_stream().
+  void start_stream(int status, const header_list& headers);
   bool send_chunk(std::string_view data);  // false once the peer is gone
   void end_stream();
 
@@ -58,7 +54,6 @@ class http_exchange {
   bool streaming_ = false;
   bool stream_ended_ = false;
   bool close_after_ = false;
-  std::string held_head_;  // start_stream(..., hold_head): not yet queued
 };
 
 }  // namespace opentabs::net
