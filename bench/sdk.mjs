@@ -5,7 +5,6 @@
 // (`opentabs start --stdio`).  Calls go to one real plugin (test/fixtures/plugins/notes, tool
 // `echo`), relayed to the fake extension (bench/extension.mjs) and back.  CPU is read from
 // /proc/<pid>/stat (utime + stime of all threads), as the issue asks.
-import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,10 +15,6 @@ const SDK = resolve(HERE, '../test/node_modules/@modelcontextprotocol/sdk/dist/e
 const { Client } = await import(pathToFileURL(join(SDK, 'client/index.js')).href);
 const { StreamableHTTPClientTransport } = await import(pathToFileURL(join(SDK, 'client/streamableHttp.js')).href);
 const { StdioClientTransport } = await import(pathToFileURL(join(SDK, 'client/stdio.js')).href);
-
-// The SDK's Streamable HTTP transport passes one AbortSignal to every fetch and each SSE
-// response leaves an abort listener on it (client side only): no warning per 1,500 calls.
-setMaxListeners(0);
 
 /** The real plugin every SDK-harness call goes to. */
 export const NOTES_DIR = resolve(HERE, '../test/fixtures/plugins/notes');
