@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +46,17 @@ struct event {
   asio::steady_timer timer;
 };
 
+// The POSTs' client: one request's whole exchange within request_timeout; connections kept
+// alive between messages (a new connection per message cost more than the relaying).
+net::http_client_options post_options(const bridge_options& options) {
+  net::http_client_options opts;
+  opts.connect_timeout = std::chrono::seconds(5);
+  opts.idle_timeout = options.request_timeout;
+  opts.total_timeout = options.request_timeout;
+  opts.reuse_connections = true;
+  return opts;
+}
+
 }  // namespace
 
 bridge_options with_env_knobs(bridge_options options) {
@@ -69,6 +79,7 @@ class relay {
         writer_done_(io.get_executor()),
         reinit_done_(io.get_executor()),
         stream_kick_(io.get_executor()),
+        posts_(io.get_executor(), "127.0.0.1", options.port, post_options(options)),
         signals_(io, SIGINT, SIGTERM),
         stdin_(io),
         stdout_(io) {}
@@ -116,7 +127,7 @@ class relay {
   bool shutting_down_ = false;
   bool stdout_broken_ = false;
   int exit_code_ = 0;
-  std::set<net::http_client*> active_;
+  net::http_client posts_;  // every POST, over kept-alive connections
   net::http_client* stream_client_ = nullptr;
   asio::signal_set signals_;
   asio::posix::stream_descriptor stdin_;
@@ -249,25 +260,13 @@ awaitable<void> relay::handle_line(std::string line) {
 }
 
 awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver) {
-  net::http_client_options opts;
-  opts.connect_timeout = std::chrono::seconds(5);
-  opts.idle_timeout = options_.request_timeout;
-  opts.total_timeout = options_.request_timeout;
-  net::http_client client(io_.get_executor(), "127.0.0.1", options_.port, opts);
-  active_.insert(&client);
-  struct unregister {
-    std::set<net::http_client*>& s;
-    net::http_client* c;
-    ~unregister() { s.erase(c); }
-  } guard{active_, &client};
-
   post_result out;
   net::sse_parser sse(options_.max_line_bytes);
   bool sse_body = false;
   std::string json_body;
   auto req = mcp_request("POST", with_session);
   req.body = body;
-  auto head = co_await client.stream(
+  auto head = co_await posts_.stream(
       req,
       [&](const net::response_head& h) {
         out.status = h.status;
@@ -496,8 +495,7 @@ void relay::begin_shutdown(bool cancel_requests) {
     std::error_code ignored;
     if (!stdin_blocking_) stdin_.cancel(ignored);
   }
-  if (cancel_requests)
-    for (auto* c : active_) c->cancel();
+  if (cancel_requests) posts_.cancel();
   if (stream_client_) stream_client_->cancel();
   stream_kick_.notify();
 }

@@ -3,7 +3,10 @@
 // wins (a throwing branch would not end the race, see style anchors §0).
 #include "net/http_client.hpp"
 
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <cerrno>
 
 #include "util/strings.hpp"
 
@@ -27,6 +30,8 @@ struct http_client::exchange {
   http_response_parser parser;
   bool cancelled = false;
   bool eof = false;
+  bool reused = false;     // sent over a kept-alive connection
+  bool got_bytes = false;  // some of the response arrived
   char buf[16 * 1024];
 
  private:
@@ -39,9 +44,14 @@ error io_error(const char* what, const std::error_code& ec) {
   return make_error("io", std::string(what) + ": " + ec.message());
 }
 
+// A kept connection that failed before any response byte: the server closed it between
+// requests (it never saw this one), so the request is sent again on a new connection.
+bool retry_on_new_connection(const error& e) { return e.code != "cancelled" && e.code != "timeout"; }
+
 }  // namespace
 
-std::string serialize_request(const http_client_request& req, std::string_view host, std::uint16_t port) {
+std::string serialize_request(const http_client_request& req, std::string_view host, std::uint16_t port,
+                              bool keep_alive) {
   std::string out;
   out.reserve(256 + req.body.size());
   out.append(req.method).append(" ").append(req.target).append(" HTTP/1.1\r\n");
@@ -54,7 +64,7 @@ std::string serialize_request(const http_client_request& req, std::string_view h
   }
   if (!req.body.empty() || req.method == "POST" || req.method == "PUT" || req.method == "PATCH")
     out.append("Content-Length: ").append(std::to_string(req.body.size())).append("\r\n");
-  if (!connection_given) out.append("Connection: close\r\n");
+  if (!connection_given) out.append(keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n");
   out.append("\r\n");
   out.append(req.body);
   return out;
@@ -72,14 +82,53 @@ void http_client::cancel() {
     x->socket.close(ignored);
     x->timer.cancel();
   }
+  idle_.clear();  // (closes them)
 }
 
-awaitable<status> http_client::open(exchange& x, const http_client_request& req) {
+bool http_client::take_idle(exchange& x) {
+  const auto now = steady_clock::now();
+  std::erase_if(idle_, [&](const idle_connection& c) { return now - c.since > options_.reuse_idle_limit; });
+  while (!idle_.empty()) {
+    idle_connection c = std::move(idle_.back());
+    idle_.pop_back();
+    // Usable only if nothing is waiting on it: no FIN (the server closed it) and no stray bytes.
+    char probe;
+    ssize_t n = ::recv(c.socket.native_handle(), &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      x.socket = std::move(c.socket);
+      x.reused = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+void http_client::keep(exchange& x) {
+  if (!options_.reuse_connections || x.cancelled || x.eof || !x.parser.done() || !x.socket.is_open()) return;
+  if (iequals(trim(x.parser.head().header("Connection")), "close")) return;
+  if (idle_.size() >= options_.max_idle_connections) return;
+  idle_.push_back(idle_connection{std::move(x.socket), steady_clock::now()});
+}
+
+awaitable<status> http_client::open(exchange& x, const http_client_request& req, bool allow_reuse) {
+  if (options_.total_timeout.count() > 0 && x.overall == steady_clock::time_point::max())
+    x.overall = steady_clock::now() + options_.total_timeout;
+  std::string bytes = serialize_request(req, host_, port_, options_.reuse_connections);
+  if (options_.reuse_connections && allow_reuse && take_idle(x)) {
+    auto st = co_await write_request(x, bytes);
+    if (st || x.cancelled || !retry_on_new_connection(st.err())) co_return st;
+    std::error_code ignored;
+    x.socket.close(ignored);
+    x.reused = false;
+  }
+  if (auto st = co_await connect(x); !st) co_return st;
+  co_return co_await write_request(x, bytes);
+}
+
+awaitable<status> http_client::connect(exchange& x) {
   std::error_code ec;
   auto address = asio::ip::make_address(host_ == "localhost" ? std::string("127.0.0.1") : host_, ec);
   if (ec) co_return make_error("connect_failed", "not an IP address: " + host_);
-  if (options_.total_timeout.count() > 0) x.overall = steady_clock::now() + options_.total_timeout;
-
   x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.connect_timeout));
   auto connected = co_await (x.socket.async_connect(tcp::endpoint(address, port_), as_value) || x.timer.async_wait(as_value));
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
@@ -88,10 +137,22 @@ awaitable<status> http_client::open(exchange& x, const http_client_request& req)
                                         std::to_string(options_.connect_timeout.count()) + " ms");
   if (auto [cec] = std::get<0>(connected); cec)
     co_return make_error("connect_failed", "cannot connect to " + host_ + ":" + std::to_string(port_) + ": " + cec.message());
+  co_return ok();
+}
 
-  std::string bytes = serialize_request(req, host_, port_);
+awaitable<status> http_client::write_request(exchange& x, const std::string& bytes) {
+  // A request to the local server almost always fits the socket buffer: write it at once,
+  // without arming the deadline timer (a timerfd update and a cancelled wait per request
+  // for the bridge); only what does not fit goes through the timed write.
+  std::error_code ec;
+  if (!x.socket.non_blocking()) x.socket.non_blocking(true, ec);  // once per connection
+  std::size_t done = ec ? 0 : x.socket.write_some(asio::buffer(bytes), ec);
+  if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
+    co_return io_error("sending the request failed", ec);
+  if (done == bytes.size()) co_return ok();
   x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.idle_timeout));
-  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes), as_value) || x.timer.async_wait(as_value));
+  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes.data() + done, bytes.size() - done), as_value) ||
+                           x.timer.async_wait(as_value));
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
   if (written.index() == 1) co_return make_error("timeout", "sending the request timed out");
   if (auto [wec, n] = std::get<0>(written); wec) co_return io_error("sending the request failed", wec);
@@ -110,6 +171,7 @@ awaitable<status> http_client::read_some(exchange& x) {
                                             : "no response bytes for " + std::to_string(options_.idle_timeout.count()) + " ms");
   }
   auto [ec, n] = std::get<0>(got);
+  if (n > 0) x.got_bytes = true;
   if (ec == asio::error::eof) {
     x.eof = true;
     co_return x.parser.finish();
@@ -118,14 +180,23 @@ awaitable<status> http_client::read_some(exchange& x) {
   co_return x.parser.feed(std::string_view(x.buf, n));
 }
 
-awaitable<result<http_client_response>> http_client::send(http_client_request req) {
-  exchange x(ex_, options_.limits, live_);
-  if (req.method == "HEAD") x.parser.expect_no_body();
+void http_client::reset_for_retry(exchange& x, bool head_request) {
+  std::error_code ignored;
+  x.socket.close(ignored);
+  x.parser = http_response_parser(options_.limits);
+  if (head_request) x.parser.expect_no_body();
+  x.eof = false;
+  x.got_bytes = false;
+  x.reused = false;
+}
 
-  if (auto st = co_await open(x, req); !st) co_return st.err();
+bool http_client::should_retry(const exchange& x, const status& st) const {
+  return !st && x.reused && !x.got_bytes && !x.cancelled && retry_on_new_connection(st.err());
+}
+
+awaitable<status> http_client::read_whole(exchange& x, std::string& body) {
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
   // negated co_awaits inside coroutine loops).
-  http_client_response res;
   status failure = ok();
   while (!x.parser.done()) {
     auto st = co_await read_some(x);
@@ -133,14 +204,32 @@ awaitable<result<http_client_response>> http_client::send(http_client_request re
       failure = st;
       break;
     }
-    res.body += x.parser.take_body();
+    body += x.parser.take_body();
     if (x.eof && !x.parser.done()) {
       failure = make_error("truncated", "connection closed early");
       break;
     }
   }
+  co_return failure;
+}
+
+awaitable<result<http_client_response>> http_client::send(http_client_request req) {
+  exchange x(ex_, options_.limits, live_);
+  const bool head_request = req.method == "HEAD";
+  if (head_request) x.parser.expect_no_body();
+
+  http_client_response res;
+  status failure = ok();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt > 0) reset_for_retry(x, head_request);
+    failure = co_await open(x, req, /*allow_reuse=*/attempt == 0);
+    if (failure) failure = co_await read_whole(x, res.body);
+    if (!should_retry(x, failure)) break;
+    res.body.clear();
+  }
   if (!failure) co_return failure.err();
   res.head = x.parser.head();
+  keep(x);
   co_return res;
 }
 
@@ -148,11 +237,22 @@ awaitable<result<response_head>> http_client::stream(http_client_request req, he
                                                      body_handler on_body) {
   exchange x(ex_, options_.limits, live_);
 
-  if (auto st = co_await open(x, req); !st) co_return st.err();
-  bool head_seen = false;
   status failure = ok();
+  bool head_seen = false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt > 0) reset_for_retry(x, false);
+    failure = co_await open(x, req, /*allow_reuse=*/attempt == 0);
+    if (!should_retry(x, failure)) break;
+  }
+  if (!failure) co_return failure.err();
   while (true) {
     auto st = co_await read_some(x);
+    if (!st && !head_seen && should_retry(x, st)) {
+      // The kept connection was closed under the request: once more on a new one.
+      reset_for_retry(x, false);
+      st = co_await open(x, req, /*allow_reuse=*/false);
+      if (st) continue;
+    }
     if (!st) {
       failure = st;
       break;
@@ -175,6 +275,7 @@ awaitable<result<response_head>> http_client::stream(http_client_request req, he
     }
   }
   if (!failure) co_return failure.err();
+  keep(x);
   co_return x.parser.head();
 }
 

@@ -1,5 +1,6 @@
 // The HTTP/1.1 client of the CLI and the stdio bridge: one request per connection to the
-// local opentabs server, on the caller's io_context, as a coroutine.  Every wait has a
+// local opentabs server, on the caller's io_context, as a coroutine (or, with
+// reuse_connections, requests over kept-alive connections).  Every wait has a
 // deadline (connect, each read and write, and the whole exchange), every size is bounded
 // (http_response_parser), and failures come back as values with a code the caller can act
 // on ("connect_failed" means nothing is listening).  Responses are either buffered whole
@@ -12,6 +13,7 @@
 #include <list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "net/asio.hpp"
 #include "net/http_response.hpp"
@@ -28,6 +30,15 @@ struct http_client_options {
   // (long-lived event streams, which end when the caller cancels).
   std::chrono::milliseconds total_timeout{300'000};
   response_parse_limits limits;
+  // Keep connections open (HTTP/1.1 keep-alive) and send later requests over them: the
+  // stdio bridge relays every message as a POST, and a connect/accept/close per message
+  // was most of its CPU and a good part of the server's.  A kept connection is used only
+  // while younger than reuse_idle_limit (well inside the server's 60 s keep-alive) and not
+  // already closed by the server; if it fails before any response byte arrives, the request
+  // goes once more over a new connection (the server never saw it).
+  bool reuse_connections = false;
+  std::size_t max_idle_connections = 16;
+  std::chrono::milliseconds reuse_idle_limit{20'000};
 };
 
 struct http_client_request {
@@ -45,8 +56,10 @@ struct http_client_response {
   std::string_view header(std::string_view name) const { return head.header(name); }
 };
 
-// Serialises a request for `host:port` (exposed for tests).
-std::string serialize_request(const http_client_request& req, std::string_view host, std::uint16_t port);
+// Serialises a request for `host:port` (exposed for tests); "Connection: close" unless the
+// request names its own Connection header or `keep_alive`.
+std::string serialize_request(const http_client_request& req, std::string_view host, std::uint16_t port,
+                              bool keep_alive = false);
 
 class http_client {
  public:
@@ -66,8 +79,11 @@ class http_client {
   using body_handler = std::function<awaitable<bool>(std::string)>;
   awaitable<result<response_head>> stream(http_client_request req, head_handler on_head, body_handler on_body);
 
-  // Ends every exchange in flight: their coroutines complete with "cancelled".
+  // Ends every exchange in flight: their coroutines complete with "cancelled"; kept
+  // connections are closed.
   void cancel();
+  // Kept-alive connections waiting for a request (reuse_connections).
+  std::size_t idle_connections() const { return idle_.size(); }
 
   const std::string& host() const { return host_; }
   std::uint16_t port() const { return port_; }
@@ -75,14 +91,26 @@ class http_client {
 
  private:
   struct exchange;
-  awaitable<status> open(exchange& x, const http_client_request& req);
+  struct idle_connection {
+    tcp::socket socket;
+    steady_clock::time_point since;
+  };
+  awaitable<status> open(exchange& x, const http_client_request& req, bool allow_reuse);
+  awaitable<status> connect(exchange& x);
+  awaitable<status> write_request(exchange& x, const std::string& bytes);
   awaitable<status> read_some(exchange& x);
+  awaitable<status> read_whole(exchange& x, std::string& body);
+  bool take_idle(exchange& x);
+  void keep(exchange& x);
+  void reset_for_retry(exchange& x, bool head_request);
+  bool should_retry(const exchange& x, const status& st) const;
 
   asio::any_io_executor ex_;
   std::string host_;
   std::uint16_t port_;
   http_client_options options_;
   std::list<exchange*> live_;
+  std::vector<idle_connection> idle_;
 };
 
 }  // namespace opentabs::net

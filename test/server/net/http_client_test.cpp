@@ -33,7 +33,8 @@ awaitable<void> handler(http_exchange& ex) {
   json::object o{{"method", json::str(req.method)},
                  {"path", json::str(req.path)},
                  {"body", json::str(req.body)},
-                 {"auth", json::str(req.header("Authorization"))}};
+                 {"auth", json::str(req.header("Authorization"))},
+                 {"peer", ex.remote_endpoint().port()}};  // which connection carried it
   ex.respond(http_response::json(req.path == "/missing" ? 404 : 200, o).with_header("x-opentabs-version", "9.9.9"));
 }
 
@@ -261,4 +262,140 @@ TEST_CASE("serialize_request adds Host, Content-Length and Connection once") {
 TEST_CASE("serialize_request keeps a caller's Connection header (WebSocket upgrade probes)") {
   auto s = serialize_request({"GET", "/ws", {{"Connection", "Upgrade"}, {"Upgrade", "websocket"}}, ""}, "127.0.0.1", 1);
   CHECK(s == "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+}
+
+TEST_CASE("reuse_connections: later requests, streamed or not, go over the kept connection") {
+  for (bool reuse : {true, false}) {
+    server_fixture f;
+    std::vector<std::int64_t> peers;
+    std::vector<std::string> events;
+    std::size_t idle_after = 99;
+    asio::co_spawn(
+        f.io,
+        [&]() -> awaitable<void> {
+          http_client_options o;
+          o.reuse_connections = reuse;
+          http_client c(f.io.get_executor(), "127.0.0.1", f.port, o);
+          auto peer_of = [&](const result<http_client_response>& r) {
+            auto body = json::parse_object(r->body);
+            return body ? json::get_int(*body, "peer").value_or(-1) : -1;
+          };
+          // (Named requests: GCC 12 destroys a braced temporary coroutine argument twice.)
+          http_client_request post{"POST", "/mcp", {}, "{}"};
+          http_client_request sse{"GET", "/sse", {}, ""};
+          auto a = co_await c.send(post);
+          if (a) peers.push_back(peer_of(a));
+          auto st = co_await c.stream(
+              sse, [](const response_head&) { return true; },
+              [&](std::string piece) -> awaitable<bool> {
+                events.push_back(std::move(piece));
+                co_return true;
+              });
+          if (!st) events.push_back("failed: " + st.err().message);
+          auto b = co_await c.send(post);
+          if (b) peers.push_back(peer_of(b));
+          idle_after = c.idle_connections();
+          f.server.stop();
+        },
+        asio::detached);
+    f.io.run_for(5s);
+    CAPTURE(reuse);
+    REQUIRE(peers.size() == 2);
+    REQUIRE_FALSE(events.empty());
+    CHECK(events.back().rfind("failed", 0) != 0);
+    CHECK((peers[0] == peers[1]) == reuse);
+    CHECK(idle_after == (reuse ? 1u : 0u));
+  }
+}
+
+TEST_CASE("reuse_connections: a kept connection closed by the server is replaced, also under a request") {
+  // The peer answers the first request and keeps the connection open; it then closes that
+  // connection either before the client's next request (seen as EOF before reuse) or right
+  // after reading it without answering (the request goes once more on a new connection).
+  for (bool close_under_request : {false, true}) {
+    asio::io_context io{1};
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    auto port = acceptor.local_endpoint().port();
+    int accepted = 0;
+    bool first_closed = false;
+    std::vector<std::string> bodies;
+    asio::co_spawn(
+        io,
+        [&]() -> awaitable<void> {
+          char buf[4096];
+          auto s1 = co_await acceptor.async_accept(use_awaitable);
+          ++accepted;
+          co_await s1.async_read_some(asio::buffer(buf), as_value);
+          std::string one = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none";
+          co_await asio::async_write(s1, asio::buffer(one), as_value);
+          if (close_under_request) co_await s1.async_read_some(asio::buffer(buf), as_value);
+          s1.close();
+          first_closed = true;
+          auto s2 = co_await acceptor.async_accept(use_awaitable);
+          ++accepted;
+          co_await s2.async_read_some(asio::buffer(buf), as_value);
+          std::string two = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo";
+          co_await asio::async_write(s2, asio::buffer(two), as_value);
+        },
+        asio::detached);
+    asio::co_spawn(
+        io,
+        [&]() -> awaitable<void> {
+          http_client_options o;
+          o.reuse_connections = true;
+          http_client c(io.get_executor(), "127.0.0.1", port, o);
+          http_client_request post{"POST", "/mcp", {}, "{}"};
+          auto a = co_await c.send(post);
+          bodies.push_back(a ? a->body : "failed: " + a.err().message);
+          if (!close_under_request) {
+            // Let the close land first (a FIN the client sees before it reuses the connection).
+            asio::steady_timer t(io);
+            while (!first_closed) {
+              t.expires_after(5ms);
+              co_await t.async_wait(as_value);
+            }
+            t.expires_after(20ms);
+            co_await t.async_wait(as_value);
+          }
+          auto b = co_await c.send(post);
+          bodies.push_back(b ? b->body : "failed: " + b.err().message);
+        },
+        asio::detached);
+    io.run_for(5s);
+    CAPTURE(close_under_request);
+    REQUIRE(bodies.size() == 2);
+    CHECK(bodies[0] == "one");
+    CHECK(bodies[1] == "two");
+    CHECK(accepted == 2);
+  }
+}
+
+TEST_CASE("serialize_request with keep_alive asks for a kept connection") {
+  auto s = serialize_request({"POST", "/mcp", {}, "{}"}, "127.0.0.1", 9515, true);
+  CHECK(s == "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:9515\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}");
+}
+
+TEST_CASE("send: a request larger than the socket buffer is written whole (the part that does not fit at once waits)") {
+  server_fixture f;
+  std::optional<result<http_client_response>> got;
+  const std::string big(3 * 1024 * 1024, 'x');  // under the fixture's 4 MiB unauthenticated body budget
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        for (bool reuse : {false, true}) {
+          http_client_options o;
+          o.reuse_connections = reuse;
+          http_client c(f.io.get_executor(), "127.0.0.1", f.port, o);
+          http_client_request req{"POST", "/echo", {}, big};
+          got = co_await c.send(req);
+          if (!got->ok() || (*got)->body.find(big) == std::string::npos) break;
+        }
+        f.server.stop();
+      },
+      asio::detached);
+  f.io.run_for(10s);
+  REQUIRE(got.has_value());
+  REQUIRE_MESSAGE(got->ok(), got->err().message);
+  CHECK((*got)->status() == 200);
+  CHECK((*got)->body.find(big) != std::string::npos);
 }
