@@ -148,9 +148,10 @@ struct plugin_manager::npm_run {
   bool ok() const { return outcome.exit_code == 0; }
 };
 
-plugin_manager::plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, fs::path home,
+plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, fs::path home,
                                hooks h, npm_timing timing)
-    : ex_(std::move(ex)),
+    : tasks_(tasks),
+      ex_(tasks.executor()),
       state_(state),
       hub_(hub),
       home_(std::move(home)),
@@ -159,14 +160,7 @@ plugin_manager::plugin_manager(asio::any_io_executor ex, server_state& state, ex
       activity_(std::make_shared<activity>()) {}
 
 void plugin_manager::handle(const ext_connection& c, std::string method, json::object params, json::value id) {
-  asio::co_spawn(ex_, serve(c.id, std::move(method), std::move(params), std::move(id)), [](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      log::error(std::string("plugin management request failed: ") + ex.what());
-    }
-  });
+  tasks_.spawn(serve(c.id, std::move(method), std::move(params), std::move(id)), "plugin management request");
 }
 
 net::awaitable<void> plugin_manager::serve(std::string connection_id, std::string method, json::object params,
@@ -200,7 +194,7 @@ net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vec
   process_options o;
   o.timeout = timeout;
   o.max_output_bytes = 8 * 1024 * 1024;
-  auto r = co_await run_process(ex_, std::move(argv), o);
+  auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().code == "not_found")
       co_return failed("npm_missing", "npm is not installed or not on the server's PATH; it is needed for " + what);
@@ -564,7 +558,7 @@ void plugin_manager::forget_update(const std::string& package_name) {
 }
 
 void plugin_manager::start_update_checks() {
-  asio::co_spawn(ex_, update_check_loop(), asio::detached);
+  tasks_.spawn(update_check_loop(), "plugin update checks");
 }
 
 net::awaitable<void> plugin_manager::update_check_loop() {
@@ -611,7 +605,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   std::vector<std::string> argv;  // (a braced list inside co_await trips GCC 12)
   argv.push_back(opener);
   argv.push_back(real.string());
-  auto r = co_await run_process(ex_, std::move(argv), o);
+  auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().code == "not_found")
       co_return failed("open_failed", "Cannot open folders on this machine: " + opener + " is not installed");

@@ -24,6 +24,7 @@
 #include "app/server_state.hpp"
 #include "json/json.hpp"
 #include "net/asio.hpp"
+#include "net/task_group.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::app {
@@ -59,7 +60,9 @@ class plugin_manager {
     std::function<void()> updates_changed;
   };
 
-  plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, std::filesystem::path home,
+  // Requests, update checks and the reapers of launched programs are tasks of `tasks`
+  // (the server's background group: shutdown cancels and awaits it).
+  plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
                  hooks h, npm_timing timing = npm_timing_from_env());
 
   // handler_context::async_request: starts the work and returns at once.
@@ -99,6 +102,7 @@ class plugin_manager {
   std::optional<found_plugin> find_installed(std::string_view name) const;
   result<bool> drop_local_plugin(const found_plugin& p);
 
+  net::task_group& tasks_;
   asio::any_io_executor ex_;
   server_state& state_;
   extension_hub& hub_;

@@ -27,6 +27,7 @@
 #include "mcp/streamable_http.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/caught.hpp"
+#include "net/task_group.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -250,14 +251,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   }
 
   void start_session_coroutine(std::shared_ptr<live_session> s) {
-    asio::co_spawn(exec, session_life(std::move(s)), [](std::exception_ptr e) {
-      if (!e) return;
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        log::error(std::string("mcp session coroutine failed: ") + ex.what());
-      }
-    });
+    asio::co_spawn(exec, session_life(std::move(s)), net::log_failure("mcp session coroutine"));
   }
 
   void shutdown() {

@@ -20,9 +20,10 @@ namespace {
 
 result<process_outcome> run(std::vector<std::string> argv, process_options o = {}) {
   asio::io_context io;
+  net::task_group background(io.get_executor());
   std::optional<result<process_outcome>> got;
   asio::co_spawn(
-      io, [&]() -> net::awaitable<void> { got.emplace(co_await run_process(io.get_executor(), argv, o)); },
+      io, [&]() -> net::awaitable<void> { got.emplace(co_await run_process(background, argv, o)); },
       asio::detached);
   io.run();
   REQUIRE(got.has_value());

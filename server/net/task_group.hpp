@@ -1,0 +1,58 @@
+// The owner of coroutines that run in the background: every co_spawn of the server goes
+// through a task_group, so no work is fire-and-forget.  Its owner can cancel what is still
+// running (asio's terminal cancellation: the operation a task waits on ends with
+// operation_aborted) and await the end of all of it with a deadline; shutdown does both.
+// A task that throws is logged under the name it was spawned with and counts as ended.
+// One io_context thread; nothing here is thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "net/asio.hpp"
+
+namespace opentabs::net {
+
+// What a coroutine threw, as one line of text ("unknown exception" for a non-standard one).
+std::string failure_text(const std::exception_ptr& e);
+
+// The one completion handler for a co_spawn outside a group (the process's top coroutine):
+// logs an error "<what> failed: <exception>" when the coroutine threw.
+std::function<void(std::exception_ptr)> log_failure(std::string what);
+
+class task_group {
+ public:
+  explicit task_group(asio::any_io_executor ex);
+  task_group(const task_group&) = delete;
+  task_group& operator=(const task_group&) = delete;
+
+  // Starts `task`; `what` names it in the log line if it throws.  After cancel() the group
+  // is closed: the task is not started and false is returned.
+  bool spawn(awaitable<void> task, std::string what);
+
+  // Closes the group and cancels every task still running.  Tasks end at their next wait
+  // (with operation_aborted, or the exception asio throws at a cancelled co_await; neither
+  // is logged as a failure).
+  void cancel();
+
+  // Resumes when every task has ended or at `deadline`, whichever is first; true when all
+  // ended.
+  awaitable<bool> wait(steady_clock::time_point deadline);
+
+  std::size_t size() const;
+  bool closed() const;
+  const asio::any_io_executor& executor() const;
+
+ private:
+  struct state;
+  // Shared with the completion handlers of the tasks, which may outlive the group when the
+  // io_context is torn down with tasks still suspended.
+  std::shared_ptr<state> s_;
+};
+
+}  // namespace opentabs::net
