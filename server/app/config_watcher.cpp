@@ -9,7 +9,6 @@
 namespace opentabs::app {
 
 namespace fs = std::filesystem;
-using namespace std::chrono_literals;
 
 std::map<std::string, config::file_stamp> local_plugin_stamps(const std::vector<plugins::plugin>& loaded,
                                                               const config::config_file& cfg, const fs::path& home,

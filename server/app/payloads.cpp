@@ -41,25 +41,16 @@ json::array failed_plugins(const server_state& state) {
 }
 
 std::string tab_state_of(const extension_hub& hub, const std::string& plugin) {
-  std::string state = "closed";
-  for (const auto* c : hub.connections()) {
-    const auto* e = json::get_object(c->tabs, plugin);
-    const auto* s = e ? json::get_string(*e, "state") : nullptr;
-    if (!s) continue;
-    if (*s == "ready") return "ready";
-    if (*s == "unavailable") state = "unavailable";
-  }
-  return state;
+  auto state = tab_state::closed;
+  for (const auto* c : hub.connections()) state = best_of(state, c->tabs.state_of(plugin));
+  return std::string(to_string(state));
 }
 
 json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
   json::array out;
-  for (const auto* c : hub.connections()) {
-    const auto* e = json::get_object(c->tabs, plugin);
-    const auto* list = e ? json::get_array(*e, "tabs") : nullptr;
-    if (list)
-      for (const auto& t : *list) out.push_back(t);
-  }
+  for (const auto* c : hub.connections())
+    if (const auto* e = c->tabs.find(plugin))
+      for (const auto& t : e->tabs) out.push_back(t.to_json());
   return out;
 }
 
