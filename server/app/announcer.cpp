@@ -5,9 +5,13 @@
 
 namespace opentabs::app {
 
+namespace {
+
 json::object notification(std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
 }
+
+}  // namespace
 
 std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std::string, std::string>& old_hashes,
                                                              const std::vector<plugins::plugin>& plugins) {

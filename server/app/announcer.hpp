@@ -17,9 +17,6 @@
 
 namespace opentabs::app {
 
-// A JSON-RPC notification {"jsonrpc":"2.0","method":…,"params":…}.
-json::object notification(std::string_view method, json::object params);
-
 // What a reload changed that the extensions must hear about.
 struct reload_news {
   // plugin name → adapter hash before the reload: in dev mode a plugin whose adapter

@@ -149,13 +149,14 @@ struct plugin_manager::npm_run {
 };
 
 plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, fs::path home,
-                               hooks h, npm_timing timing)
+                               reload_pipeline& reload, announcer& announce, npm_timing timing)
     : tasks_(tasks),
       ex_(tasks.executor()),
       state_(state),
       hub_(hub),
       home_(std::move(home)),
-      hooks_(std::move(h)),
+      reload_(reload),
+      announce_(announce),
       timing_(timing),
       activity_(std::make_shared<activity>()) {}
 
@@ -304,7 +305,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
     co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
   }
   log::info("npm installed " + installed + "; reloading plugins");
-  hooks_.reload();
+  reload_.reload(true);
 
   auto derived = plugins::plugin_name_from_package(installed);
   for (const auto& p : state_.plugins) {
@@ -342,7 +343,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   if (!r) co_return r.err();
   if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
   forget_update(p->package_name);
-  hooks_.reload();
+  reload_.reload(true);
   auto now = find_installed(p->name);
   if (!now)
     co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
@@ -413,7 +414,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
       co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
   }
   forget_update(p->package_name);
-  hooks_.reload();
+  reload_.reload(true);
   co_await tell_extensions_uninstalled(p->name);
   log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
   co_return json::object{{"ok", true}};
@@ -452,7 +453,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);
   }
-  hooks_.reload();
+  reload_.reload(true);
   co_return json::object{{"ok", true}};
 }
 
@@ -549,7 +550,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
 void plugin_manager::set_updates(std::map<std::string, plugins::update_info, std::less<>> found) {
   if (found == state_.plugin_updates) return;
   state_.plugin_updates = std::move(found);
-  if (hooks_.updates_changed) hooks_.updates_changed();
+  announce_.plugins_changed();
 }
 
 void plugin_manager::forget_update(const std::string& package_name) {

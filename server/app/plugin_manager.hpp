@@ -13,14 +13,15 @@
 
 #include <chrono>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
+#include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "json/json.hpp"
 #include "net/asio.hpp"
@@ -52,18 +53,12 @@ struct outdated_plugin {
 
 class plugin_manager {
  public:
-  struct hooks {
-    // Rediscovers plugins and announces the result (sync.full, plugins.changed,
-    // tools/list_changed).
-    std::function<void()> reload;
-    // The set of known plugin updates changed (plugins.changed carries the `update` fields).
-    std::function<void()> updates_changed;
-  };
-
   // Requests, update checks and the reapers of launched programs are tasks of `tasks`
-  // (the server's background group: shutdown cancels and awaits it).
+  // (the server's background group: shutdown cancels and awaits it).  After a change the
+  // plugins are rediscovered through `reload` (which announces the result); a changed set
+  // of known updates is announced through `announce` (plugins.changed carries them).
   plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
-                 hooks h, npm_timing timing = npm_timing_from_env());
+                 reload_pipeline& reload, announcer& announce, npm_timing timing = npm_timing_from_env());
 
   // handler_context::async_request: starts the work and returns at once.
   void handle(const ext_connection& c, std::string method, json::object params, json::value id);
@@ -107,7 +102,8 @@ class plugin_manager {
   server_state& state_;
   extension_hub& hub_;
   std::filesystem::path home_;
-  hooks hooks_;
+  reload_pipeline& reload_;
+  announcer& announce_;
   npm_timing timing_;
   std::shared_ptr<activity> activity_;
 };

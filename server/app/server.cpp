@@ -130,7 +130,7 @@ class server_app {
         platform_(state_, [this](const std::string& p, tools::permission level, const std::string& v) {
           return settings_.grant_reviewed(p, level, v);
         }),
-        webmcp_(state_, hub_, events_, [this] { announce_.plugins_changed(); }),
+        webmcp_(state_, hub_, announce_),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              mcp::endpoint_options_from_env(false)),
@@ -140,8 +140,7 @@ class server_app {
         signals_(io, SIGINT, SIGTERM),
         watcher_(io.get_executor(), state_, reload_, home,
                  std::chrono::milliseconds(env_number("OPENTABS_MTIME_POLL_MS").value_or(2000))),
-        plugin_manager_(tasks_, state_, hub_, home,
-                        plugin_manager::hooks{[this] { reload_.reload(true); }, [this] { announce_.plugins_changed(); }}) {
+        plugin_manager_(tasks_, state_, hub_, home, reload_, announce_) {
     state_.dev = o.dev;
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;

@@ -70,14 +70,12 @@ json::array webmcp_sites_payload(const server_state& state) {
   return out;
 }
 
-webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, tools::server_events& events,
-                             std::function<void()> announce_sites)
-    : state_(state), hub_(hub), events_(events), announce_sites_(std::move(announce_sites)) {}
+webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce)
+    : state_(state), hub_(hub), announce_(announce) {}
 
 void webmcp_bridge::publish() {
   state_.registry.set_webmcp_tools(state_.webmcp.tool_defs());
-  events_.tools_changed();
-  if (announce_sites_) announce_sites_();
+  announce_.config_changed();
 }
 
 outcome webmcp_bridge::handle(ext_connection& c, const std::string& method, const json::object& params,

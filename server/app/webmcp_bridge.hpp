@@ -8,10 +8,10 @@
 // costly schema never holds up other requests.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 
+#include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
 #include "audit/audit_entry.hpp"
@@ -22,9 +22,9 @@ namespace opentabs::app {
 
 class webmcp_bridge {
  public:
-  // `announce_sites` broadcasts the config state after the set of sites changed.
-  webmcp_bridge(server_state& state, extension_hub& hub, tools::server_events& events,
-                std::function<void()> announce_sites);
+  // After the set of page tools changed, `announce` tells the MCP sessions (tools/list_changed)
+  // and the side panel (plugins.changed: its site list).
+  webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce);
 
   // One inbound webmcp.* message.  Requests get a reply naming accepted and rejected tools.
   extension_hub::inbound_outcome handle(ext_connection& c, const std::string& method, const json::object& params,
@@ -46,8 +46,7 @@ class webmcp_bridge {
 
   server_state& state_;
   extension_hub& hub_;
-  tools::server_events& events_;
-  std::function<void()> announce_sites_;
+  announcer& announce_;
   // One thread: compiles are rare (once per registration and enabled site) and a page's
   // costly schemas then queue behind each other instead of taking more of the machine.
   asio::thread_pool compile_pool_{1};

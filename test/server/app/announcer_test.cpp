@@ -1,5 +1,5 @@
-// The announcer's plain parts: the notification shape and which plugins get their own
-// plugin.update after a reload (those whose adapter changed; new plugins come with sync.full).
+// The announcer's plain part: which plugins get their own plugin.update after a reload
+// (those whose adapter changed; new plugins come with sync.full).
 #include "app/announcer.hpp"
 
 #include <doctest/doctest.h>
@@ -17,11 +17,6 @@ plugins::plugin plugin_with(std::string name, std::string hash) {
 }
 
 }  // namespace
-
-TEST_CASE("notification is a JSON-RPC 2.0 notification without an id") {
-  auto n = notification("plugins.changed", json::object{{"a", 1}});
-  CHECK(json::dump(n) == R"({"jsonrpc":"2.0","method":"plugins.changed","params":{"a":1}})");
-}
 
 TEST_CASE("plugins_with_new_adapter lists changed adapters only, not new or unchanged plugins") {
   std::map<std::string, std::string> before{{"same", "h1"}, {"rebuilt", "h2"}, {"gone", "h3"}};
