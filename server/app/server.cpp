@@ -7,13 +7,11 @@
 #include "app/server.hpp"
 
 #include <sys/resource.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 
 #include "app/announcer.hpp"
 #include "app/browser_tools.hpp"
