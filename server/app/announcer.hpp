@@ -33,7 +33,7 @@ std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std:
 
 class announcer {
  public:
-  // `tasks` holds the delayed extension.reload (shutdown cancels it).
+  // `tasks` holds the delayed extension.reload.
   announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks);
 
   // A new extension connection: sync.full to it alone.

@@ -37,7 +37,7 @@ class config_watcher {
   config_watcher(asio::any_io_executor ex, server_state& state, reload_pipeline& reload, std::filesystem::path home,
                  std::chrono::milliseconds interval = default_interval);
 
-  // Polls until stop() (or cancellation of the task running it).
+  // Polls until stop().
   net::awaitable<void> run();
   void stop();
 

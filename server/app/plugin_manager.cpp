@@ -158,7 +158,8 @@ plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, exte
       reload_(reload),
       announce_(announce),
       timing_(timing),
-      activity_(std::make_shared<activity>()) {}
+      activity_(std::make_shared<activity>()),
+      update_timer_(ex_) {}
 
 void plugin_manager::handle(const ext_connection& c, std::string method, json::object params, json::value id) {
   tasks_.spawn(serve(c.id, std::move(method), std::move(params), std::move(id)), "plugin management request");
@@ -562,13 +563,17 @@ void plugin_manager::start_update_checks() {
   tasks_.spawn(update_check_loop(), "plugin update checks");
 }
 
+void plugin_manager::stop() {
+  stopping_ = true;
+  update_timer_.cancel();
+}
+
 net::awaitable<void> plugin_manager::update_check_loop() {
-  asio::steady_timer timer(ex_);
   auto wait = timing_.first_update_check;
-  for (;;) {
-    timer.expires_after(wait);
-    auto [ec] = co_await timer.async_wait(net::as_value);
-    if (ec) break;
+  while (!stopping_) {
+    update_timer_.expires_after(wait);
+    auto [ec] = co_await update_timer_.async_wait(net::as_value);
+    if (ec || stopping_) break;
     const auto minutes = state_.cfg.update_check_interval_minutes;
     if (minutes <= 0) {
       wait = std::chrono::minutes(1);  // paused: look at the config again in a minute

@@ -54,7 +54,7 @@ struct outdated_plugin {
 class plugin_manager {
  public:
   // Requests, update checks and the reapers of launched programs are tasks of `tasks`
-  // (the server's background group: shutdown cancels and awaits it).  After a change the
+  // (the server's background group: shutdown closes and awaits it).  After a change the
   // plugins are rediscovered through `reload` (which announces the result); a changed set
   // of known updates is announced through `announce` (plugins.changed carries them).
   plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
@@ -67,6 +67,8 @@ class plugin_manager {
   // updateCheckIntervalMinutes (read from the config each time; 0 pauses the checks).
   // A /reload does not trigger a check.
   void start_update_checks();
+  // Shutdown: ends the update checks (a request in flight ends at its own deadline).
+  void stop();
 
  private:
   struct activity;
@@ -106,6 +108,8 @@ class plugin_manager {
   announcer& announce_;
   npm_timing timing_;
   std::shared_ptr<activity> activity_;
+  asio::steady_timer update_timer_;
+  bool stopping_ = false;
 };
 
 }  // namespace opentabs::app

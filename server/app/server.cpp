@@ -2,7 +2,7 @@
 // name — the announcer (every notice to extensions and MCP sessions), the reload pipeline
 // (spec §6.8), plugin settings, the config watcher, the hub, tool pipeline, MCP endpoints
 // and router — then starts up, handles signals and shuts down: background work lives in
-// one task group that shutdown cancels and awaits, with a deadline.  Policy lives in the
+// one task group that shutdown closes and awaits, with a deadline.  Policy lives in the
 // pieces; this file connects them.
 #include "app/server.hpp"
 
@@ -251,6 +251,7 @@ class server_app {
     stopping_ = true;
     log::info(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", shutting down");
     watcher_.stop();
+    plugin_manager_.stop();
     confirm_.settle_all(decision::shutdown);
     hub_.shutdown();
     mcp_.shutdown();
@@ -260,15 +261,17 @@ class server_app {
     asio::co_spawn(io_, finish_shutdown(), net::log_failure("shutdown"));
   }
 
-  // Lets the close frames and final answers reach their sockets, then stops accepting,
-  // cancels the background tasks and stops as soon as every connection and task has ended.
-  // Other coroutines (MCP session sweeps) have nothing left to deliver.  Whatever is stuck
-  // past the deadline does not hold the process.
+  // Lets the close frames and final answers reach their sockets, then stops accepting and
+  // stops as soon as every connection and background task has ended (the watcher and the
+  // update checks were told to stop; an npm command still running has its own deadline).
+  // Other coroutines (MCP session sweeps) have nothing left to deliver.  Whatever is still
+  // running at the deadline does not hold the process: it is destroyed with the io_context
+  // (a child process still running is killed then, see child_process.cpp).
   net::awaitable<void> finish_shutdown() {
     asio::steady_timer grace(io_, shutdown_grace);
     co_await grace.async_wait(net::as_value);
     http_.stop();
-    tasks_.cancel();
+    tasks_.close();
     const auto deadline = net::steady_clock::now() + shutdown_deadline;
     bool closed = co_await http_.wait_closed(deadline);
     bool ended = co_await tasks_.wait(deadline);
@@ -286,7 +289,7 @@ class server_app {
   fs::path home_;
   server_state state_;
   tools::server_events events_;
-  net::task_group tasks_;  // background work: shutdown cancels and awaits it
+  net::task_group tasks_;  // background work: shutdown closes and awaits it
   extension_hub hub_;
   confirmations confirm_;
   announcer announce_;

@@ -1,9 +1,9 @@
-// Each task is co_spawned with its own cancellation signal bound to the completion handler.
-// The handler marks the task ended at once (waiters wake) but leaves the signal in place
-// until a posted clean-up: asio may still touch the signal's slot while the handler runs.
+// A count of running tasks and the timers of those waiting for it to reach zero: the last
+// task to end cancels them (the timers are the join point: nothing else wakes them).
 #include "net/task_group.hpp"
 
-#include <system_error>
+#include <algorithm>
+#include <vector>
 
 #include "util/log.hpp"
 
@@ -26,34 +26,14 @@ std::function<void(std::exception_ptr)> log_failure(std::string what) {
   };
 }
 
-namespace {
-
-bool is_cancellation(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::system_error& ex) {
-    return ex.code() == asio::error::operation_aborted;
-  } catch (...) {
-  }
-  return false;
-}
-
-}  // namespace
-
 struct task_group::state {
   explicit state(asio::any_io_executor e) : ex(std::move(e)) {}
-  struct task {
-    asio::cancellation_signal signal;
-    bool ended = false;
-  };
   asio::any_io_executor ex;
-  std::list<task> tasks;
   std::size_t running = 0;
   std::vector<asio::steady_timer*> waiters;
   bool closed = false;
 
-  void ended(std::list<task>::iterator it) {
-    it->ended = true;
+  void ended() {
     if (--running == 0)
       for (auto* w : waiters) w->cancel();
   }
@@ -66,27 +46,15 @@ bool task_group::spawn(awaitable<void> task, std::string what) {
     log::debug(what + " not started: shutting down");
     return false;
   }
-  auto it = s_->tasks.emplace(s_->tasks.end());
   ++s_->running;
-  asio::co_spawn(s_->ex, std::move(task),
-                 asio::bind_cancellation_slot(it->signal.slot(), [s = s_, it, what = std::move(what)](std::exception_ptr e) {
-                   if (e) {
-                     if (s->closed && is_cancellation(e))
-                       log::debug(what + " cancelled");
-                     else
-                       log::error(what + " failed: " + failure_text(e));
-                   }
-                   s->ended(it);
-                   asio::post(s->ex, [s, it] { s->tasks.erase(it); });
-                 }));
+  asio::co_spawn(s_->ex, std::move(task), [s = s_, what = std::move(what)](std::exception_ptr e) {
+    if (e) log::error(what + " failed: " + failure_text(e));
+    s->ended();
+  });
   return true;
 }
 
-void task_group::cancel() {
-  s_->closed = true;
-  for (auto& t : s_->tasks)
-    if (!t.ended) t.signal.emit(asio::cancellation_type::terminal);
-}
+void task_group::close() { s_->closed = true; }
 
 awaitable<bool> task_group::wait(steady_clock::time_point deadline) {
   if (s_->running == 0) co_return true;

@@ -1,18 +1,18 @@
 // The owner of coroutines that run in the background: every co_spawn of the server goes
-// through a task_group, so no work is fire-and-forget.  Its owner can cancel what is still
-// running (asio's terminal cancellation: the operation a task waits on ends with
-// operation_aborted) and await the end of all of it with a deadline; shutdown does both.
-// A task that throws is logged under the name it was spawned with and counts as ended.
-// One io_context thread; nothing here is thread-safe.
+// through a task_group, so no work is fire-and-forget.  The owner closes the group (no new
+// tasks) and awaits the end of what runs with a deadline; shutdown does both.  A task is
+// ended the way the rest of the server ends things — by closing or cancelling what it waits
+// on (a socket, a timer) — never through an Asio cancellation slot: under Asio 1.22 those
+// completed into recycled memory (net/child_task.hpp).  A task that throws is logged under
+// the name it was spawned with and counts as ended.  One io_context thread; nothing here
+// is thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <exception>
 #include <functional>
-#include <list>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "net/asio.hpp"
 
@@ -31,14 +31,12 @@ class task_group {
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
 
-  // Starts `task`; `what` names it in the log line if it throws.  After cancel() the group
-  // is closed: the task is not started and false is returned.
+  // Starts `task`; `what` names it in the log line if it throws.  A closed group does not
+  // start it and returns false.
   bool spawn(awaitable<void> task, std::string what);
 
-  // Closes the group and cancels every task still running.  Tasks end at their next wait
-  // (with operation_aborted, or the exception asio throws at a cancelled co_await; neither
-  // is logged as a failure).
-  void cancel();
+  // No new tasks from now on (shutdown); those running go on until they end.
+  void close();
 
   // Resumes when every task has ended or at `deadline`, whichever is first; true when all
   // ended.
