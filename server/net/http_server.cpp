@@ -4,13 +4,12 @@
 #include <exception>
 
 #include "codec/http_request.hpp"
-#include "net/caught.hpp"
+#include "net/child_task.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::net {
 
-using namespace asio::experimental::awaitable_operators;
 
 namespace {
 
@@ -128,17 +127,25 @@ awaitable<void> http_server::serve(tcp::socket socket) {
     co_return;
   }
   slot_guard guard{slots_, *slot};
-  auto watch = conn.dog.watch([&conn] {
+  // The reader runs in this coroutine; the writer and the deadline watch are its children
+  // (net/child_task.hpp says why not `&&`/`||`).  Everything ends the same way: the socket
+  // is closed (by the reader, the writer on a failed write, or the watch on a passed
+  // deadline), which ends whatever is still waiting on it; nothing outlives `conn`.
+  auto ex = conn.socket.get_executor();
+  child_task writer(ex, "a connection's writer"), watch(ex, "a connection's deadline watch");
+  writer.start(write_out(conn));
+  watch.start(conn.dog.watch([&conn] {
     if (conn.on_deadline) return conn.on_deadline();
     conn.close_socket();
     return false;
-  });
-  // read_requests and write_out never throw, and the watch reports a failure as a value
-  // (net/caught.hpp): whichever side ends, the race ends and the socket is closed; a
-  // branch that threw must not leave the other one waiting forever.
-  auto ended = co_await ((read_requests(conn, *slot) && write_out(conn)) || caught(std::move(watch)));
-  if (ended.index() == 1 && std::get<1>(ended)) log::error("a connection's deadline watch failed unexpectedly; connection closed");
+  }));
+  // read_requests and write_out never throw.  The reader ends by finishing the outbox (the
+  // writer flushes what is queued, bounded by the write deadline) or by closing the socket.
+  co_await read_requests(conn, *slot);
+  co_await writer.join();
   conn.close_socket();
+  conn.dog.stop();
+  co_await watch.join();
 }
 
 awaitable<void> http_server::write_out(connection& conn) {
