@@ -26,6 +26,7 @@
 #include "net/sse_parser.hpp"
 #include "net/task_group.hpp"
 #include "util/descriptors.hpp"
+#include "util/env.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::bridge {
@@ -41,15 +42,6 @@ constexpr int kInvalidRequest = -32600;
 constexpr std::size_t kOutboxCapacity = 1024;
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
 
-std::optional<long> env_ms(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || n <= 0 || n > 3'600'000) return std::nullopt;
-  return n;
-}
-
 // A timer parked at "never", used as an event: waiters wake when someone cancels it.
 struct event {
   explicit event(asio::any_io_executor ex) : timer(ex) { timer.expires_at(net::steady_clock::time_point::max()); }
@@ -61,9 +53,9 @@ struct event {
 }  // namespace
 
 bridge_options with_env_knobs(bridge_options options) {
-  if (auto ms = env_ms("OPENTABS_BRIDGE_START_TIMEOUT_MS")) options.server_start_timeout = std::chrono::milliseconds(*ms);
-  if (auto ms = env_ms("OPENTABS_BRIDGE_RETRY_MS")) {
-    options.stream_retry_min = std::chrono::milliseconds(*ms);
+  if (auto ms = env_milliseconds("OPENTABS_BRIDGE_START_TIMEOUT_MS", 1, 3'600'000)) options.server_start_timeout = *ms;
+  if (auto ms = env_milliseconds("OPENTABS_BRIDGE_RETRY_MS", 1, 3'600'000)) {
+    options.stream_retry_min = *ms;
     options.stream_retry_max = std::max(options.stream_retry_max, options.stream_retry_min);
   }
   return options;

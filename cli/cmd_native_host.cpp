@@ -33,6 +33,7 @@
 #include "cli/output.hpp"
 #include "cli/server_api.hpp"
 #include "config/config_paths.hpp"
+#include "util/env.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::cli {
@@ -161,8 +162,7 @@ class host_session {
       bridge::launcher_options lo;
       lo.port = port;
       lo.auto_start = true;
-      if (const char* t = std::getenv("OPENTABS_START_TIMEOUT_MS"))
-        if (long v = std::strtol(t, nullptr, 10); v > 0) lo.start_timeout = std::chrono::milliseconds(v);
+      if (auto t = env_milliseconds("OPENTABS_START_TIMEOUT_MS", 1, 600'000)) lo.start_timeout = *t;
       up = co_await bridge::ensure_server(lo, log_);
     }, asio::detached);
     io.run();

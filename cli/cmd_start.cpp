@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <thread>
@@ -30,6 +31,7 @@
 #include "cli/process.hpp"
 #include "cli/server_api.hpp"
 #include "config/auth_secret.hpp"
+#include "util/env.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::cli {
@@ -42,21 +44,14 @@ constexpr const char* kBackgroundChildEnv = "OPENTABS_BACKGROUND_CHILD";
 
 // server.log's rotation size: OPENTABS_SERVER_LOG_MAX_BYTES (a test knob) or 10 MiB.
 std::uint64_t server_log_max_bytes() {
-  const char* v = std::getenv("OPENTABS_SERVER_LOG_MAX_BYTES");
-  if (!v || !*v) return rotating_file::kDefaultMaxBytes;
-  char* end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 10);
-  if (*end != '\0' || n == 0) return rotating_file::kDefaultMaxBytes;
-  return n;
+  auto n = env_integer("OPENTABS_SERVER_LOG_MAX_BYTES", 1, std::numeric_limits<std::int64_t>::max());
+  return n ? static_cast<std::uint64_t>(*n) : rotating_file::kDefaultMaxBytes;
 }
 
+// The start and stop deadlines: OPENTABS_START_TIMEOUT_MS / OPENTABS_STOP_TIMEOUT_MS, at
+// most 10 minutes.
 std::chrono::milliseconds env_ms(const char* name, std::chrono::milliseconds fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || n <= 0 || n > 600'000) return fallback;
-  return std::chrono::milliseconds(n);
+  return env_milliseconds(name, 1, 600'000).value_or(fallback);
 }
 
 // Whether 127.0.0.1:`port` can be bound now (plain sockets: no Asio needed for this).

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "util/env.hpp"
+
 namespace opentabs::cli {
 
 terminal terminal::detect(bool no_color_flag) {
@@ -24,9 +26,8 @@ terminal terminal::detect(bool no_color_flag) {
   winsize ws{};
   if (t.stdout_tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
     t.width = ws.ws_col;
-  } else if (const char* cols = std::getenv("COLUMNS")) {
-    long n = std::strtol(cols, nullptr, 10);
-    if (n >= 20 && n <= 1000) t.width = static_cast<std::size_t>(n);
+  } else if (auto cols = read_env_integer("COLUMNS", 20, 1000); cols && *cols) {
+    t.width = static_cast<std::size_t>(**cols);  // a width out of range keeps the default, quietly
   }
   return t;
 }

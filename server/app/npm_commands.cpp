@@ -27,14 +27,6 @@ std::string cut(std::string_view s, std::size_t n) {
   return std::string(s.substr(0, n)) + "…";
 }
 
-// `text` quoted for an error message, bounded and without control characters.
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text.substr(0, 100)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  if (text.size() > 100) out += "…";
-  return out + "\"";
-}
-
 bool plausible_version(std::string_view v) {
   if (v.empty() || v.size() > 64) return false;
   if (!((v[0] >= '0' && v[0] <= '9') || v[0] == 'v')) return false;
@@ -93,7 +85,7 @@ bool is_plugin_package_name(std::string_view name) noexcept {
 
 result<std::vector<std::string>> plugin_package_candidates(std::string_view input) {
   auto bad = [&](const std::string& why) {
-    return make_error("invalid_params", "Invalid plugin name: " + quoted(input) + " " + why);
+    return make_error("invalid_params", "Invalid plugin name: " + quote_for_error(input) + " " + why);
   };
   if (input.empty()) return bad("is empty");
   if (input.size() > max_package_name_length) return bad("is longer than 214 characters");

@@ -11,6 +11,7 @@
 #include "config/config_edits.hpp"
 #include "plugins/discovery.hpp"
 #include "plugins/naming.hpp"
+#include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -29,29 +30,9 @@ constexpr std::size_t kMaxParallelQueries = 4;
 constexpr std::int64_t kRetryAfterMs = 2000;
 constexpr std::size_t kMaxPathLength = 4096;
 
-std::optional<std::chrono::milliseconds> env_ms(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  long long n = std::strtoll(v, &end, 10);
-  if (*end != '\0' || n <= 0) {
-    log::warn(std::string("ignoring ") + name + ": not a positive integer");
-    return std::nullopt;
-  }
-  return std::chrono::milliseconds(n);
-}
-
 std::string seconds_text(std::chrono::milliseconds d) {
   if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + " s";
   return std::to_string(d.count()) + " ms";
-}
-
-// `text` for an error message: bounded, control characters replaced.
-std::string shown(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text.substr(0, 200)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  if (text.size() > 200) out += "…";
-  return out + "\"";
 }
 
 error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
@@ -88,9 +69,9 @@ std::string default_folder_opener() {
 
 npm_timing npm_timing_from_env() {
   npm_timing t;
-  if (auto v = env_ms("OPENTABS_NPM_TIMEOUT_MS")) t.change = *v;
-  if (auto v = env_ms("OPENTABS_NPM_QUERY_TIMEOUT_MS")) t.query = *v;
-  if (auto v = env_ms("OPENTABS_UPDATE_CHECK_INTERVAL_MS")) {
+  if (auto v = env_milliseconds("OPENTABS_NPM_TIMEOUT_MS", 1, max_env_milliseconds)) t.change = *v;
+  if (auto v = env_milliseconds("OPENTABS_NPM_QUERY_TIMEOUT_MS", 1, max_env_milliseconds)) t.query = *v;
+  if (auto v = env_milliseconds("OPENTABS_UPDATE_CHECK_INTERVAL_MS", 1, max_env_milliseconds)) {
     t.first_update_check = *v;
     t.update_interval = *v;
   }
@@ -300,7 +281,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
     if (r->failure.code == "E404" && candidates->size() > 1) {
       std::string tried;
       for (const auto& c : *candidates) tried += (tried.empty() ? "" : ", ") + c;
-      co_return failed("npm:E404", "No plugin package for " + shown(*name) + " was found in the npm registry (tried " +
+      co_return failed("npm:E404", "No plugin package for " + quote_for_error(*name, 200) + " was found in the npm registry (tried " +
                                        tried + ")");
     }
     co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
@@ -328,12 +309,12 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   auto name = required_string(params, "name", npm::max_package_name_length);
   if (!name) co_return name.err();
   auto p = find_installed(*name);
-  if (!p) co_return invalid("Plugin " + shown(*name) + " is not currently installed");
+  if (!p) co_return invalid("Plugin " + quote_for_error(*name, 200) + " is not currently installed");
   if (p->source != "npm")
     co_return invalid("Plugin \"" + p->name + "\" is a local plugin (" + p->source_path.string() +
                       "); update it in its source directory, npm cannot");
   if (!npm::is_plugin_package_name(p->package_name))
-    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + shown(p->package_name) +
+    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
                                            ", which npm cannot be asked about");
   if (!activity_->change.empty())
     co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
@@ -373,7 +354,7 @@ result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
     for (const auto& dir : state_.cfg.local_plugin_dirs) {
       auto r = plugins::resolve_specifier(dir, home_, state_.paths.dir);
       if (r.path && fs::canonical(*r.path, ec) == p.source_path.parent_path())
-        return invalid("Plugin \"" + p.name + "\" is found through the localPluginDirs entry " + shown(dir) +
+        return invalid("Plugin \"" + p.name + "\" is found through the localPluginDirs entry " + quote_for_error(dir, 200) +
                        "; delete its directory " + p.source_path.string() + " or remove that entry");
     }
     return invalid("Plugin \"" + p.name + "\" was not found in localPlugins in config.json");
@@ -394,8 +375,8 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
   auto p = find_installed(*name);
   if (!p) {
     if (!plugins::is_valid_plugin_name(*name) && !npm::is_valid_package_name(*name))
-      co_return invalid("Invalid plugin name: " + shown(*name) + " is neither a plugin name nor an npm package name");
-    co_return invalid("Plugin " + shown(*name) + " is not currently installed");
+      co_return invalid("Invalid plugin name: " + quote_for_error(*name, 200) + " is neither a plugin name nor an npm package name");
+    co_return invalid("Plugin " + quote_for_error(*name, 200) + " is not currently installed");
   }
   if (!activity_->change.empty())
     co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
@@ -406,7 +387,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
     if (!dropped) co_return dropped.err();
   } else {
     if (!npm::is_plugin_package_name(p->package_name))
-      co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + shown(p->package_name) +
+      co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
                                              ", which npm cannot uninstall");
     log::info("uninstalling plugin package " + p->package_name + " with npm");
     auto r = co_await run_npm(npm::uninstall_argv(p->package_name), timing_.change, "npm uninstall " + p->package_name);
@@ -427,7 +408,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
   const plugins::discovery_error* failure = nullptr;
   for (const auto& e : state_.discovery_errors)
     if (e.specifier == *spec) failure = &e;
-  if (!failure) co_return invalid("No failed plugin has the specifier " + shown(*spec));
+  if (!failure) co_return invalid("No failed plugin has the specifier " + quote_for_error(*spec, 200));
   std::string source = failure->source;
   if (!activity_->change.empty())
     co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
@@ -435,7 +416,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
 
   if (source == "npm") {
     if (!npm::is_valid_package_name(*spec))
-      co_return invalid("The failed entry " + shown(*spec) + " is not an npm package; it cannot be removed with npm");
+      co_return invalid("The failed entry " + quote_for_error(*spec, 200) + " is not an npm package; it cannot be removed with npm");
     log::info("uninstalling failed plugin package " + *spec + " with npm");
     auto r = co_await run_npm(npm::uninstall_argv(*spec), timing_.change, "npm uninstall " + *spec);
     if (!r) co_return r.err();
@@ -445,7 +426,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), *spec) != list.end(); };
     std::string list_key = in(cfg.local_plugins) ? "localPlugins" : in(cfg.local_plugin_dirs) ? "localPluginDirs" : "";
     if (list_key.empty())
-      co_return invalid("The failed plugin " + shown(*spec) +
+      co_return invalid("The failed plugin " + quote_for_error(*spec, 200) +
                         " was found through localPluginDirs; delete or fix that directory, or remove its parent from "
                         "localPluginDirs");
     auto w = state_.store.update([&](json::object& root) -> result<bool> {

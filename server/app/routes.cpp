@@ -25,10 +25,13 @@ http_response too_many() {
   return r;
 }
 
-http_response method_not_allowed(const char* allow) {
+// Answers 405 and returns true unless the request uses `allow`.
+bool wrong_method(net::http_exchange& ex, const char* allow) {
+  if (ex.request().method == allow) return false;
   auto r = http_response::error(405, "method_not_allowed", std::string("Allowed: ") + allow);
   r.with_header("Allow", allow);
-  return r;
+  ex.respond(std::move(r));
+  return true;
 }
 
 std::optional<std::string_view> param(const codec::http_request& req, std::string_view name, std::string& storage) {
@@ -116,10 +119,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   if (path == "/health") {
-    if (req.method != "GET") {
-      ex.respond(method_not_allowed("GET"));
-      co_return;
-    }
+    if (wrong_method(ex, "GET")) co_return;
     health(ex, authed);
     co_return;
   }
@@ -132,15 +132,11 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   if (path == "/tools") {
-    if (req.method != "GET") ex.respond(method_not_allowed("GET"));
-    else list_tools(ex);
+    if (!wrong_method(ex, "GET")) list_tools(ex);
     co_return;
   }
   if (path.rfind("/tools/", 0) == 0 && path.size() > 12 && path.substr(path.size() - 5) == "/call") {
-    if (req.method != "POST") {
-      ex.respond(method_not_allowed("POST"));
-      co_return;
-    }
+    if (wrong_method(ex, "POST")) co_return;
     if (rate_limited(ex, tool_calls_)) co_return;
     co_await call_tool(ex, codec::percent_decode(path.substr(7, path.size() - 12)));
     co_return;
@@ -151,15 +147,11 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   if (path == "/audit") {
-    if (req.method != "GET") ex.respond(method_not_allowed("GET"));
-    else audit(ex);
+    if (!wrong_method(ex, "GET")) audit(ex);
     co_return;
   }
   if (path == "/reload") {
-    if (req.method != "POST") {
-      ex.respond(method_not_allowed("POST"));
-      co_return;
-    }
+    if (wrong_method(ex, "POST")) co_return;
     auto r = co_await reload();
     if (r.ok)
       ex.respond(http_response::json(200, json::object{{"ok", true}, {"plugins", r.plugins}, {"durationMs", r.duration_ms}}));
@@ -168,10 +160,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   if (path == "/extension/reload") {
-    if (req.method != "POST") {
-      ex.respond(method_not_allowed("POST"));
-      co_return;
-    }
+    if (wrong_method(ex, "POST")) co_return;
     if (rate_limited(ex, extension_reloads_)) co_return;
     if (!hub_.connected()) {
       ex.respond(http_response::json(503, json::object{{"ok", false}, {"error", "Extension not connected"}}));
@@ -182,10 +171,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   if (path == "/plugin-settings") {
-    if (req.method != "POST") {
-      ex.respond(method_not_allowed("POST"));
-      co_return;
-    }
+    if (wrong_method(ex, "POST")) co_return;
     if (rate_limited(ex, plugin_settings_)) co_return;
     auto body = json::parse_object(req.body);
     const json::object* settings = body ? json::get_object(*body, "settings") : nullptr;

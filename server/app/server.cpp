@@ -34,6 +34,7 @@
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
 #include "net/task_group.hpp"
+#include "util/env.hpp"
 #include "util/files.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
@@ -45,17 +46,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::optional<long long> env_number(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  long long n = std::strtoll(v, &end, 10);
-  if (*end != '\0' || n < 0) {
-    log::warn(std::string("ignoring ") + name + ": not a non-negative integer");
-    return std::nullopt;
-  }
-  return n;
-}
+std::optional<long long> env_number(const char* name) { return env_integer(name, 0, max_env_milliseconds); }
 
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);

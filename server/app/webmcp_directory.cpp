@@ -4,18 +4,12 @@
 
 #include "app/webmcp_naming.hpp"
 #include "schema/validator.hpp"
+#include "util/strings.hpp"
 
 namespace opentabs::app {
 namespace {
 
 error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
-
-std::string shown_name(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 80)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
-  if (s.size() > 80) out += "...";
-  return out;
-}
 
 bool valid_document_id(std::string_view s) {
   if (s.size() > 128) return false;
@@ -158,7 +152,7 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
     const auto* obj = item.if_object();
     std::string label = "#" + std::to_string(i);
     if (obj)
-      if (const auto* n = json::get_string(*obj, "name")) label = shown_name(*n);
+      if (const auto* n = json::get_string(*obj, "name")) label = excerpt_for_error(*n, 80);
     if (next.tools.size() >= limits_.max_tools_per_frame || next.tools.size() >= budget_left ||
         next.tools.size() >= page_tools_left) {
       ++overflow;

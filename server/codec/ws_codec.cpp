@@ -79,16 +79,11 @@ std::string encode_control(wpp::frame::opcode::value op, std::string_view payloa
 // ---------------------------------------------------------------- http_request
 
 std::string_view http_request::header(std::string_view name) const {
-  for (const auto& [k, v] : headers)
-    if (iequals(k, name)) return v;
-  return {};
+  const auto* v = find_header_field(headers, name);
+  return v ? std::string_view(*v) : std::string_view();
 }
 
-bool http_request::has_header(std::string_view name) const {
-  for (const auto& [k, v] : headers)
-    if (iequals(k, name)) return true;
-  return false;
-}
+bool http_request::has_header(std::string_view name) const { return find_header_field(headers, name) != nullptr; }
 
 std::string http_request::query_param(std::string_view name) const {
   for (auto part : split(query, '&')) {

@@ -12,7 +12,17 @@ std::string preview(const json::value& v) {
   return s;
 }
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+// The object under `key`: nullptr when it is absent, or (with a warning) not an object.
+const json::object* object_section(const json::object& root, std::string_view key, const fs::path& path,
+                                   std::vector<std::string>& warnings) {
+  const auto* v = json::find(root, key);
+  if (!v) return nullptr;
+  const auto* o = v->if_object();
+  if (!o)
+    warnings.push_back(quote_for_error(key) + " in " + path.string() + " must be an object, got " +
+                       std::string(json::type_name(*v)) + "; ignoring it");
+  return o;
+}
 
 std::vector<std::string> string_list(const json::object& root, std::string_view key, const fs::path& path,
                                      std::vector<std::string>& warnings) {
@@ -21,7 +31,7 @@ std::vector<std::string> string_list(const json::object& root, std::string_view 
   if (!v) return out;
   const auto* arr = v->if_array();
   if (!arr) {
-    warnings.push_back(in_quotes(key) + " in " + path.string() + " must be an array of strings, got " +
+    warnings.push_back(quote_for_error(key) + " in " + path.string() + " must be an array of strings, got " +
                        std::string(json::type_name(*v)) + "; ignoring it");
     return out;
   }
@@ -30,7 +40,7 @@ std::vector<std::string> string_list(const json::object& root, std::string_view 
     if (item.is_string() && !item.get_string().empty()) {
       out.emplace_back(item.get_string());
     } else {
-      warnings.push_back("Dropped " + in_quotes(key) + "[" + std::to_string(i) + "] in " + path.string() +
+      warnings.push_back("Dropped " + quote_for_error(key) + "[" + std::to_string(i) + "] in " + path.string() +
                          ": expected a non-empty string, got " + preview(item));
     }
   }
@@ -49,19 +59,13 @@ std::string bad_permission_text(const json::value& v) {
 std::map<std::string, plugin_permissions> parse_permissions(const json::object& root, const fs::path& path,
                                                             std::vector<std::string>& warnings) {
   std::map<std::string, plugin_permissions> out;
-  const auto* v = json::find(root, "permissions");
-  if (!v) return out;
-  const auto* perms = v->if_object();
-  if (!perms) {
-    warnings.push_back("\"permissions\" in " + path.string() + " must be an object, got " +
-                       std::string(json::type_name(*v)) + "; ignoring it");
-    return out;
-  }
+  const auto* perms = object_section(root, "permissions", path, warnings);
+  if (!perms) return out;
   for (const auto& [plugin_key, entry_value] : *perms) {
     std::string plugin(plugin_key);
     const auto* entry = entry_value.if_object();
     if (!entry) {
-      warnings.push_back("Dropped permissions for plugin " + in_quotes(plugin) + " in " + path.string() +
+      warnings.push_back("Dropped permissions for plugin " + quote_for_error(plugin) + " in " + path.string() +
                          ": expected an object, got " + std::string(json::type_name(entry_value)));
       continue;
     }
@@ -70,7 +74,7 @@ std::map<std::string, plugin_permissions> parse_permissions(const json::object& 
       if (auto level = permission_value(*p)) {
         pp.permission = *level;
       } else {
-        warnings.push_back("Dropped invalid permission " + bad_permission_text(*p) + " for plugin " + in_quotes(plugin) +
+        warnings.push_back("Dropped invalid permission " + bad_permission_text(*p) + " for plugin " + quote_for_error(plugin) +
                            " in " + path.string());
       }
     }
@@ -81,12 +85,12 @@ std::map<std::string, plugin_permissions> parse_permissions(const json::object& 
             pp.tools[std::string(tool_key)] = *level;
           } else {
             warnings.push_back("Dropped invalid permission " + bad_permission_text(level_value) + " for tool " +
-                               in_quotes(std::string(tool_key)) + " of plugin " + in_quotes(plugin) + " in " +
+                               quote_for_error(std::string(tool_key)) + " of plugin " + quote_for_error(plugin) + " in " +
                                path.string());
           }
         }
       } else {
-        warnings.push_back("Dropped \"tools\" of plugin " + in_quotes(plugin) + " in " + path.string() +
+        warnings.push_back("Dropped \"tools\" of plugin " + quote_for_error(plugin) + " in " + path.string() +
                            ": expected an object, got " + std::string(json::type_name(*t)));
       }
     }
@@ -94,7 +98,7 @@ std::map<std::string, plugin_permissions> parse_permissions(const json::object& 
       if (r->is_string() && !r->get_string().empty()) {
         pp.reviewed_version = std::string(r->get_string());
       } else {
-        warnings.push_back("Dropped invalid reviewedVersion " + preview(*r) + " for plugin " + in_quotes(plugin) +
+        warnings.push_back("Dropped invalid reviewedVersion " + preview(*r) + " for plugin " + quote_for_error(plugin) +
                            " in " + path.string());
       }
     }
@@ -106,19 +110,13 @@ std::map<std::string, plugin_permissions> parse_permissions(const json::object& 
 std::map<std::string, json::object> parse_settings(const json::object& root, const fs::path& path,
                                                    std::vector<std::string>& warnings) {
   std::map<std::string, json::object> out;
-  const auto* v = json::find(root, "settings");
-  if (!v) return out;
-  const auto* settings = v->if_object();
-  if (!settings) {
-    warnings.push_back("\"settings\" in " + path.string() + " must be an object, got " +
-                       std::string(json::type_name(*v)) + "; ignoring it");
-    return out;
-  }
+  const auto* settings = object_section(root, "settings", path, warnings);
+  if (!settings) return out;
   for (const auto& [plugin, values] : *settings) {
     if (const auto* o = values.if_object()) {
       out[std::string(plugin)] = *o;
     } else {
-      warnings.push_back("Dropped settings for plugin " + in_quotes(std::string(plugin)) + " in " + path.string() +
+      warnings.push_back("Dropped settings for plugin " + quote_for_error(std::string(plugin)) + " in " + path.string() +
                          ": expected an object, got " + std::string(json::type_name(values)));
     }
   }
@@ -188,9 +186,9 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
     bool is_known = false;
     for (const auto& k : known) is_known = is_known || k == key;
     if (is_known) continue;
-    std::string w = "Unknown config key " + in_quotes(key) + " in " + path.string();
+    std::string w = "Unknown config key " + quote_for_error(key) + " in " + path.string();
     auto suggestion = closest_match(key, known, 3);
-    if (!suggestion.empty()) w += ". Did you mean " + in_quotes(suggestion) + "?";
+    if (!suggestion.empty()) w += ". Did you mean " + quote_for_error(suggestion) + "?";
     warnings.push_back(std::move(w));
   }
 

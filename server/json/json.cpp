@@ -19,47 +19,39 @@ std::string position_of(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(col) + " (byte " + std::to_string(offset) + ")";
 }
 
+void pretty(std::string& out, const value& v, int indent);
+
+// `open`, then each item on a line of its own one level deeper, then `close` on a line at
+// `indent`; "{}" / "[]" when there are no items.  write_item(item) writes one item.
+template <class Items, class WriteItem>
+void pretty_container(std::string& out, const Items& items, char open, char close, int indent, WriteItem write_item) {
+  out += open;
+  bool first = true;
+  for (const auto& item : items) {
+    out += first ? "\n" : ",\n";
+    first = false;
+    out.append(static_cast<std::size_t>(indent + 1) * 2, ' ');
+    write_item(item);
+  }
+  if (!first) {
+    out += "\n";
+    out.append(static_cast<std::size_t>(indent) * 2, ' ');
+  }
+  out += close;
+}
+
 void pretty(std::string& out, const value& v, int indent) {
-  auto pad = [&](int n) { out.append(static_cast<std::size_t>(n) * 2, ' '); };
   switch (v.kind()) {
-    case kind::object: {
-      const auto& o = v.get_object();
-      if (o.empty()) {
-        out += "{}";
-        return;
-      }
-      out += "{\n";
-      bool first = true;
-      for (const auto& kv : o) {
-        if (!first) out += ",\n";
-        first = false;
-        pad(indent + 1);
+    case kind::object:
+      pretty_container(out, v.get_object(), '{', '}', indent, [&](const boost::json::key_value_pair& kv) {
         out += boost::json::serialize(value(string(kv.key())));
         out += ": ";
         pretty(out, kv.value(), indent + 1);
-      }
-      out += "\n";
-      pad(indent);
-      out += "}";
+      });
       return;
-    }
-    case kind::array: {
-      const auto& a = v.get_array();
-      if (a.empty()) {
-        out += "[]";
-        return;
-      }
-      out += "[\n";
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        if (i) out += ",\n";
-        pad(indent + 1);
-        pretty(out, a[i], indent + 1);
-      }
-      out += "\n";
-      pad(indent);
-      out += "]";
+    case kind::array:
+      pretty_container(out, v.get_array(), '[', ']', indent, [&](const value& item) { pretty(out, item, indent + 1); });
       return;
-    }
     default:
       out += boost::json::serialize(v);
   }

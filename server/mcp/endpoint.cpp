@@ -28,6 +28,7 @@
 #include "mcp/tool_catalog.hpp"
 #include "net/caught.hpp"
 #include "net/task_group.hpp"
+#include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -122,12 +123,7 @@ std::string first_text(const tools::call_result& r) {
 }
 
 int env_positive(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || n <= 0 || n > 1'000'000'000) return fallback;
-  return static_cast<int>(n);
+  return static_cast<int>(env_integer(name, 1, 1'000'000'000).value_or(fallback));
 }
 
 }  // namespace

@@ -11,8 +11,16 @@ namespace opentabs::net {
 
 using namespace asio::experimental::awaitable_operators;
 
+// One request in flight.  It is listed in `live` (where cancel() finds it) for its lifetime.
 struct http_client::exchange {
-  explicit exchange(asio::any_io_executor ex) : socket(ex), timer(ex) {}
+  exchange(asio::any_io_executor ex, const response_parse_limits& limits, std::list<exchange*>& live)
+      : socket(ex), timer(ex), parser(limits), live_(live) {
+    live_.push_back(this);
+  }
+  ~exchange() { live_.remove(this); }
+  exchange(const exchange&) = delete;
+  exchange& operator=(const exchange&) = delete;
+
   tcp::socket socket;
   asio::steady_timer timer;
   steady_clock::time_point overall = steady_clock::time_point::max();
@@ -20,6 +28,9 @@ struct http_client::exchange {
   bool cancelled = false;
   bool eof = false;
   char buf[16 * 1024];
+
+ private:
+  std::list<exchange*>& live_;
 };
 
 namespace {
@@ -108,15 +119,8 @@ awaitable<status> http_client::read_some(exchange& x) {
 }
 
 awaitable<result<http_client_response>> http_client::send(http_client_request req) {
-  exchange x(ex_);
-  x.parser = http_response_parser(options_.limits);
+  exchange x(ex_, options_.limits, live_);
   if (req.method == "HEAD") x.parser.expect_no_body();
-  live_.push_back(&x);
-  struct unlink {
-    std::list<exchange*>& l;
-    exchange* p;
-    ~unlink() { l.remove(p); }
-  } guard{live_, &x};
 
   if (auto st = co_await open(x, req); !st) co_return st.err();
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
@@ -142,14 +146,7 @@ awaitable<result<http_client_response>> http_client::send(http_client_request re
 
 awaitable<result<response_head>> http_client::stream(http_client_request req, head_handler on_head,
                                                      body_handler on_body) {
-  exchange x(ex_);
-  x.parser = http_response_parser(options_.limits);
-  live_.push_back(&x);
-  struct unlink {
-    std::list<exchange*>& l;
-    exchange* p;
-    ~unlink() { l.remove(p); }
-  } guard{live_, &x};
+  exchange x(ex_, options_.limits, live_);
 
   if (auto st = co_await open(x, req); !st) co_return st.err();
   bool head_seen = false;

@@ -16,16 +16,11 @@ error bad(std::string message) { return make_error("bad_response", std::move(mes
 }  // namespace
 
 std::string_view response_head::header(std::string_view name) const {
-  for (const auto& [k, v] : headers)
-    if (iequals(k, name)) return v;
-  return {};
+  const auto* v = find_header_field(headers, name);
+  return v ? std::string_view(*v) : std::string_view();
 }
 
-bool response_head::has_header(std::string_view name) const {
-  for (const auto& h : headers)
-    if (iequals(h.first, name)) return true;
-  return false;
-}
+bool response_head::has_header(std::string_view name) const { return find_header_field(headers, name) != nullptr; }
 
 http_response_parser::http_response_parser(response_parse_limits limits) : limits_(limits) {}
 

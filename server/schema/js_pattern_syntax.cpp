@@ -6,14 +6,40 @@
 #include <utility>
 #include <vector>
 
-#include "schema/js_regex.hpp"
-
 namespace opentabs::schema {
 namespace {
 
 constexpr char32_t kNone = 0x110000;  // past the end of the pattern
 constexpr char32_t kMaxCodePoint = 0x10FFFF;
 constexpr std::size_t kMaxGroupNesting = 200;
+
+// UTF-8 → UTF-32 (invalid sequences become U+FFFD).
+std::u32string utf8_to_utf32(std::string_view s) {
+  std::u32string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    char32_t cp = 0;
+    std::size_t len = 0;
+    if (c < 0x80) { cp = c; len = 1; }
+    else if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
+    else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
+    else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
+    else { out.push_back(0xFFFD); ++i; continue; }
+    if (i + len > s.size()) { out.push_back(0xFFFD); ++i; continue; }
+    bool good = true;
+    for (std::size_t k = 1; k < len; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) { good = false; break; }
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (!good) { out.push_back(0xFFFD); ++i; continue; }
+    out.push_back(cp);
+    i += len;
+  }
+  return out;
+}
 
 using range_set = std::vector<std::pair<char32_t, char32_t>>;
 

@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "schema/js_pattern_syntax.hpp"
+#include "util/strings.hpp"
 
 namespace opentabs::schema {
 namespace {
@@ -18,41 +19,10 @@ std::int64_t memory_budget(std::size_t max_program_size) {
 
 }  // namespace
 
-std::u32string utf8_to_utf32(std::string_view s) {
-  std::u32string out;
-  out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    char32_t cp = 0;
-    std::size_t len = 0;
-    if (c < 0x80) { cp = c; len = 1; }
-    else if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
-    else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
-    else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
-    else { out.push_back(0xFFFD); ++i; continue; }
-    if (i + len > s.size()) { out.push_back(0xFFFD); ++i; continue; }
-    bool good = true;
-    for (std::size_t k = 1; k < len; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) { good = false; break; }
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (!good) { out.push_back(0xFFFD); ++i; continue; }
-    out.push_back(cp);
-    i += len;
-  }
-  return out;
-}
-
 result<js_regex> js_regex::compile(std::string_view source, const pattern_limits& lim) {
   auto fail = [&](const std::string& why, const char* code = "unsupported_pattern") {
-    // The pattern is the schema author's text: control characters (a newline could forge a
-    // log line) are shown as '?'.
-    std::string shown;
-    for (char c : source.substr(0, 200)) shown.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
-    if (source.size() > 200) shown += "...";
-    return make_error(code, "pattern \"" + shown + "\" cannot be used: " + why);
+    // The pattern is the schema author's text (a newline could forge a log line).
+    return make_error(code, "pattern " + quote_for_error(source, 200) + " cannot be used: " + why);
   };
   if (source.size() > lim.max_length) return fail("longer than " + std::to_string(lim.max_length) + " characters");
   auto translated = js_pattern_to_re2(source);

@@ -46,7 +46,4 @@ class js_regex {
   std::shared_ptr<const re2::RE2> re_;
 };
 
-// UTF-8 → UTF-32 (invalid sequences become U+FFFD).  Shared with the format checks.
-std::u32string utf8_to_utf32(std::string_view s);
-
 }  // namespace opentabs::schema

@@ -44,7 +44,8 @@ value false_schema() {
 
 class translator {
  public:
-  translator(const limits& lim, const object& root) : lim_(lim), root_(root) {}
+  translator(const limits& lim, const object& root, const key_schema_compiler& compile_key_schema)
+      : lim_(lim), root_(root), compile_key_schema_(compile_key_schema) {}
 
   result<value> node(const value& v, const std::string& at, std::size_t depth) {
     if (v.is_bool()) return v.get_bool() ? value(object{}) : false_schema();
@@ -59,7 +60,7 @@ class translator {
     std::vector<value> extras;  // constraints added as allOf entries
     std::optional<json::value> lower, upper;
     std::vector<std::pair<js_regex, value>> pattern_props;
-    std::shared_ptr<const validator> names_validator;
+    std::function<std::optional<std::string>(std::string_view)> names_rejects;
     bool lower_excl = false, upper_excl = false;
     string_check sc;
     bool has_sc = false;
@@ -201,7 +202,7 @@ class translator {
       } else if (key == "propertyNames") {
         auto r = key_validator(val, at + "/propertyNames");
         if (!r) return r.err();
-        names_validator = std::move(*r);
+        names_rejects = std::move(*r);
       } else if (key == "pattern") {
         if (!val.is_string()) return fail(at + "/pattern", "must be a string");
         auto re = compile_pattern(val.get_string());
@@ -334,7 +335,7 @@ class translator {
     }
     if (has_sc) out["pattern"] = check_marker(add_check(std::move(sc)));
     declare_implicit_properties(out, pattern_props);
-    if (!pattern_props.empty() || names_validator) assemble_key_rules(out, pattern_props, std::move(names_validator));
+    if (!pattern_props.empty() || names_rejects) assemble_key_rules(out, pattern_props, std::move(names_rejects));
 
     // Draft-04 ignores every sibling of "$ref"; 2020-12 applies them, so move the ref into allOf.
     if (out.contains("$ref") && (out.size() > 1 || !extras.empty())) {
@@ -399,12 +400,12 @@ class translator {
     return checks_.size() - 1;
   }
 
-  // propertyNames: a sub-validator run on each key (nullptr for `true`: any name).  The
+  // propertyNames: a sub-validator run on each key (empty for `true`: any name).  The
   // root's $defs/definitions come along so references inside it still resolve.
-  result<std::shared_ptr<const validator>> key_validator(const value& s, const std::string& at) {
+  result<std::function<std::optional<std::string>(std::string_view)>> key_validator(const value& s, const std::string& at) {
     object doc;
     if (s.is_bool()) {
-      if (s.get_bool()) return std::shared_ptr<const validator>{};
+      if (s.get_bool()) return std::function<std::optional<std::string>(std::string_view)>{};
       doc = false_schema().get_object();
     } else if (s.is_object()) {
       doc = s.get_object();
@@ -421,11 +422,11 @@ class translator {
     // One budget for the whole schema.
     sub_limits.max_patterns = lim_.max_patterns - patterns_;
     sub_limits.max_total_program_size = lim_.max_total_program_size - program_size_;
-    auto v = validator::compile(doc, sub_limits);
+    auto v = compile_key_schema_(doc, sub_limits);
     if (!v) return fail(at, v.err().message);
-    patterns_ += (*v)->pattern_count();
-    program_size_ += (*v)->pattern_program_size();
-    return std::move(*v);
+    patterns_ += v->pattern_count;
+    program_size_ += v->pattern_program_size;
+    return std::move(v->reject_reason);
   }
 
   // RapidJSON 1.1 treats every name listed in "required" or "dependencies" as a declared
@@ -477,7 +478,7 @@ class translator {
   // entry matching the keys no pattern covers.  propertyNames is an entry whose schema
   // always fails, matching the names its schema rejects.
   void assemble_key_rules(object& out, std::vector<std::pair<js_regex, value>>& patterns,
-                          std::shared_ptr<const validator> names_validator) {
+                          std::function<std::optional<std::string>(std::string_view)> names_rejects) {
     std::vector<std::string> named;
     object* props = out.if_contains("properties") ? &out["properties"].get_object() : nullptr;
     if (props)
@@ -489,7 +490,7 @@ class translator {
         json::array all;
         for (auto& [re, sub_schema] : patterns)
           if (re.search(k)) all.push_back(sub_schema);
-        if (names_validator && names_validator->check(json::str(k))) {
+        if (names_rejects && names_rejects(k)) {
           object f = false_schema().get_object();
           f[synthetic_tag] = "opentabs:propertyNames";
           kv.value() = std::move(f);
@@ -501,10 +502,10 @@ class translator {
       }
     }
     object pp;
-    if (names_validator) {
+    if (names_rejects) {
       string_check c;
       c.what = string_check::kind::key_name;
-      c.key_schema = names_validator;
+      c.key_rejects = names_rejects;
       c.named = named;
       object f = false_schema().get_object();
       f[synthetic_tag] = "opentabs:propertyNames";
@@ -544,6 +545,7 @@ class translator {
 
   const limits& lim_;
   const object& root_;
+  const key_schema_compiler& compile_key_schema_;
   std::size_t nodes_ = 0;
   std::size_t patterns_ = 0;
   std::size_t program_size_ = 0;
@@ -578,22 +580,6 @@ std::size_t count_objects(const value& v) {
     for (auto& x : v.get_array()) n += count_objects(x);
   }
   return n;
-}
-
-// Calls f(pointer, node) for every subschema of a translated document.
-void for_each_subschema(const value& v, const std::string& at, const std::function<void(const std::string&, const value&)>& f) {
-  if (!v.is_object()) return;
-  f(at, v);
-  auto& o = v.get_object();
-  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
-    if (auto* m = o.if_contains(k); m && m->is_object())
-      for (auto& kv : m->get_object()) for_each_subschema(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), f);
-  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
-    if (auto* x = o.if_contains(k); x && x->is_object()) for_each_subschema(*x, at + "/" + k, f);
-  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
-    if (auto* a = o.if_contains(k); a && a->is_array())
-      for (std::size_t i = 0; i < a->get_array().size(); ++i)
-        for_each_subschema(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), f);
 }
 
 // Subschemas applied to the same value as `node` (not to a property or item of it).
@@ -637,6 +623,21 @@ bool is_pure_ref(const value& v) {
 
 }  // namespace
 
+void for_each_subschema(const value& v, const std::string& at, const std::function<void(const std::string&, const value&)>& f) {
+  if (!v.is_object()) return;
+  f(at, v);
+  auto& o = v.get_object();
+  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
+    if (auto* m = o.if_contains(k); m && m->is_object())
+      for (auto& kv : m->get_object()) for_each_subschema(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), f);
+  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
+    if (auto* x = o.if_contains(k); x && x->is_object()) for_each_subschema(*x, at + "/" + k, f);
+  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
+    if (auto* a = o.if_contains(k); a && a->is_array())
+      for (std::size_t i = 0; i < a->get_array().size(); ++i)
+        for_each_subschema(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), f);
+}
+
 std::string check_marker(std::size_t index) { return "(?opentabs:" + std::to_string(index) + ")"; }
 
 std::optional<std::size_t> parse_check_marker(std::string_view p) {
@@ -664,15 +665,15 @@ bool string_check::matches(std::string_view s) const {
       for (auto& p : other_patterns)
         if (p.search(s)) return false;
       return true;
-    case kind::key_name: return !is_named() && key_schema->check(json::str(s)).has_value();
+    case kind::key_name: return !is_named() && key_rejects(s).has_value();
   }
   return false;
 }
 
 std::string string_check::explain(std::string_view s) const {
   if (what == kind::key_name) {
-    auto v = key_schema->check(json::str(s));
-    return v ? v->message : "is valid";
+    auto v = key_rejects(s);
+    return v ? *v : "is valid";
   }
   if (!format.empty() && !check_format(format, s)) return "must match format \"" + format + "\"";
   if (pattern && !pattern->search(s)) return "must match pattern \"" + pattern->source() + "\"";
@@ -768,12 +769,13 @@ std::string pointer_to_ref(std::string_view p) {
   return out;
 }
 
-result<translation> translate(const json::object& schema, const limits& lim) {
+result<translation> translate(const json::object& schema, const limits& lim,
+                              const key_schema_compiler& compile_key_schema) {
   std::size_t bytes = json::dump(schema).size();
   if (bytes > lim.max_schema_bytes)
     return make_error("invalid_schema", "schema is " + std::to_string(bytes) + " bytes, more than the limit of " +
                                             std::to_string(lim.max_schema_bytes));
-  translator t(lim, schema);
+  translator t(lim, schema, compile_key_schema);
   auto r = t.node(value(schema), "", 0);
   if (!r) return r.err();
   value doc = std::move(*r);

@@ -14,7 +14,7 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,10 +22,22 @@
 
 #include "json/json.hpp"
 #include "schema/js_regex.hpp"
-#include "schema/validator.hpp"
+#include "schema/limits.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::schema {
+
+// propertyNames: the schema every key must satisfy is compiled on its own, a translation
+// inside the translation.  Compiling is the validator's job, so validator::compile hands
+// translate() a key_schema_compiler instead of translate() calling back into the validator.
+struct compiled_key_schema {
+  // Why `key` is rejected (the validator's message), nullopt when it is accepted.
+  std::function<std::optional<std::string>(std::string_view key)> reject_reason;
+  std::size_t pattern_count = 0;         // counted against the enclosing schema's budget
+  std::size_t pattern_program_size = 0;
+};
+using key_schema_compiler =
+    std::function<result<compiled_key_schema>(const json::object& schema, const limits& lim)>;
 
 // A check on one string (a value, or an object key for propertyNames) that the translated
 // schema refers to by index.
@@ -35,12 +47,12 @@ struct string_check {
     key_pattern,     // patternProperties: keys outside `named` that `pattern` matches
     key_additional,  // additionalProperties next to patternProperties: keys outside
                      // `named` that none of `other_patterns` matches
-    key_name,        // propertyNames: keys outside `named` that `key_schema` rejects
+    key_name,        // propertyNames: keys outside `named` that `key_rejects` rejects
   };
   kind what = kind::value;
   std::optional<js_regex> pattern;
   std::string format;                             // empty, or a name is_checked_format() knows
-  std::shared_ptr<const validator> key_schema;
+  std::function<std::optional<std::string>(std::string_view key)> key_rejects;
   std::vector<std::string> named;                 // sorted names from "properties"
   std::vector<js_regex> other_patterns;
 
@@ -66,7 +78,13 @@ std::optional<std::size_t> parse_check_marker(std::string_view pattern);
 // Comment markers on synthetic nodes, so error messages can name the original keyword.
 inline constexpr std::string_view synthetic_tag = "$comment";
 
-result<translation> translate(const json::object& schema, const limits& lim);
+result<translation> translate(const json::object& schema, const limits& lim,
+                              const key_schema_compiler& compile_key_schema);
+
+// Calls f(pointer, node) for every subschema of a translated (draft-04) document, parents
+// before their children.
+void for_each_subschema(const json::value& v, const std::string& at,
+                        const std::function<void(const std::string&, const json::value&)>& f);
 
 // JSON pointer ("/a/0", RFC 6901 escapes) lookup; nullptr when absent.
 const json::value* resolve_pointer(const json::value& root, std::string_view pointer);

@@ -290,20 +290,10 @@ std::string last_token(std::string_view ptr) {
   return out;
 }
 
-void collect_pattern_nodes(const json::value& v, const std::string& at, std::vector<std::string>& out) {
-  if (!v.is_object()) return;
-  auto& o = v.get_object();
-  if (o.contains("patternProperties")) out.push_back(at);
-  for (auto k : {"properties", "patternProperties", "$defs", "definitions", "dependencies"})
-    if (auto* m = o.if_contains(k); m && m->is_object())
-      for (auto& kv : m->get_object())
-        collect_pattern_nodes(kv.value(), at + "/" + k + "/" + escape_pointer_token(kv.key()), out);
-  for (auto k : {"additionalProperties", "additionalItems", "not", "items"})
-    if (auto* s = o.if_contains(k); s && s->is_object()) collect_pattern_nodes(*s, at + "/" + k, out);
-  for (auto k : {"allOf", "anyOf", "oneOf", "items"})
-    if (auto* a = o.if_contains(k); a && a->is_array())
-      for (std::size_t i = 0; i < a->get_array().size(); ++i)
-        collect_pattern_nodes(a->get_array()[i], at + "/" + k + "/" + std::to_string(i), out);
+void collect_pattern_nodes(const json::value& document, std::vector<std::string>& out) {
+  for_each_subschema(document, "", [&](const std::string& at, const json::value& node) {
+    if (node.get_object().contains("patternProperties")) out.push_back(at);
+  });
 }
 
 // True when every "$ref" anywhere in `v` points into /$defs/ or /definitions/.
@@ -590,8 +580,28 @@ struct validator::impl {
 validator::validator(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 validator::~validator() = default;
 
+namespace {
+
+// propertyNames schemas are validators of their own (see key_schema_compiler).
+result<compiled_key_schema> compile_key_schema(const json::object& schema, const limits& lim) {
+  auto v = validator::compile(schema, lim);
+  if (!v) return v.err();
+  std::shared_ptr<const validator> keys = std::move(*v);
+  compiled_key_schema out;
+  out.pattern_count = keys->pattern_count();
+  out.pattern_program_size = keys->pattern_program_size();
+  out.reject_reason = [keys](std::string_view key) -> std::optional<std::string> {
+    auto why = keys->check(json::str(key));
+    if (!why) return std::nullopt;
+    return std::move(why->message);
+  };
+  return out;
+}
+
+}  // namespace
+
 result<std::shared_ptr<const validator>> validator::compile(const json::object& schema, const limits& lim) {
-  auto t = translate(schema, lim);
+  auto t = translate(schema, lim, compile_key_schema);
   if (!t) return t.err();
   auto p = std::make_unique<impl>();
   p->document = std::move(t->document);
@@ -600,7 +610,7 @@ result<std::shared_ptr<const validator>> validator::compile(const json::object& 
   p->pattern_program_size = t->pattern_program_size;
   p->lim = lim;
   p->main = build(p->document.get_object(), p->checks);
-  collect_pattern_nodes(p->document, "", p->pattern_nodes);
+  collect_pattern_nodes(p->document, p->pattern_nodes);
   p->refs_only_into_defs = refs_only_into_defs(p->document);
   return std::shared_ptr<const validator>(new validator(std::move(p)));
 }

@@ -76,6 +76,29 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   return best;
 }
 
+const std::string* find_header_field(const std::vector<std::pair<std::string, std::string>>& fields,
+                                     std::string_view name) {
+  for (const auto& [k, v] : fields)
+    if (iequals(k, name)) return &v;
+  return nullptr;
+}
+
+std::string excerpt_for_error(std::string_view text, std::size_t max_bytes) {
+  std::size_t keep = std::min(text.size(), max_bytes);
+  // Back off to the start of a UTF-8 character (continuation bytes are 10xxxxxx).
+  if (keep < text.size())
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  std::string out;
+  out.reserve(keep + 3);
+  for (char c : text.substr(0, keep)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  if (keep < text.size()) out += "…";
+  return out;
+}
+
+std::string quote_for_error(std::string_view text, std::size_t max_bytes) {
+  return "\"" + excerpt_for_error(text, max_bytes) + "\"";
+}
+
 bool constant_time_equals(std::string_view a, std::string_view b) noexcept {
   // Compare over the longer length so a mismatch in length costs the same as a mismatch in content.
   std::size_t n = std::max(a.size(), b.size());

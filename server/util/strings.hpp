@@ -1,10 +1,11 @@
 // Small string helpers shared by every module (case-insensitive compare, trimming,
-// splitting, edit distance for did-you-mean suggestions).
+// splitting, edit distance for did-you-mean suggestions, quoting a value for an error).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace opentabs {
@@ -15,12 +16,24 @@ std::string_view trim(std::string_view s) noexcept;
 std::vector<std::string_view> split(std::string_view s, char sep);
 bool starts_with(std::string_view s, std::string_view prefix) noexcept;
 
+// The value of the first (name, value) field whose name equals `name` ignoring ASCII case
+// (HTTP header fields, requests and responses alike); nullptr when there is none.
+const std::string* find_header_field(const std::vector<std::pair<std::string, std::string>>& fields,
+                                     std::string_view name);
+
 // Levenshtein distance, used for "did you mean" hints.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate closest to `word` within `max_distance`, or empty.
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates,
                           std::size_t max_distance = 3);
+
+// `text` in double quotes for an error message: at most `max_bytes` of it (cut on a UTF-8
+// character boundary, the cut marked "…") with control characters (C0 and DEL) shown as '?',
+// so that a value someone else chose can neither flood the message nor forge a log line.
+std::string quote_for_error(std::string_view text, std::size_t max_bytes = 100);
+// The same without the quotes, for a value that stands on its own as a label.
+std::string excerpt_for_error(std::string_view text, std::size_t max_bytes = 100);
 
 // Constant-time equality for secrets: the time taken depends only on the lengths.
 bool constant_time_equals(std::string_view a, std::string_view b) noexcept;

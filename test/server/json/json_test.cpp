@@ -45,6 +45,14 @@ TEST_CASE("dump is compact and dump_pretty indents") {
   CHECK(json::dump_pretty(o) == "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2\n  ]\n}\n");
 }
 
+TEST_CASE("dump_pretty writes empty containers inline and nests objects in arrays") {
+  CHECK(json::dump_pretty(json::object{}) == "{}\n");
+  CHECK(json::dump_pretty(json::array{}) == "[]\n");
+  json::object o{{"e", json::object{}}, {"l", json::array{json::object{{"k", "v"}}, json::array{}}}};
+  CHECK(json::dump_pretty(o) ==
+        "{\n  \"e\": {},\n  \"l\": [\n    {\n      \"k\": \"v\"\n    },\n    []\n  ]\n}\n");
+}
+
 TEST_CASE("numbers that overflow a double are refused, not turned into Infinity") {
   auto v = json::parse(R"({"n":1e999})");
   REQUIRE_FALSE(v.ok());

@@ -48,3 +48,25 @@ TEST_CASE("atomic write replaces content and read_file bounds size") {
   CHECK((std::filesystem::status(f).permissions() & std::filesystem::perms::group_read) == std::filesystem::perms::none);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("quote_for_error bounds the text and hides control characters") {
+  CHECK(quote_for_error("left-pad") == "\"left-pad\"");
+  CHECK(quote_for_error("a\nb\x1b[31m\x7f") == "\"a?b?[31m?\"");
+  CHECK(quote_for_error(std::string(150, 'x')) == "\"" + std::string(100, 'x') + "…\"");
+  CHECK(quote_for_error("abcdef", 3) == "\"abc…\"");
+  CHECK(quote_for_error("abc", 3) == "\"abc\"");
+  // A cut never splits a UTF-8 character: "é" is two bytes.
+  CHECK(quote_for_error("aéé", 2) == "\"a…\"");
+  CHECK(quote_for_error("aéé", 3) == "\"aé…\"");
+  CHECK(excerpt_for_error("tool\tname", 80) == "tool?name");
+  CHECK(excerpt_for_error(std::string(90, 'n'), 80) == std::string(80, 'n') + "…");
+}
+
+TEST_CASE("find_header_field: first field of that name, any case") {
+  std::vector<std::pair<std::string, std::string>> fields{{"Content-Type", "a"}, {"X-Two", "1"}, {"x-two", "2"}};
+  REQUIRE(find_header_field(fields, "content-type") != nullptr);
+  CHECK(*find_header_field(fields, "content-type") == "a");
+  CHECK(*find_header_field(fields, "X-TWO") == "1");
+  CHECK(find_header_field(fields, "Content-Length") == nullptr);
+  CHECK(find_header_field({}, "Host") == nullptr);
+}
