@@ -36,6 +36,7 @@ struct child_state {
   pid_t pid = -1;
   bool kill_when_abandoned = false;
   bool reaped = false;
+  bool abandoned = false;  // the server is shutting down: stop waiting for the exit
   bool status_known = false;
   int status = 0;
   asio::posix::stream_descriptor out, err, exit_fd;
@@ -84,7 +85,7 @@ net::awaitable<void> wait_exit(std::shared_ptr<child_state> s) {
   }
   // No pidfd (old kernel): poll.
   asio::steady_timer tick(s->exit_fd.get_executor());
-  while (!try_reap(*s, false)) {
+  while (!s->abandoned && !try_reap(*s, false)) {
     tick.expires_after(25ms);
     auto [ec] = co_await tick.async_wait(net::as_value);
     if (ec) co_return;
@@ -105,6 +106,22 @@ net::awaitable<void> drain(std::shared_ptr<child_state> s, bool is_err) {
     }
     if (ec) break;
   }
+}
+
+// The background reaper of a child still running after run_process returned; `give_up`
+// (held for as long as it waits) ends the wait when the group closes.
+net::awaitable<void> reap_later(std::shared_ptr<child_state> s, net::task_group::stop_registration give_up) {
+  (void)give_up;
+  co_await wait_exit(s);
+}
+
+void reap_in_background(net::task_group& background, const std::shared_ptr<child_state>& s, const std::string& program) {
+  auto give_up = background.on_close([s] {
+    s->abandoned = true;
+    asio::error_code ignored;
+    s->exit_fd.cancel(ignored);
+  });
+  background.spawn(reap_later(s, std::move(give_up)), "reaper of " + program);
 }
 
 struct spawn_result {
@@ -182,6 +199,13 @@ net::awaitable<result<process_outcome>> run_process(net::task_group& background,
     ::fcntl(pfd, F_SETFD, FD_CLOEXEC);
     s->exit_fd.assign(pfd);
   }
+  // Shutdown (the group closing) ends a command we would kill at its deadline now, as the
+  // deadline would; a launcher is left running, as at its deadline.
+  net::task_group::stop_registration kill_on_close;
+  if (options.kill_on_timeout)
+    kill_on_close = background.on_close([s] {
+      if (!s->reaped && s->pid > 0) ::kill(-s->pid, SIGKILL);
+    });
   net::task_group readers(ex);  // end of file on both pipes, or the pipes closed below
   readers.spawn(drain(s, false), "child stdout reader");
   readers.spawn(drain(s, true), "child stderr reader");
@@ -196,10 +220,10 @@ net::awaitable<result<process_outcome>> run_process(net::task_group& background,
       // io thread from a child stuck in an uninterruptible wait.
       asio::steady_timer guard(ex, 5s);
       co_await (wait_exit(s) || guard.async_wait(net::as_value));
-      if (!s->reaped) background.spawn(wait_exit(s), "reaper of " + argv[0]);
+      if (!s->reaped) reap_in_background(background, s, argv[0]);
     } else {
       // A launcher still running: leave it, collect its status whenever it exits.
-      background.spawn(wait_exit(s), "reaper of " + argv[0]);
+      reap_in_background(background, s, argv[0]);
     }
   }
   // What the child wrote just before exiting may still sit in the pipes.

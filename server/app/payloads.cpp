@@ -1,6 +1,5 @@
 #include "app/payloads.hpp"
 #include "app/extension_install.hpp"
-#include "app/webmcp_bridge.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +54,24 @@ json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
 }
 
 }  // namespace
+
+json::array webmcp_sites_payload(const server_state& state) {
+  json::array out;
+  for (const auto& s : state.webmcp.sites()) {
+    json::array tools, tabs;
+    for (const auto& t : s.tools)
+      tools.push_back(json::object{
+          {"name", json::str(t)},
+          {"permission", json::str(tools::to_string(config::configured_permission(state.cfg, s.key, t)))}});
+    for (auto t : s.tabs) tabs.push_back(t);
+    out.push_back(json::object{{"key", json::str(s.key)},
+                               {"site", json::str(s.site)},
+                               {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, s.key)))},
+                               {"tabs", std::move(tabs)},
+                               {"tools", std::move(tools)}});
+  }
+  return out;
+}
 
 plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
   plugins::permission_state perms;

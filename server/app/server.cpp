@@ -128,7 +128,8 @@ class server_app {
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
         signals_(io, SIGINT, SIGTERM),
         watcher_(io.get_executor(), state_, reload_, home,
-                 std::chrono::milliseconds(env_number("OPENTABS_MTIME_POLL_MS").value_or(2000))),
+                 std::chrono::milliseconds(
+                     env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
         plugin_manager_(tasks_, state_, hub_, home, reload_, announce_) {
     state_.dev = o.dev;
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");

@@ -52,8 +52,4 @@ class webmcp_bridge {
   asio::thread_pool compile_pool_{1};
 };
 
-// The side panel's view (sync.full / config state `webmcpSites`): one entry per site with its
-// permission key, configured permission, tabs and tools.
-json::array webmcp_sites_payload(const server_state& state);
-
 }  // namespace opentabs::app

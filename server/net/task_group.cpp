@@ -3,6 +3,8 @@
 #include "net/task_group.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "util/log.hpp"
@@ -31,6 +33,8 @@ struct task_group::state {
   asio::any_io_executor ex;
   std::size_t running = 0;
   std::vector<asio::steady_timer*> waiters;
+  std::map<std::uint64_t, std::function<void()>> stoppers;
+  std::uint64_t next_stopper = 1;
   bool closed = false;
 
   void ended() {
@@ -54,7 +58,45 @@ bool task_group::spawn(awaitable<void> task, std::string what) {
   return true;
 }
 
-void task_group::close() { s_->closed = true; }
+void task_group::close() {
+  if (s_->closed) return;
+  s_->closed = true;
+  auto stoppers = std::move(s_->stoppers);
+  s_->stoppers.clear();
+  for (auto& [id, stop] : stoppers) stop();
+}
+
+task_group::stop_registration task_group::on_close(std::function<void()> stop) {
+  stop_registration r;
+  if (s_->closed) {
+    stop();
+    return r;
+  }
+  r.group_ = s_;
+  r.id_ = s_->next_stopper++;
+  s_->stoppers.emplace(r.id_, std::move(stop));
+  return r;
+}
+
+task_group::stop_registration::stop_registration(stop_registration&& o) noexcept
+    : group_(std::move(o.group_)), id_(std::exchange(o.id_, 0)) {}
+
+task_group::stop_registration& task_group::stop_registration::operator=(stop_registration&& o) noexcept {
+  if (this != &o) {
+    reset();
+    group_ = std::move(o.group_);
+    id_ = std::exchange(o.id_, 0);
+  }
+  return *this;
+}
+
+task_group::stop_registration::~stop_registration() { reset(); }
+
+void task_group::stop_registration::reset() {
+  if (auto g = group_.lock(); g && id_ != 0) g->stoppers.erase(id_);
+  group_.reset();
+  id_ = 0;
+}
 
 awaitable<bool> task_group::wait(steady_clock::time_point deadline) {
   if (s_->running == 0) co_return true;

@@ -1,5 +1,6 @@
-// task_group: waits for every task (or its deadline), refuses new work once closed,
-// survives a throwing task; failure_text names what was thrown.
+// task_group: waits for every task (or its deadline), refuses new work once closed and then
+// runs the stop actions tasks registered, survives a throwing task; failure_text names what
+// was thrown.
 #include "net/task_group.hpp"
 
 #include <doctest/doctest.h>
@@ -116,6 +117,24 @@ TEST_CASE("a closed group starts nothing new; what runs goes on and is still awa
   CHECK(loop_ended);
   REQUIRE(all_ended.has_value());
   CHECK(*all_ended);
+}
+
+TEST_CASE("close runs each stop action still registered, once; a closed group runs a new one at once") {
+  asio::io_context io;
+  net::task_group group(io.get_executor());
+  int kept = 0, dropped = 0, late = 0;
+  auto kept_registration = group.on_close([&] { ++kept; });
+  {
+    auto gone = group.on_close([&] { ++dropped; });
+  }
+  auto moved = group.on_close([&] { ++kept; });
+  net::task_group::stop_registration holder = std::move(moved);
+  group.close();
+  group.close();
+  CHECK(kept == 2);
+  CHECK(dropped == 0);
+  auto after = group.on_close([&] { ++late; });
+  CHECK(late == 1);
 }
 
 TEST_CASE("failure_text names what was thrown") {
