@@ -1,6 +1,8 @@
 // The bridge's sans-I/O protocol bookkeeping (see relay_state.hpp).
 #include "bridge/relay_state.hpp"
 
+#include "jsonrpc/jsonrpc.hpp"
+
 namespace opentabs::bridge {
 
 namespace {
@@ -11,35 +13,36 @@ result<client_message> read_client_message(std::string_view line, std::size_t ma
   json::parse_limits lim;
   lim.max_bytes = max_bytes;
   auto v = json::parse(line, lim);
-  if (!v) return make_error("parse_error", v.err().message);
+  if (!v) return make_error(errc::parse_error, v.err().message);
   client_message m;
   if (v->is_array()) {
     m.kind = message_kind::batch;
     m.value = std::move(*v);
     return m;
   }
-  if (!v->is_object()) return make_error("invalid_request", "a JSON-RPC message must be an object");
-  const auto& o = v->as_object();
-  const json::value* id = json::find(o, "id");
-  auto method = json::get_string(o, "method");
-  if (method) {
-    m.method = std::string(*method);
-    m.kind = id ? message_kind::request : message_kind::notification;
-  } else if (id && (json::find(o, "result") || json::find(o, "error"))) {
-    m.kind = message_kind::response;
-  } else {
-    return make_error("invalid_request", "not a JSON-RPC request, notification or response");
+  if (!v->is_object()) return make_error(errc::invalid_request, "a JSON-RPC message must be an object");
+  // The server validates the rest; the bridge needs only the shape (and relays the bytes).
+  auto envelope = jsonrpc::classify_peer(v->as_object());
+  switch (envelope.kind) {
+    case jsonrpc::envelope_kind::request: m.kind = message_kind::request; break;
+    case jsonrpc::envelope_kind::notification: m.kind = message_kind::notification; break;
+    case jsonrpc::envelope_kind::response: m.kind = message_kind::response; break;
+    case jsonrpc::envelope_kind::invalid:
+      return make_error(errc::invalid_request, "not a JSON-RPC request, notification or response");
   }
-  if (id) m.id = *id;
+  m.method = std::string(envelope.method);
+  if (envelope.id) m.id = *envelope.id;
   m.value = std::move(*v);
   return m;
 }
 
 std::string error_line(const json::value& id, int code, std::string_view message) {
-  json::object o{{"jsonrpc", "2.0"},
-                 {"id", id},
-                 {"error", json::object{{"code", code}, {"message", json::str(message)}}}};
-  return json::dump(o);
+  return jsonrpc::error_json(id, jsonrpc::rpc_error{code, std::string(message), nullptr});
+}
+
+std::string stdin_error_line(const error& e) {
+  const char* what = e.is(errc::parse_error) ? "Parse error: " : "Invalid request: ";
+  return error_line(nullptr, jsonrpc::code_for(e.kind), what + e.message);
 }
 
 result<std::string> stdout_line(std::string_view payload) {

@@ -23,12 +23,15 @@ struct client_message {
   std::string method;  // empty for responses and batches
 };
 
-// Parses one stdin line.  Error "parse_error" carries the JSON error position;
-// "invalid_request" when it is JSON but not a JSON-RPC message.
+// Parses one stdin line and classifies it by shape (jsonrpc::classify_peer).  Error
+// errc::parse_error carries the JSON error position; errc::invalid_request when it is JSON
+// but not a JSON-RPC message.
 result<client_message> read_client_message(std::string_view line, std::size_t max_bytes);
 
 // {"jsonrpc":"2.0","id":<id>,"error":{"code":<code>,"message":<message>}} as one line.
 std::string error_line(const json::value& id, int code, std::string_view message);
+// The error line answering a stdin line read_client_message refused (id null).
+std::string stdin_error_line(const error& e);
 
 // Re-serialises one server payload (an SSE data field or a JSON body) compactly, so
 // stdout gets exactly one line per message.  Error when the payload is not JSON.

@@ -21,6 +21,7 @@
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
 #include "config/auth_secret.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "net/asio.hpp"
 #include "net/http_client.hpp"
 #include "net/sse_parser.hpp"
@@ -36,9 +37,6 @@ using net::awaitable;
 
 namespace {
 
-constexpr int kInternalError = -32603;
-constexpr int kParseError = -32700;
-constexpr int kInvalidRequest = -32600;
 constexpr std::size_t kOutboxCapacity = 1024;
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
 
@@ -214,7 +212,7 @@ awaitable<void> relay::read_stdin() {
     if (eof) splitter.finish(out);
     for (std::size_t i = 0; i < out.oversized; ++i) {
       log_.write("dropped a stdin message larger than " + std::to_string(options_.max_line_bytes) + " bytes");
-      co_await emit(error_line(nullptr, kInvalidRequest,
+      co_await emit(error_line(nullptr, jsonrpc::rpc_code::invalid_request,
                                "Bridge error: message larger than " + std::to_string(options_.max_line_bytes) + " bytes"));
     }
     for (auto& line : out.lines) co_await handle_line(std::move(line));
@@ -225,8 +223,7 @@ awaitable<void> relay::handle_line(std::string line) {
   auto msg = read_client_message(line, options_.max_line_bytes);
   if (!msg) {
     log_.write("invalid message on stdin: " + msg.err().message);
-    co_await emit(error_line(nullptr, msg.err().code == "parse_error" ? kParseError : kInvalidRequest,
-                             (msg.err().code == "parse_error" ? "Parse error: " : "Invalid request: ") + msg.err().message));
+    co_await emit(stdin_error_line(msg.err()));
     co_return;
   }
   if (msg->kind == message_kind::request && msg->method == "initialize") {
@@ -313,7 +310,7 @@ awaitable<void> relay::relay_message(client_message msg) {
   const std::string body = json::dump(msg.value);
   auto fail = [&](const std::string& text) -> awaitable<void> {
     log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
-    if (is_request) co_await emit(error_line(msg.id, kInternalError, "Bridge proxy error: " + text));
+    if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
   };
 
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
@@ -406,8 +403,7 @@ awaitable<bool> relay::reinitialize(std::uint64_t failed_generation) {
     state_.set_session_id(r->session_id);
     for (const auto& line : r->lines)
       if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
-    json::object initialized{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}};
-    auto n = co_await post(json::dump(initialized), true, false);
+    auto n = co_await post(jsonrpc::notification_json("notifications/initialized"), true, false);
     ok_now = n && (n->status == 202 || n->status == 200);
     log_.write(ok_now ? "re-initialized: new session on the server" : "re-initialize: notifications/initialized failed");
     if (stream_client_) stream_client_->cancel();  // reopen the event stream for the new session

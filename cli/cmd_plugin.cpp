@@ -43,7 +43,7 @@ result<captured> run_npm(const context& ctx, const std::vector<std::string>& arg
   auto r = run_capture(argv, timeout, [&] { prog.tick(); });
   if (!r) {
     prog.fail();
-    if (r.err().code == "not_found") return make_error("npm_missing", "npm is not installed; it is needed to " + message);
+    if (r.err().is(errc::not_found)) return make_error("npm_missing", "npm is not installed; it is needed to " + message);
     return r.err();
   }
   if (r->timed_out) {
@@ -285,7 +285,7 @@ int cmd_plugin_remove(context& ctx, const parsed_command& cmd) {
       print_note(ctx, api.notify_reload());
       return kExitOk;
     }
-    if (!list && list.err().code == "not_found") return report_error(ctx, "npm_missing", "npm is not installed");
+    if (!list && list.err().is(errc::not_found)) return report_error(ctx, "npm_missing", "npm is not installed");
   }
   return report_error(ctx, "not_found", "no installed plugin '" + name + "' (neither a local plugin nor an npm package); see `opentabs plugin list`");
 }

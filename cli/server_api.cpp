@@ -12,7 +12,7 @@ server_api::server_api(std::uint16_t port, config::config_paths paths) : port_(p
 result<std::string> server_api::secret() const {
   auto s = config::load_secret(paths_.auth_json());
   if (s) return s;
-  if (s.err().code == "not_found")
+  if (s.err().is(errc::not_found))
     return make_error("no_secret", "no secret file at " + paths_.auth_json().string() +
                                        "; run `opentabs start` once to create it (or set OPENTABS_CONFIG_DIR to the "
                                        "server's config directory)");
@@ -61,7 +61,7 @@ result<api_reply> server_api::call_with_secret(const std::string& method, const 
     if (e.code == "connect_failed")
       return make_error("server_not_running", "no opentabs server is running on port " + std::to_string(port_) +
                                                   ". Start one with `opentabs start` (or `opentabs start --background`)");
-    if (e.code == "timeout")
+    if (e.is(errc::timeout))
       return make_error("timeout", "the server on port " + std::to_string(port_) + " did not answer " + method + " " +
                                        target.substr(0, target.find('?')) + " in time (" + e.message + ")");
     return make_error(e.code, "talking to the server on port " + std::to_string(port_) + " failed: " + e.message);

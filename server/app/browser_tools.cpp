@@ -388,9 +388,13 @@ std::string network_index(const json::object& reply, std::int64_t tab_id) {
   }();
   std::string out = std::to_string(list->size()) + " request" + (list->size() == 1 ? "" : "s") + " in tab " +
                     std::to_string(tab_id) +
-                    (source == "light" ? " (always-on record, no bodies; browser_enable_network_capture records bodies)"
-                                       : " (network capture)") +
+                    (source == "light"
+                         ? " (always-on record kept by the page: no headers or bodies; browser_enable_network_capture records them)"
+                         : " (network capture)") +
                     ". Details of one: browser_get_network_request with its id.\n";
+  if (json::get_string(reply, "note")) out += cell(reply, "note", 400) + "\n";
+  if (auto dropped = json::get_int(reply, "dropped"); dropped && *dropped > 0)
+    out += "[" + std::to_string(*dropped) + " earlier requests of this page no longer kept]\n";
   std::size_t first = 0;
   if (list->size() > max_network_index_lines) {
     first = list->size() - max_network_index_lines;
@@ -465,11 +469,11 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   if (tool.name == "browser_upload_file") co_return co_await upload_file(args);
   if (tool.name == "browser_get_network_requests") {
     const auto tab = json::get_int(args, "tabId");
-    if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
+    if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, errc::tool_failed);
     auto reply = co_await ask(method_browser_getNetworkRequests, args);
     if (!reply.ok()) co_return browser_failure(reply);
     const json::object* o = reply.result.if_object();
-    if (!o) co_return tools::call_result::text("Browser tool error: browser.getNetworkRequests returned no object", true, 422);
+    if (!o) co_return tools::call_result::text("Browser tool error: browser.getNetworkRequests returned no object", true, errc::tool_failed);
     co_return tools::call_result::text(network_index(*o, *tab));
   }
   co_return std::nullopt;
@@ -496,7 +500,7 @@ net::awaitable<ext_reply> browser_tools::run_exec_file(std::int64_t tab_id, std:
 net::awaitable<tools::call_result> browser_tools::execute_script(const json::object& args) {
   const auto tab = json::get_int(args, "tabId");
   const auto* code = json::get_string(args, "code");
-  if (!tab || !code) co_return tools::call_result::text("Browser tool error: tabId and code are required", true, 422);
+  if (!tab || !code) co_return tools::call_result::text("Browser tool error: tabId and code are required", true, errc::tool_failed);
   auto reply = co_await run_exec_file(*tab, *code);
   if (!reply.ok()) co_return browser_failure(reply);
   co_return success_result(reply.result, false);
@@ -504,12 +508,12 @@ net::awaitable<tools::call_result> browser_tools::execute_script(const json::obj
 
 net::awaitable<tools::call_result> browser_tools::screenshot(const json::object& args) {
   const auto tab = json::get_int(args, "tabId");
-  if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
+  if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, errc::tool_failed);
   // Refuse a path that breaks the rules before asking the browser for anything.
   const bool to_file = json::find(args, "filePath") != nullptr;
   if (const auto* fp = json::get_string(args, "filePath")) {
     output_file_policy policy(output_folders_());
-    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
+    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, errc::tool_failed);
   }
   json::object params_2{{"tabId", *tab}};
   for (const char* key : {"selector", "ref", "fullPage"})
@@ -518,14 +522,14 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
   if (!reply.ok()) co_return browser_failure(reply);
   const json::object* result = reply.result.if_object();
   const json::string* image = result ? json::get_string(*result, "image") : nullptr;
-  if (!image) co_return tools::call_result::text("Browser tool error: the extension returned no image", true, 422);
+  if (!image) co_return tools::call_result::text("Browser tool error: the extension returned no image", true, errc::tool_failed);
   auto png = decode_base64(*image);
   auto size = png ? png_size(*png) : std::nullopt;
-  if (!size) co_return tools::call_result::text("Browser tool error: the extension returned an image that is not a PNG", true, 422);
+  if (!size) co_return tools::call_result::text("Browser tool error: the extension returned an image that is not a PNG", true, errc::tool_failed);
   const std::string dims = std::to_string(size->first) + "x" + std::to_string(size->second);
   if (to_file) {
     auto file = save_output(args, *png);
-    if (!file) co_return tools::call_result::text("Browser tool error: could not save the screenshot: " + file.err().message, true, 422);
+    if (!file) co_return tools::call_result::text("Browser tool error: could not save the screenshot: " + file.err().message, true, errc::tool_failed);
     co_return tools::call_result::text(json::dump(json::object{{"savedTo", json::str(file->string())},
                                                                {"bytes", static_cast<std::int64_t>(png->size())},
                                                                {"width", size->first},
@@ -547,14 +551,14 @@ net::awaitable<tools::call_result> browser_tools::upload_file(const json::object
   // A path can be chosen by a page's content (prompt injection): every one must pass the read
   // policy, and the extension gets only the checked real paths.
   const json::array* paths = json::get_array(args, "paths");
-  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: paths is required", true, 422);
+  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: paths is required", true, errc::tool_failed);
   output_file_policy policy(output_folders_());
   json::array real_paths;
   for (std::size_t i = 0; i < paths->size(); ++i) {
     const auto& p = (*paths)[i];
-    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "] is not a string", true, 422);
+    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "] is not a string", true, errc::tool_failed);
     auto real = policy.readable(p.get_string());
-    if (!real) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "]: " + real.err().message, true, 422);
+    if (!real) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "]: " + real.err().message, true, errc::tool_failed);
     real_paths.push_back(json::str(real->string()));
   }
   json::object params = args;
@@ -566,14 +570,14 @@ net::awaitable<tools::call_result> browser_tools::upload_file(const json::object
 
 net::awaitable<tools::call_result> browser_tools::export_har(const json::object& args) {
   const auto tab = json::get_int(args, "tabId");
-  if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, 422);
+  if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, errc::tool_failed);
   const bool clear = json::get_bool(args, "clear").value_or(false);
   const bool with_frames = json::get_bool(args, "includeWebSocketFrames").value_or(false);
   // Refuse a path that breaks the rules before asking the browser for anything.
   const bool to_file = json::find(args, "filePath") != nullptr;
   if (const auto* fp = json::get_string(args, "filePath")) {
     output_file_policy policy(output_folders_());
-    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, 422);
+    if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, errc::tool_failed);
   }
   // Read without clearing first; clear only once everything was read, so a failed second
   // read does not lose the first buffer (the clearing read returns the complete buffer).
@@ -597,13 +601,13 @@ net::awaitable<tools::call_result> browser_tools::export_har(const json::object&
   }
   const json::array* list = nullptr;
   if (const auto* o = requests.result.if_object()) list = json::get_array(*o, "requests");
-  if (!list) co_return tools::call_result::text("Browser tool error: browser.getNetworkRequests returned no requests array", true, 422);
+  if (!list) co_return tools::call_result::text("Browser tool error: browser.getNetworkRequests returned no requests array", true, errc::tool_failed);
   auto har = build_har(*list, with_frames ? &frames : nullptr, OPENTABS_VERSION);
   const auto entries = static_cast<std::int64_t>(har["log"].as_object()["entries"].as_array().size());
   std::string text = json::dump_pretty(har);
   if (to_file) {
     auto file = save_output(args, text);
-    if (!file) co_return tools::call_result::text("Browser tool error: could not save the HAR: " + file.err().message, true, 422);
+    if (!file) co_return tools::call_result::text("Browser tool error: could not save the HAR: " + file.err().message, true, errc::tool_failed);
     co_return tools::call_result::text(json::dump(json::object{
         {"savedTo", json::str(file->string())}, {"bytes", static_cast<std::int64_t>(text.size())}, {"entries", entries}}));
   }
@@ -674,13 +678,13 @@ std::string snake_tool_name(std::string_view method, std::string_view path) {
 net::awaitable<tools::call_result> browser_tools::analyze_site(const json::object& args) {
   const auto* url = json::get_string(args, "url");
   const auto wait_seconds = std::clamp<std::int64_t>(json::get_int(args, "waitSeconds").value_or(5), 0, 25);
-  if (!url) co_return tools::call_result::text("Browser tool error: url is required", true, 422);
+  if (!url) co_return tools::call_result::text("Browser tool error: url is required", true, errc::tool_failed);
   json::object params_6{{"url", *url}, {"active", false}};
   auto opened = co_await ask(method_browser_openTab, std::move(params_6));
   if (!opened.ok()) co_return browser_failure(opened);
   const json::object* tab_obj = opened.result.if_object();
   auto tab = tab_obj ? json::get_int(*tab_obj, "id") : std::nullopt;
-  if (!tab) co_return tools::call_result::text("Browser tool error: browser.openTab returned no tab id", true, 422);
+  if (!tab) co_return tools::call_result::text("Browser tool error: browser.openTab returned no tab id", true, errc::tool_failed);
 
   json::object report{{"url", *url}};
   std::string failure;
@@ -781,7 +785,7 @@ net::awaitable<tools::call_result> browser_tools::analyze_site(const json::objec
   co_await ask(method_browser_disableNetworkCapture, std::move(params_12));
   json::object params_13{{"tabId", *tab}};
   co_await ask(method_browser_closeTab, std::move(params_13));
-  if (!failure.empty()) co_return tools::call_result::text("Browser tool error: plugin_analyze_site failed at " + failure, true, 422);
+  if (!failure.empty()) co_return tools::call_result::text("Browser tool error: plugin_analyze_site failed at " + failure, true, errc::tool_failed);
   co_return tools::call_result::text(json::dump(report));
 }
 

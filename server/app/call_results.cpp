@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "app/extension_wire.hpp"
+
 namespace opentabs::app {
 namespace {
 
@@ -144,16 +146,16 @@ tools::call_result plugin_failure(const ext_reply& reply) {
   switch (reply.outcome) {
     case k::error: {
       if (const auto* d = reply.data.if_object(); d && json::get_string(*d, "code"))
-        return tools::call_result::text(structured_error_text(*d, reply.message), true, 422);
-      if (reply.code == -32001) return tools::call_result::text("Tab closed: " + reply.message, true, 422);
-      if (reply.code == -32002) return tools::call_result::text("Tab unavailable: " + reply.message, true, 422);
-      return tools::call_result::text("Tool dispatch error: " + sanitize_error_text(reply.message), true, 422);
+        return tools::call_result::text(structured_error_text(*d, reply.message), true, errc::tool_failed);
+      if (reply.code == extension_code::tab_closed) return tools::call_result::text("Tab closed: " + reply.message, true, errc::tool_failed);
+      if (reply.code == extension_code::tab_unavailable) return tools::call_result::text("Tab unavailable: " + reply.message, true, errc::tool_failed);
+      return tools::call_result::text("Tool dispatch error: " + sanitize_error_text(reply.message), true, errc::tool_failed);
     }
     case k::not_sent:
       return tools::call_result::text("Extension not connected. Please ensure the OpenTabs Chrome extension is running.",
-                                      true, 422);
+                                      true, errc::tool_failed);
     default:
-      return tools::call_result::text("Tool dispatch error: " + reply.message, true, 422);
+      return tools::call_result::text("Tool dispatch error: " + reply.message, true, errc::tool_failed);
   }
 }
 
@@ -161,7 +163,7 @@ tools::call_result browser_failure(const ext_reply& reply) {
   return tools::call_result::text("Browser tool error: " + (reply.outcome == ext_reply::kind::error
                                                                  ? sanitize_error_text(reply.message)
                                                                  : reply.message),
-                                  true, 422);
+                                  true, errc::tool_failed);
 }
 
 audit::audit_error audit_error_of(const ext_reply& reply) {

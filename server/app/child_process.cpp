@@ -174,7 +174,7 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
   if (rc != 0) {
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
-    if (rc == ENOENT) return make_error("not_found", argv[0] + " is not installed or not on PATH");
+    if (rc == ENOENT) return make_error(errc::not_found, argv[0] + " is not installed or not on PATH");
     return make_error("spawn_failed", "cannot start " + argv[0] + ": " + std::strerror(rc));
   }
   return spawn_result{pid, out_pipe[0], err_pipe[0]};

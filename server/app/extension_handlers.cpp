@@ -3,10 +3,12 @@
 #include <map>
 #include <memory>
 
+#include "app/extension_wire.hpp"
 #include "app/plugin_log_limiter.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/log.hpp"
 
@@ -23,58 +25,47 @@ outcome answer(json::object body) { return outcome{outcome::kind::reply, std::mo
 
 outcome ok_result() { return answer(json::object{{"result", json::object{{"ok", true}}}}); }
 
-outcome error_reply(std::int64_t code, std::string message) {
-  return answer(json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}});
-}
+outcome error_reply(errc kind, std::string message) { return answer(extension_error_reply(make_error(kind, std::move(message)))); }
 
 class handlers {
  public:
   explicit handlers(handler_context ctx) : ctx_(std::move(ctx)) {}
 
-  reply handle(ext_connection& c, const std::string& method, const json::object& params, const json::value* id) {
-    bool is_request = id != nullptr;
-    if (method == "tab.syncAll") return tab_sync_all(c, params);
-    if (method == "tab.stateChanged") return tab_state_changed(c, params, is_request);
-    if (method == "plugin.log") return plugin_log(params);
-    if (method == "confirmation.response") return confirmation_response(params);
-    if (method == kCapabilitiesMethod) return capabilities(c, params, is_request);
-    if (method == "sync.requestFull") {
-      ctx_.hub.send_to(c.id, json::object{{"jsonrpc", "2.0"}, {"method", "sync.full"}, {"params", ctx_.sync_params()}});
-      return none();
-    }
-    if (method == "config.getState") return answer(json::object{{"result", ctx_.config_state()}});
-    if (method == "config.setToolPermission") return set_tool_permission(params);
-    if (method == "config.setPluginPermission") return set_plugin_permission(params);
-    if (method == "config.setAllToolsPermission") return set_all_tools_permission(params);
-    if (method == "config.setSkipPermissions") return set_skip_permissions(params);
-    if (method == "config.setPluginSettings") return set_plugin_settings(params);
-    if (method.rfind("webmcp.", 0) == 0) return ctx_.webmcp ? ctx_.webmcp(c, method, params, id) : none();
-    if (method == "server.selfUpdate") {
-      // The real server updates itself with npm; a native build is updated the way it was
-      // installed, so say that instead of "Method not found".
-      if (!is_request) return none();
-      return error_reply(-32603, std::string("This opentabs server (") + OPENTABS_VERSION +
-                                     ") cannot update itself: install the newer version the way you installed this one, "
-                                     "then restart it (opentabs stop; opentabs start)");
-    }
-    if (method.rfind("plugin.", 0) == 0 || method == "folder.open") {
-      if (!is_request || !ctx_.async_request) return none();
-      ctx_.async_request(c, method, params, *id);
-      return outcome{outcome::kind::deferred, {}};
-    }
-    if (!is_request) log::debug("ignoring extension notification " + method);
-    return none();
+  // Registers every method this class answers in the hub's method table.
+  static void register_methods(const std::shared_ptr<handlers>& self, extension_hub::method_table& table) {
+    using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
+    auto add = [&](std::string name, params_kind params, call_kind calls,
+                   reply (handlers::*fn)(ext_connection&, const json::object&, const json::value*)) {
+      table.add(std::move(name), {[self, fn](ext_connection& c, const json::object& p, const json::value* id) {
+                                    return ((*self).*fn)(c, p, id);
+                                  },
+                                  params, calls, rate_class::limited});
+    };
+    add("tab.syncAll", params_kind::object, call_kind::either, &handlers::tab_sync_all);
+    add("tab.stateChanged", params_kind::object, call_kind::either, &handlers::tab_state_changed);
+    add("plugin.log", params_kind::object, call_kind::either, &handlers::plugin_log);
+    add("confirmation.response", params_kind::object, call_kind::either, &handlers::confirmation_response);
+    add(std::string(kCapabilitiesMethod), params_kind::object, call_kind::either, &handlers::capabilities);
+    add("sync.requestFull", params_kind::none, call_kind::either, &handlers::sync_request_full);
+    add("config.getState", params_kind::none, call_kind::either, &handlers::config_get_state);
+    add("config.setToolPermission", params_kind::object, call_kind::either, &handlers::set_tool_permission);
+    add("config.setPluginPermission", params_kind::object, call_kind::either, &handlers::set_plugin_permission);
+    add("config.setAllToolsPermission", params_kind::object, call_kind::either, &handlers::set_all_tools_permission);
+    add("config.setSkipPermissions", params_kind::object, call_kind::either, &handlers::set_skip_permissions);
+    add("config.setPluginSettings", params_kind::object, call_kind::either, &handlers::set_plugin_settings);
+    add("server.selfUpdate", params_kind::none, call_kind::request, &handlers::server_self_update);
   }
 
  private:
-  reply tab_sync_all(ext_connection& c, const json::object& params) {
+  reply tab_sync_all(ext_connection& c, const json::object& params, const json::value*) {
     const auto* tabs = json::get_object(params, "tabs");
     if (!tabs) return none();
     c.tabs.replace_all(*tabs);
     return handled();
   }
 
-  reply tab_state_changed(ext_connection& c, const json::object& params, bool is_request) {
+  reply tab_state_changed(ext_connection& c, const json::object& params, const json::value* id) {
+    const bool is_request = id != nullptr;
     const auto* plugin = json::get_string(params, "plugin");
     const auto* state = json::get_string(params, "state");
     std::string problem;
@@ -82,7 +73,7 @@ class handlers {
     else if (!state || !parse_tab_state(*state)) problem = "Invalid state: must be closed, unavailable or ready";
     else if (!ctx_.state.find_plugin(*plugin)) problem = "Plugin not found: " + std::string(*plugin);
     if (!problem.empty()) {
-      if (is_request) return error_reply(-32602, problem);
+      if (is_request) return error_reply(errc::invalid_params, problem);
       log::debug("tab.stateChanged rejected: " + problem);
       return none();
     }
@@ -91,10 +82,11 @@ class handlers {
   }
 
   // Our extension's announcement of the request methods it handles (extension_capabilities.hpp).
-  reply capabilities(ext_connection& c, const json::object& params, bool is_request) {
+  reply capabilities(ext_connection& c, const json::object& params, const json::value* id) {
+    const bool is_request = id != nullptr;
     auto caps = parse_capabilities(params);
     if (!caps) {
-      if (is_request) return error_reply(-32602, caps.err().message);
+      if (is_request) return error_reply(errc::invalid_params, caps.err().message);
       log::warn("extension " + c.label + ": " + caps.err().message);
       return handled();
     }
@@ -104,7 +96,7 @@ class handlers {
     return is_request ? ok_result() : handled();
   }
 
-  reply plugin_log(const json::object& params) {
+  reply plugin_log(ext_connection&, const json::object& params, const json::value*) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* level = json::get_string(params, "level");
     const auto* message = json::get_string(params, "message");
@@ -126,7 +118,7 @@ class handlers {
     return handled();
   }
 
-  reply confirmation_response(const json::object& params) {
+  reply confirmation_response(ext_connection&, const json::object& params, const json::value*) {
     const auto* id = json::get_string(params, "id");
     const auto* d = json::get_string(params, "decision");
     if (!id || !d) return none();
@@ -157,19 +149,36 @@ class handlers {
 
   reply persist(const config::config_store::edit_fn& edit) {
     auto r = ctx_.state.store.update(edit);
-    if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
+    if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.config_changed(false, &r->cfg);
     return ok_result();
   }
 
-  reply set_tool_permission(const json::object& params) {
+  reply sync_request_full(ext_connection& c, const json::object&, const json::value*) {
+    ctx_.hub.send_to(c.id, jsonrpc::notification_object("sync.full", ctx_.sync_params()));
+    return none();
+  }
+
+  reply config_get_state(ext_connection&, const json::object&, const json::value*) {
+    return answer(json::object{{"result", ctx_.config_state()}});
+  }
+
+  // The real server updates itself with npm; a native build is updated the way it was
+  // installed, so say that instead of "Method not found".
+  reply server_self_update(ext_connection&, const json::object&, const json::value*) {
+    return error_reply(errc::unsupported, std::string("This opentabs server (") + OPENTABS_VERSION +
+                                              ") cannot update itself: install the newer version the way you installed this one, "
+                                              "then restart it (opentabs stop; opentabs start)");
+  }
+
+  reply set_tool_permission(ext_connection&, const json::object& params, const json::value*) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* tool = json::get_string(params, "tool");
     const auto* perm = json::get_string(params, "permission");
-    if (!plugin || !tool || !perm) return error_reply(-32602, "Missing params: plugin, tool and permission are required");
+    if (!plugin || !tool || !perm) return error_reply(errc::invalid_params, "Missing params: plugin, tool and permission are required");
     auto level = tools::parse_permission(*perm);
-    if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
-    if (auto problem = check_tool(*plugin, *tool)) return error_reply(-32602, *problem);
+    if (!level) return error_reply(errc::invalid_params, "Invalid permission: must be off, ask or auto");
+    if (auto problem = check_tool(*plugin, *tool)) return error_reply(errc::invalid_params, *problem);
     std::string p(*plugin), t(*tool);
     auto plugin_default = config::plugin_permission(ctx_.state.cfg, p);
     return persist([&](json::object& root) -> result<bool> {
@@ -179,25 +188,25 @@ class handlers {
     });
   }
 
-  reply set_plugin_permission(const json::object& params) {
+  reply set_plugin_permission(ext_connection&, const json::object& params, const json::value*) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* perm = json::get_string(params, "permission");
-    if (!plugin || !perm) return error_reply(-32602, "Missing params: plugin and permission are required");
+    if (!plugin || !perm) return error_reply(errc::invalid_params, "Missing params: plugin and permission are required");
     auto level = tools::parse_permission(*perm);
-    if (!level) return error_reply(-32602, "Invalid permission: must be off, ask or auto");
+    if (!level) return error_reply(errc::invalid_params, "Invalid permission: must be off, ask or auto");
     const plugins::plugin* installed = ctx_.state.find_plugin(*plugin);
     if (*plugin != "browser" && !webmcp::is_permission_key(*plugin) && !installed)
-      return error_reply(-32602, "Plugin not found: " + std::string(*plugin));
+      return error_reply(errc::invalid_params, "Plugin not found: " + std::string(*plugin));
     config::plugin_permission_change change;
     change.level = *level;
     // reviewedVersion is the user's consent to the code of one version (the side panel sends
     // it only when its confirmation was accepted); it is recorded only for exactly the
     // version installed now, and only for plugins.  Without it nothing becomes reviewed.
     if (const auto* rv = json::find(params, "reviewedVersion")) {
-      if (!installed) return error_reply(-32602, "Invalid params: reviewedVersion applies to installed plugins only, not " + std::string(*plugin));
-      if (!rv->is_string()) return error_reply(-32602, "Invalid params: reviewedVersion must be a string");
+      if (!installed) return error_reply(errc::invalid_params, "Invalid params: reviewedVersion applies to installed plugins only, not " + std::string(*plugin));
+      if (!rv->is_string()) return error_reply(errc::invalid_params, "Invalid params: reviewedVersion must be a string");
       if (std::string_view reviewed = rv->get_string(); reviewed != installed->loaded.version)
-        return error_reply(-32602, "Invalid params: reviewedVersion \"" + std::string(reviewed.substr(0, 64)) +
+        return error_reply(errc::invalid_params, "Invalid params: reviewedVersion \"" + std::string(reviewed.substr(0, 64)) +
                                        "\" is not the installed version " + installed->loaded.version + " of " +
                                        std::string(*plugin) + "; review it again");
       change.reviewed_version = installed->loaded.version;
@@ -208,28 +217,30 @@ class handlers {
 
   // Sent by the real extension, missing from the real server: every tool of the plugin
   // gets the same level (the plugin default is set and overrides are cleared).
-  reply set_all_tools_permission(const json::object& params) { return set_plugin_permission(params); }
+  reply set_all_tools_permission(ext_connection& c, const json::object& params, const json::value* id) {
+    return set_plugin_permission(c, params, id);
+  }
 
-  reply set_skip_permissions(const json::object& params) {
+  reply set_skip_permissions(ext_connection&, const json::object& params, const json::value*) {
     auto v = json::get_bool(params, "skipPermissions");
-    if (!v) return error_reply(-32602, "Invalid params: skipPermissions must be a boolean");
+    if (!v) return error_reply(errc::invalid_params, "Invalid params: skipPermissions must be a boolean");
     ctx_.state.skip_permissions = *v;
     ctx_.config_changed(false, nullptr);
     return ok_result();
   }
 
-  reply set_plugin_settings(const json::object& params) {
+  reply set_plugin_settings(ext_connection&, const json::object& params, const json::value*) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* settings = json::get_object(params, "settings");
-    if (!plugin || !settings) return error_reply(-32602, "Missing params: plugin and settings (object) are required");
+    if (!plugin || !settings) return error_reply(errc::invalid_params, "Missing params: plugin and settings (object) are required");
     if (ctx_.validate_settings) {
       if (auto problem = ctx_.validate_settings(std::string(*plugin), *settings))
-        return error_reply(-32602, "Settings validation failed: " + *problem);
+        return error_reply(errc::invalid_params, "Settings validation failed: " + *problem);
     }
     std::string p(*plugin);
     json::object values = *settings;
     auto r = ctx_.state.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
-    if (!r) return error_reply(-32603, "Could not save config.json: " + r.err().message);
+    if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.config_changed(true, &r->cfg);
     return ok_result();
   }
@@ -279,11 +290,8 @@ class handlers {
 
 }  // namespace
 
-extension_hub::inbound_handler make_inbound_handler(handler_context ctx) {
-  auto h = std::make_shared<handlers>(std::move(ctx));
-  return [h](ext_connection& c, const std::string& method, const json::object& params, const json::value* id) {
-    return h->handle(c, method, params, id);
-  };
+void register_extension_handlers(extension_hub::method_table& table, handler_context ctx) {
+  handlers::register_methods(std::make_shared<handlers>(std::move(ctx)), table);
 }
 
 }  // namespace opentabs::app

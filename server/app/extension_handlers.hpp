@@ -1,8 +1,9 @@
 // What the server does with each method the extension sends (spec §3.5): tab state,
 // config.* changes (validated, persisted section-wise, then announced), confirmation
-// answers and plugin logs.  Plugin management (npm) and folder.open are slow and are
-// handed to `async_request`, which answers later.  Every rejection is a JSON-RPC error
-// whose message names the bad field.
+// answers and plugin logs, registered in the hub's method table.  Plugin management (npm),
+// folder.open (plugin_manager) and webmcp.* (webmcp_bridge) register their own entries in
+// the same table.  Every rejection is an error (extension_wire.hpp) whose message names the
+// bad field.
 #pragma once
 
 #include <functional>
@@ -30,13 +31,10 @@ struct handler_context {
   std::function<json::object()> config_state;  // config.getState result
   // Validates settings against the plugin's configSchema; an error text or nullopt.
   std::function<std::optional<std::string>(const std::string& plugin, const json::object& settings)> validate_settings;
-  // plugin.search|install|updateFromRegistry|remove|removeBySpecifier|checkUpdates, folder.open.
-  // Null: those methods answer -32601.
-  std::function<void(ext_connection&, std::string method, json::object params, json::value id)> async_request;
-  // webmcp.* reports (webmcp_bridge); null: ignored.
-  extension_hub::inbound_handler webmcp;
 };
 
-extension_hub::inbound_handler make_inbound_handler(handler_context ctx);
+// Adds tab.*, plugin.log, confirmation.response, extension.capabilities, sync.requestFull,
+// config.* and server.selfUpdate to `table`.
+void register_extension_handlers(extension_hub::method_table& table, handler_context ctx);
 
 }  // namespace opentabs::app

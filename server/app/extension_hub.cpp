@@ -1,7 +1,9 @@
 #include "app/extension_hub.hpp"
 
+#include "app/extension_wire.hpp"
 #include "app/oversize_reply.hpp"
 #include "codec/ws_codec.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "net/ws_connection.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
@@ -16,10 +18,6 @@ constexpr std::size_t kMaxHandledMessage = 10 * 1024 * 1024;
 // Inbound messages one connection may send per second before we drop (a runaway page
 // flooding plugin.log must not starve everyone else).
 constexpr int kMaxInboundPerSecond = 2000;
-
-json::object rpc_error(std::int64_t code, std::string message) {
-  return json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}};
-}
 
 std::string next_label(std::size_t n) {
   std::string s;
@@ -51,7 +49,25 @@ struct extension_hub::waiter {
   std::function<void(double, std::optional<double>, const std::string&)> on_progress;
 };
 
-extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {}
+extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {
+  using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
+  methods_.add("ping", {[](ext_connection& c, const json::object&, const json::value*) {
+                          c.send(jsonrpc::notification_json("pong"));
+                          return inbound_outcome{inbound_outcome::kind::handled, {}};
+                        },
+                        params_kind::none, call_kind::either, rate_class::limited});
+  // Progress of one of our own requests (spec §3.3): pushes its deadline out.
+  methods_.add("tool.progress", {[this](ext_connection&, const json::object& params, const json::value*) {
+                                   const auto* did = json::get_string(params, "dispatchId");
+                                   auto progress = json::get_number(params, "progress");
+                                   const auto* m = json::get_string(params, "message");
+                                   if (did && progress)
+                                     report_progress(std::string(*did), *progress, json::get_number(params, "total"),
+                                                     m ? std::string(*m) : "");
+                                   return inbound_outcome{inbound_outcome::kind::handled, {}};
+                                 },
+                                 params_kind::object, call_kind::either, rate_class::limited});
+}
 
 std::vector<ext_connection*> extension_hub::connections() {
   std::vector<ext_connection*> out;
@@ -79,7 +95,7 @@ ext_connection* extension_hub::find(const std::string& id) {
 net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string connection_id) {
   auto upgraded = ex.upgrade("opentabs");
   if (!upgraded) {
-    ex.respond(net::http_response::error(std::stoi(upgraded.err().code), "bad_handshake", upgraded.err().message));
+    ex.respond(net::http_response::error(net::http_status_for(upgraded.err().kind), "bad_handshake", upgraded.err().message));
     co_return;
   }
   auto& ws = **upgraded;
@@ -187,7 +203,7 @@ void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_vie
   log::warn("the extension's " + size + "-byte reply to " + pending->label + " is over the limit; failing the call");
   ext_reply too_large;
   too_large.outcome = ext_reply::kind::error;
-  too_large.code = -32603;
+  too_large.code = jsonrpc::rpc_code::internal_error;
   too_large.message = "The extension's reply is too large (" + size +
                       " bytes, limit " + std::to_string(kMaxHandledMessage) + "); ask for less, e.g. with a selector, a limit or maxLength, or save it "
                       "to a file with filePath where the tool offers it";
@@ -200,60 +216,42 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     log::debug("dropping an extension message: " + parsed.err().message);
     return;
   }
-  auto& msg = *parsed;
-  const auto* id = json::find(msg, "id");
-  bool has_id = id && !id->is_null();
-  if (const auto* method = json::get_string(msg, "method")) {
-    if (over_limit) return;
-    json::object empty;
-    const json::object* params = &empty;
-    if (const auto* p = json::find(msg, "params")) {
-      if (!p->is_object()) {
-        if (has_id) {
-          auto reply = rpc_error(-32602, "params must be an object");
-          reply["jsonrpc"] = "2.0";
-          reply["id"] = *id;
-          c.send(json::dump(reply));
-        }
-        return;
-      }
-      params = &p->get_object();
-    }
-    test_fault::throw_if_armed("ws-handler-throw", *method);
-    if (*method == "ping") {
-      c.send(R"({"jsonrpc":"2.0","method":"pong"})");
+  auto env = jsonrpc::classify_peer(*parsed, {.null_id_is_absent = true});
+  if (env.is_call()) {
+    const bool is_request = env.kind == jsonrpc::envelope_kind::request;
+    const auto* method = methods_.find(env.method, is_request);
+    if (over_limit && !(method && method->rate == jsonrpc::rate_class::exempt)) return;
+    auto answer = [&](json::object reply) {
+      reply["jsonrpc"] = "2.0";
+      reply["id"] = *env.id;
+      c.send(json::dump(reply));
+    };
+    const json::object* params = env.params_object();
+    if (!params) {
+      if (is_request) answer(extension_error_reply(make_error(errc::invalid_params, "params must be an object")));
       return;
     }
-    if (*method == "tool.progress") {
-      const auto* did = json::get_string(*params, "dispatchId");
-      auto progress = json::get_number(*params, "progress");
-      const auto* m = json::get_string(*params, "message");
-      if (did && progress)
-        report_progress(std::string(*did), *progress, json::get_number(*params, "total"), m ? std::string(*m) : "");
-      return;
-    }
+    test_fault::throw_if_armed("ws-handler-throw", env.method);
     inbound_outcome out;
-    if (inbound_) out = inbound_(c, std::string(*method), *params, has_id ? id : nullptr);
-    if (!has_id || out.what == inbound_outcome::kind::deferred || out.what == inbound_outcome::kind::handled) return;
-    json::object reply = out.what == inbound_outcome::kind::reply
-                             ? std::move(out.body)
-                             : rpc_error(-32601, "Method not found: " + std::string(*method));
-    reply["jsonrpc"] = "2.0";
-    reply["id"] = *id;
-    c.send(json::dump(reply));
+    if (method) out = method->handler(c, *params, env.id);
+    else if (!is_request) log::debug("ignoring extension notification " + std::string(env.method.substr(0, 100)));
+    if (!is_request || out.what == inbound_outcome::kind::deferred || out.what == inbound_outcome::kind::handled) return;
+    answer(out.what == inbound_outcome::kind::reply
+               ? std::move(out.body)
+               : extension_error_reply(make_error(errc::method_not_found, jsonrpc::rpc_error::method_not_found(env.method).message)));
     return;
   }
-  // A response to one of our requests.
-  if (!has_id || !id->is_string()) return;
-  std::string rid(id->get_string());
+  // A response to one of our requests (their ids are strings).
+  if (env.kind != jsonrpc::envelope_kind::response || !env.id->is_string()) return;
+  std::string rid(env.id->get_string());
   ext_reply rep;
-  if (const auto* err = json::get_object(msg, "error")) {
+  if (env.error) {
     rep.outcome = ext_reply::kind::error;
-    rep.code = json::get_int(*err, "code").value_or(-32603);
-    if (const auto* m = json::get_string(*err, "message")) rep.message = std::string(*m);
-    if (const auto* d = json::find(*err, "data")) rep.data = *d;
-  } else if (const auto* r = json::find(msg, "result")) {
-    rep.result = *r;
+    rep.code = json::get_int(*env.error, "code").value_or(jsonrpc::rpc_code::internal_error);
+    if (const auto* m = json::get_string(*env.error, "message")) rep.message = std::string(*m);
+    if (const auto* d = json::find(*env.error, "data")) rep.data = *d;
+  } else if (env.result) {
+    rep.result = *env.result;
   } else {
     return;
   }
@@ -308,7 +306,7 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
       if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
     };
   }
-  json::object message{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}, {"id", json::str(id)}};
+  json::object message = jsonrpc::request_object(json::str(id), method, std::move(params));
   // A send that fails settles the request at once; the wait below then returns immediately.
   if (!send_to(conn_id, message)) table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}});
   try {

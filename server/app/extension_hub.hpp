@@ -1,8 +1,9 @@
 // The server's side of the extension channel (/ws, spec §3): every connected extension
 // (one per browser profile, identified by connectionId), their tab maps, sending and
 // broadcasting, and requests that wait for a reply (tool.dispatch, browser.*).  Inbound
-// methods are handed to an inbound_handler (extension_handlers.cpp) so protocol policy
-// stays out of the socket code.  Lives on the io_context thread.
+// methods are looked up in one method table (jsonrpc/method_table.hpp) that the hub
+// (ping, tool.progress), extension_handlers, webmcp_bridge and plugin_manager fill, so
+// protocol policy stays out of the socket code.  Lives on the io_context thread.
 #pragma once
 
 #include <functional>
@@ -16,6 +17,7 @@
 #include "app/tab_map.hpp"
 #include "app/extension_capabilities.hpp"
 #include "json/json.hpp"
+#include "jsonrpc/method_table.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
 
@@ -47,19 +49,21 @@ class extension_hub {
   // holding "result" or "error" (requests), or "answered later" (the handler keeps `id`
   // and replies through send_to when its asynchronous work is done).
   struct inbound_outcome {
-    // none: not a method the server handles (a request gets -32601); handled: done, and the
-    // protocol defines no reply (tab.*, plugin.log, confirmation.response); reply: send body;
-    // deferred: answered later.
+    // none: the handler declined (a request gets -32601, as for an unknown method);
+    // handled: done, and the protocol defines no reply (tab.*, plugin.log,
+    // confirmation.response); reply: send body; deferred: answered later.
     enum class kind { none, handled, reply, deferred } what = kind::none;
     json::object body;
   };
-  // Handles one inbound request (id non-null) or notification.  Runs on the io thread.
-  using inbound_handler = std::function<inbound_outcome(ext_connection&, const std::string& method,
-                                                       const json::object& params, const json::value* id)>;
+  // Handles one inbound request (id non-null) or notification of the method it was
+  // registered for.  Runs on the io thread.
+  using method_handler = std::function<inbound_outcome(ext_connection&, const json::object& params, const json::value* id)>;
+  using method_table = jsonrpc::method_table<method_handler>;
 
   extension_hub(asio::any_io_executor ex, dispatch_timing timing);
 
-  void set_inbound_handler(inbound_handler h) { inbound_ = std::move(h); }
+  // The one table of methods the extension may send; a name missing from it answers -32601.
+  method_table& methods() { return methods_; }
   // Called with each new connection right after the handshake (sends sync.full).
   void set_on_open(std::function<void(ext_connection&)> f) { on_open_ = std::move(f); }
   void set_on_close(std::function<void(const std::string& id)> f) { on_close_ = std::move(f); }
@@ -122,7 +126,7 @@ class extension_hub {
 
   asio::any_io_executor ex_;
   dispatch_table table_;
-  inbound_handler inbound_;
+  method_table methods_;
   std::function<void(ext_connection&)> on_open_;
   std::function<void(const std::string&)> on_close_;
   std::map<std::string, std::shared_ptr<ext_connection>> connections_;

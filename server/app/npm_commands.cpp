@@ -85,7 +85,7 @@ bool is_plugin_package_name(std::string_view name) noexcept {
 
 result<std::vector<std::string>> plugin_package_candidates(std::string_view input) {
   auto bad = [&](const std::string& why) {
-    return make_error("invalid_params", "Invalid plugin name: " + quote_for_error(input) + " " + why);
+    return make_error(errc::invalid_params, "Invalid plugin name: " + quote_for_error(input) + " " + why);
   };
   if (input.empty()) return bad("is empty");
   if (input.size() > max_package_name_length) return bad("is longer than 214 characters");
@@ -137,14 +137,14 @@ std::vector<std::string> search_argv(const std::string& query) {
 
 result<std::string> search_query_from(const json::value* query) {
   if (!query || query->is_null()) return std::string();
-  if (!query->is_string()) return make_error("invalid_params", "Invalid params: query must be a string if provided");
+  if (!query->is_string()) return make_error(errc::invalid_params, "Invalid params: query must be a string if provided");
   std::string_view q = trim(std::string_view(query->get_string()));
   if (q.size() > max_search_query_length)
-    return make_error("invalid_params", "Invalid params: query is longer than " + std::to_string(max_search_query_length) +
+    return make_error(errc::invalid_params, "Invalid params: query is longer than " + std::to_string(max_search_query_length) +
                                             " characters");
   for (char c : q)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      return make_error("invalid_params", "Invalid params: query contains control characters");
+      return make_error(errc::invalid_params, "Invalid params: query contains control characters");
   return std::string(q);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/child_process.hpp"
+#include "app/extension_wire.hpp"
 #include "app/npm_commands.hpp"
 #include "net/caught.hpp"
 #include "net/run_bounded.hpp"
@@ -27,7 +28,6 @@ namespace {
 // processes one of them may run in parallel: at most 2 × 4 npm processes.
 constexpr std::size_t kMaxQueryOperations = 2;
 constexpr std::size_t kMaxParallelQueries = 4;
-constexpr std::int64_t kRetryAfterMs = 2000;
 constexpr std::size_t kMaxPathLength = 4096;
 
 std::string seconds_text(std::chrono::milliseconds d) {
@@ -35,16 +35,10 @@ std::string seconds_text(std::chrono::milliseconds d) {
   return std::to_string(d.count()) + " ms";
 }
 
-error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
+error invalid(std::string message) { return make_error(errc::invalid_params, std::move(message)); }
+error failed(errc kind, std::string message) { return make_error(kind, std::move(message)); }
+// A failure with a finer code ("npm:E404", "invalid_plugin", "open_failed"), internal by category.
 error failed(std::string code, std::string message) { return make_error(std::move(code), std::move(message)); }
-
-// The one place where plugin-management failures become JSON-RPC errors.
-json::object wire_error(const error& e) {
-  json::object err{{"code", e.code == "invalid_params" ? -32602 : -32603}, {"message", json::str(e.message)}};
-  if (e.code == "busy") err["data"] = json::object{{"retryAfterMs", kRetryAfterMs}};
-  else if (starts_with(e.code, "npm:") && e.code.size() > 4) err["data"] = json::object{{"npmErrorCode", json::str(e.code.substr(4))}};
-  return err;
-}
 
 // A string parameter that must be present and non-empty.
 result<std::string> required_string(const json::object& params, std::string_view key, std::size_t max_len) {
@@ -142,33 +136,45 @@ plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, exte
       activity_(std::make_shared<activity>()),
       update_timer_(ex_) {}
 
-void plugin_manager::handle(const ext_connection& c, std::string method, json::object params, json::value id) {
-  tasks_.spawn(serve(c.id, std::move(method), std::move(params), std::move(id)), "plugin management request");
+void plugin_manager::register_methods(extension_hub::method_table& table) {
+  using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
+  struct method {
+    const char* name;
+    operation op;
+    params_kind params;
+  };
+  for (const method& m : {method{"plugin.search", &plugin_manager::search, params_kind::object},
+                          method{"plugin.install", &plugin_manager::install, params_kind::object},
+                          method{"plugin.updateFromRegistry", &plugin_manager::update, params_kind::object},
+                          method{"plugin.remove", &plugin_manager::remove, params_kind::object},
+                          method{"plugin.removeBySpecifier", &plugin_manager::remove_by_specifier, params_kind::object},
+                          method{"plugin.checkUpdates", &plugin_manager::check_updates_request, params_kind::none},
+                          method{"folder.open", &plugin_manager::open_folder, params_kind::object}}) {
+    std::string name = m.name;
+    table.add(name, {[this, name, op = m.op](ext_connection& c, const json::object& params, const json::value* id) {
+                       start(c, name, op, params, *id);
+                       return extension_hub::inbound_outcome{extension_hub::inbound_outcome::kind::deferred, {}};
+                     },
+                     m.params, call_kind::request, rate_class::limited});
+  }
 }
 
-net::awaitable<void> plugin_manager::serve(std::string connection_id, std::string method, json::object params,
-                                           json::value id) {
-  auto r = co_await run(method, params);
+void plugin_manager::start(const ext_connection& c, std::string method, operation op, json::object params, json::value id) {
+  tasks_.spawn(serve(c.id, std::move(method), op, std::move(params), std::move(id)), "plugin management request");
+}
+
+net::awaitable<void> plugin_manager::serve(std::string connection_id, std::string method, operation op,
+                                           json::object params, json::value id) {
+  auto r = co_await (this->*op)(params);
   json::object reply{{"jsonrpc", "2.0"}, {"id", id}};
   if (r) {
     reply["result"] = std::move(*r);
   } else {
-    reply["error"] = wire_error(r.err());
+    reply["error"] = extension_error_json(r.err());
     log::warn(method + ": " + r.err().message);
   }
   if (!hub_.send_to(connection_id, reply))
     log::info(method + " finished after the extension that asked disconnected; the answer was dropped");
-}
-
-net::awaitable<result<json::object>> plugin_manager::run(const std::string& method, const json::object& params) {
-  if (method == "plugin.search") co_return co_await search(params);
-  if (method == "plugin.install") co_return co_await install(params);
-  if (method == "plugin.updateFromRegistry") co_return co_await update(params);
-  if (method == "plugin.remove") co_return co_await remove(params);
-  if (method == "plugin.removeBySpecifier") co_return co_await remove_by_specifier(params);
-  if (method == "plugin.checkUpdates") co_return co_await check_updates();
-  if (method == "folder.open") co_return co_await open_folder(params);
-  co_return failed("method_not_found", "Method not found: " + method);
 }
 
 net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vector<std::string> argv,
@@ -179,12 +185,12 @@ net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vec
   o.max_output_bytes = 8 * 1024 * 1024;
   auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
-    if (r.err().code == "not_found")
+    if (r.err().is(errc::not_found))
       co_return failed("npm_missing", "npm is not installed or not on the server's PATH; it is needed for " + what);
     co_return failed("npm_failed", "could not run npm for " + what + ": " + r.err().message);
   }
   if (r->timed_out)
-    co_return failed("timeout", what + " timed out after " + seconds_text(timeout) +
+    co_return failed(errc::timeout, what + " timed out after " + seconds_text(timeout) +
                                     " and was stopped; is the npm registry reachable from this machine?");
   npm_run out;
   out.outcome = std::move(*r);
@@ -214,7 +220,7 @@ net::awaitable<result<json::object>> plugin_manager::search(const json::object& 
   auto query = npm::search_query_from(json::find(params, "query"));
   if (!query) co_return query.err();
   if (activity_->queries >= kMaxQueryOperations)
-    co_return failed("busy", "Too many plugin searches at once; try again shortly");
+    co_return failed(errc::busy, "Too many plugin searches at once; try again shortly");
   query_slot<activity> slot(activity_);
 
   auto r = co_await run_npm(npm::search_argv(*query), timing_.query, "npm search");
@@ -263,7 +269,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
   auto candidates = npm::plugin_package_candidates(*name);
   if (!candidates) co_return candidates.err();
   if (!activity_->change.empty())
-    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+    co_return failed(errc::busy, "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
   change_slot<activity> slot(activity_, "install " + candidates->front());
 
   std::string installed;
@@ -317,7 +323,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
     co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
                                            ", which npm cannot be asked about");
   if (!activity_->change.empty())
-    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+    co_return failed(errc::busy, "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
   change_slot<activity> slot(activity_, "update " + p->package_name);
 
   log::info("updating plugin package " + p->package_name + " with npm");
@@ -379,7 +385,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
     co_return invalid("Plugin " + quote_for_error(*name, 200) + " is not currently installed");
   }
   if (!activity_->change.empty())
-    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+    co_return failed(errc::busy, "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
   change_slot<activity> slot(activity_, "remove " + p->name);
 
   if (p->source == "local") {
@@ -411,7 +417,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
   if (!failure) co_return invalid("No failed plugin has the specifier " + quote_for_error(*spec, 200));
   std::string source = failure->source;
   if (!activity_->change.empty())
-    co_return failed("busy", "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
+    co_return failed(errc::busy, "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
   change_slot<activity> slot(activity_, "remove " + *spec);
 
   if (source == "npm") {
@@ -481,7 +487,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     co_return json::object{{"outdatedPlugins", json::array{}}};
   }
   if (activity_->queries >= kMaxQueryOperations)
-    co_return failed("busy", "Too many plugin queries at once; try again shortly");
+    co_return failed(errc::busy, "Too many plugin queries at once; try again shortly");
   query_slot<activity> slot(activity_);
 
   std::vector<net::task_fn> tasks;
@@ -579,7 +585,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   if (!fs::is_directory(st)) co_return failed("open_failed", "Not a folder: " + dir.string());
   auto real = fs::canonical(dir, ec);
   if (ec) co_return failed("open_failed", "Cannot resolve folder " + dir.string() + ": " + ec.message());
-  if (activity_->queries >= kMaxQueryOperations) co_return failed("busy", "Too many requests at once; try again shortly");
+  if (activity_->queries >= kMaxQueryOperations) co_return failed(errc::busy, "Too many requests at once; try again shortly");
   query_slot<activity> slot(activity_);
 
   // OPENTABS_FOLDER_OPENER: test knob (there is no desktop in CI); default xdg-open / open.
@@ -594,7 +600,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   argv.push_back(real.string());
   auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
-    if (r.err().code == "not_found")
+    if (r.err().is(errc::not_found))
       co_return failed("open_failed", "Cannot open folders on this machine: " + opener + " is not installed");
     co_return failed("open_failed", r.err().message);
   }

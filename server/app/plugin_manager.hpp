@@ -60,8 +60,10 @@ class plugin_manager {
   plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
                  reload_pipeline& reload, announcer& announce, npm_timing timing = npm_timing_from_env());
 
-  // handler_context::async_request: starts the work and returns at once.
-  void handle(const ext_connection& c, std::string method, json::object params, json::value id);
+  // Adds plugin.search, plugin.install, plugin.updateFromRegistry, plugin.remove,
+  // plugin.removeBySpecifier, plugin.checkUpdates and folder.open (requests only) to the
+  // hub's method table.  Each starts its work and is answered when it is done.
+  void register_methods(extension_hub::method_table& table);
 
   // Checks npm for newer versions of npm-installed plugins shortly after start and then every
   // updateCheckIntervalMinutes (read from the config each time; 0 pauses the checks).
@@ -74,8 +76,10 @@ class plugin_manager {
   struct activity;
   struct found_plugin;
 
-  net::awaitable<void> serve(std::string connection_id, std::string method, json::object params, json::value id);
-  net::awaitable<result<json::object>> run(const std::string& method, const json::object& params);
+  using operation = net::awaitable<result<json::object>> (plugin_manager::*)(const json::object& params);
+  void start(const ext_connection& c, std::string method, operation op, json::object params, json::value id);
+  net::awaitable<void> serve(std::string connection_id, std::string method, operation op, json::object params,
+                             json::value id);
 
   net::awaitable<result<json::object>> search(const json::object& params);
   net::awaitable<result<json::object>> install(const json::object& params);
@@ -83,6 +87,7 @@ class plugin_manager {
   net::awaitable<result<json::object>> remove(const json::object& params);
   net::awaitable<result<json::object>> remove_by_specifier(const json::object& params);
   net::awaitable<result<json::object>> check_updates();
+  net::awaitable<result<json::object>> check_updates_request(const json::object&) { return check_updates(); }
   net::awaitable<void> update_check_loop();
   // Replaces the known updates; announces when they changed.
   void set_updates(std::map<std::string, plugins::update_info, std::less<>> found);

@@ -234,9 +234,9 @@ net::awaitable<void> router::call_tool(net::http_exchange& ex, std::string name)
   tools::call_options opts;
   opts.origin = "rest";
   auto result = co_await pipeline_.call_tool(std::move(name), std::move(args), std::move(opts));
-  auto res = http_response::json(result.http_status, result.to_json());
+  auto res = http_response::json(result.failure ? net::http_status_for(*result.failure) : 200, result.to_json());
   // 429 here is the per-plugin concurrency cap: a slot frees as soon as a call finishes.
-  if (result.http_status == 429) res.with_header("Retry-After", "1");
+  if (result.failure == errc::rate_limited) res.with_header("Retry-After", "1");
   ex.respond(std::move(res));
 }
 

@@ -148,17 +148,13 @@ class server_app {
       webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
     });
-    hub_.set_inbound_handler(make_inbound_handler(handler_context{
+    register_extension_handlers(hub_.methods(), handler_context{
         state_, hub_, confirm_, events_,
         [this](bool rediscover, const config::config_file* saved) { reload_.apply_own_change(rediscover, saved); },
         [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
-        [this](const std::string& plugin, const json::object& settings) { return settings_.problem(plugin, settings); },
-        [this](ext_connection& c, std::string method, json::object params, json::value id) {
-          plugin_manager_.handle(c, std::move(method), std::move(params), std::move(id));
-        },
-        [this](ext_connection& c, const std::string& m, const json::object& p, const json::value* id) {
-          return webmcp_.handle(c, m, p, id);
-        }}));
+        [this](const std::string& plugin, const json::object& settings) { return settings_.problem(plugin, settings); }});
+    plugin_manager_.register_methods(hub_.methods());
+    webmcp_.register_methods(hub_.methods());
     http_.set_head_screen([this](const codec::http_request& head) { return router_.screen(head); });
     router_.reload = [this]() -> net::awaitable<reload_outcome> { co_return co_await reload_.reload_coalesced(); };
     router_.apply_plugin_settings = [this](const std::string& plugin, const json::object& settings) {

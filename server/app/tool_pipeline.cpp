@@ -135,7 +135,7 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
       for (std::size_t i = 0; i < similar.size(); ++i) text += (i ? ", " : "") + similar[i];
       text += "?";
     }
-    co_return tools::call_result::text(text, true, 404);
+    co_return tools::call_result::text(text, true, errc::not_found);
   }
   // `tool` keeps the definition alive even if a reload swaps the registry meanwhile.
   co_return co_await run(*tool, std::move(arguments), options);
@@ -148,7 +148,7 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
             "\" is currently disabled. Browser tools are off until the user enables them: in the OpenTabs side "
             "panel (browser tools card), or with `opentabs config set tool-permission.browser." +
             tool.name + " auto` (or `plugin-permission.browser ask|auto` for all browser tools).",
-        true, 422);
+        true, errc::tool_failed);
   }
   if (tool.kind == tools::tool_kind::webmcp) {
     return tools::call_result::text(
@@ -156,7 +156,7 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
             " is turned off. Tools that web pages publish are off until the user enables their site: in the "
             "OpenTabs side panel (WebMCP card), or with `opentabs config set plugin-permission." +
             tool.plugin + " ask` (or auto).",
-        true, 422);
+        true, errc::tool_failed);
   }
   const auto* p = state_.find_plugin(tool.plugin);
   std::string version = p ? p->loaded.version : "?";
@@ -174,7 +174,7 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
           "\"} to review the adapter code, then plugin_mark_reviewed with the review token; or ask the user to "
           "enable it in the OpenTabs side panel, or run `opentabs config set plugin-permission." +
           tool.plugin + " ask`.";
-  return tools::call_result::text(text, true, 422);
+  return tools::call_result::text(text, true, errc::tool_failed);
 }
 
 void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& result) {
@@ -194,7 +194,7 @@ void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& 
 net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& tool, json::object args,
                                                       tools::call_options& options) {
   if (tool.kind == tools::tool_kind::platform) {
-    if (!platform_) co_return tools::call_result::text("Tool " + tool.name + " is not available", true, 404);
+    if (!platform_) co_return tools::call_result::text("Tool " + tool.name + " is not available", true, errc::not_found);
     co_return co_await platform_(tool, args);
   }
   auto started = std::chrono::steady_clock::now();
@@ -228,10 +228,10 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
   if (!validator && tool.kind == tools::tool_kind::webmcp && webmcp_validator_) {
     auto compiled = co_await webmcp_validator_(tool);
     if (!compiled) {
-      bool gone = compiled.err().code == "not_found";
+      bool gone = compiled.err().is(errc::not_found);
       entry.error = audit::audit_error{gone ? "NOT_FOUND" : "INVALID_SCHEMA",
                                        gone ? "the page no longer offers this tool" : "input schema refused", std::nullopt};
-      co_return finish(tools::call_result::text(compiled.err().message, true, gone ? 404 : 422));
+      co_return finish(tools::call_result::text(compiled.err().message, true, gone ? errc::not_found : errc::tool_failed));
     }
     validator = std::move(*compiled);
   }
@@ -239,17 +239,17 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
     entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
     co_return finish(tools::call_result::text(
         "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled (see the server log).",
-        true, 422));
+        true, errc::tool_failed));
   }
   if (tool.kind == tools::tool_kind::plugin) {
     if (auto st = validator->validate(args, tool.name); !st) {
       entry.error = audit::audit_error{"VALIDATION_ERROR", st.err().message, std::nullopt};
-      co_return finish(tools::call_result::text(st.err().message, true, 422));
+      co_return finish(tools::call_result::text(st.err().message, true, errc::tool_failed));
     }
   } else if (auto v = validator->check(args)) {
     auto text = "Invalid arguments:\n  - " + v->display_path() + ": " + v->message;
     entry.error = audit::audit_error{"VALIDATION_ERROR", text, std::nullopt};
-    co_return finish(tools::call_result::text(text, true, 422));
+    co_return finish(tools::call_result::text(text, true, errc::tool_failed));
   }
 
   if (perm == tools::permission::ask) {
@@ -275,7 +275,7 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
                                                                          tools::call_options& options) {
   if (!hub_.connected())
     co_return tools::call_result::text(
-        "Tool " + tool.name + " requires approval but the extension is not connected.", true, 422);
+        "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
   if (options.on_progress)
     options.on_progress({0, 1.0, "Waiting for user approval in the OpenTabs side panel"});
   auto id = uuid_v4();
@@ -293,12 +293,12 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
     case decision::allow_always:
       if (on_always_allow_) on_always_allow_(tool);
       co_return std::nullopt;
-    case decision::deny: co_return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, 422);
+    case decision::deny: co_return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, errc::tool_failed);
     case decision::disconnected:
       co_return tools::call_result::text(
-          "Tool " + tool.name + " requires approval but the extension is not connected.", true, 422);
-    case decision::cancelled: co_return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, 422);
-    case decision::shutdown: co_return tools::call_result::text("Server shutting down", true, 422);
+          "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
+    case decision::cancelled: co_return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, errc::tool_failed);
+    case decision::shutdown: co_return tools::call_result::text("Server shutting down", true, errc::tool_failed);
   }
   co_return std::nullopt;
 }
@@ -312,13 +312,13 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
     entry.error = audit::audit_error{"RATE_LIMITED", "too many concurrent dispatches", std::nullopt};
     co_return tools::call_result::text("Too many concurrent dispatches for plugin \"" + tool.plugin +
                                            "\" (limit: 25). Wait for in-flight requests to complete.",
-                                       true, 429);
+                                       true, errc::rate_limited);
   }
   invocation_notice notice(hub_, tool.plugin, tool.base_name);
   auto end = [&](const tools::call_result& r) { notice.finish(!r.is_error); };
   if (!hub_.connected()) {
     auto r = tools::call_result::text(
-        "Extension not connected. Please ensure the OpenTabs Chrome extension is running.", true, 422);
+        "Extension not connected. Please ensure the OpenTabs Chrome extension is running.", true, errc::tool_failed);
     entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
     end(r);
     co_return r;
@@ -332,7 +332,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
         for (const auto& kv : p->settings.instance_map) valid += (valid.empty() ? "" : ", ") + std::string(kv.key());
       auto r = tools::call_result::text("Unknown instance \"" + instance + "\" for plugin \"" + tool.plugin +
                                             "\". Valid instances: " + (valid.empty() ? "(none)" : valid),
-                                        true, 422);
+                                        true, errc::tool_failed);
       end(r);
       co_return r;
     }
@@ -356,7 +356,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
     if (!tab_id) {
       auto r = tools::call_result::text("No open tab found for instance \"" + instance + "\" (" + pattern_text +
                                             "). Open the site in the browser first.",
-                                        true, 422);
+                                        true, errc::tool_failed);
       end(r);
       co_return r;
     }
@@ -432,11 +432,11 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
     }
   }
   if (tool.method.empty())
-    co_return tools::call_result::text("Browser tool error: " + tool.name + " is not available in this build", true, 422);
+    co_return tools::call_result::text("Browser tool error: " + tool.name + " is not available in this build", true, errc::tool_failed);
   invocation_notice notice(hub_, "browser", tool.name);
   tools::call_result r;
   if (!hub_.connected()) {
-    r = tools::call_result::text("Browser tool error: Extension not connected", true, 422);
+    r = tools::call_result::text("Browser tool error: Extension not connected", true, errc::tool_failed);
     entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
   } else if (tool.fan_out) {
     // ★ tools ask every connected browser profile at once and tag each entry with its

@@ -1,6 +1,7 @@
 #include "app/webmcp_bridge.hpp"
 
 #include "app/call_results.hpp"
+#include "app/extension_wire.hpp"
 #include "config/permissions.hpp"
 #include "schema/validator.hpp"
 #include "util/clock.hpp"
@@ -14,11 +15,6 @@ using outcome = extension_hub::inbound_outcome;
 constexpr std::size_t kMaxContentItems = 100;
 // Calls in flight per site, like the per-plugin cap of tool.dispatch.
 constexpr std::size_t kMaxConcurrentPerSite = 25;
-
-outcome error_reply(std::int64_t code, std::string message) {
-  return outcome{outcome::kind::reply,
-                 json::object{{"error", json::object{{"code", code}, {"message", json::str(message)}}}}};
-}
 
 json::object notification(std::string_view method, json::object params) {
   return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
@@ -46,7 +42,7 @@ tools::call_result result_of(const json::value& reply) {
   if (!well_formed) return success_result(reply, false);
   for (const auto& block : *content) r.content.push_back(sanitize_output(block));
   r.is_error = json::get_bool(*obj, "isError").value_or(false);
-  if (r.is_error) r.http_status = 422;
+  if (r.is_error) r.failure = errc::tool_failed;
   return r;
 }
 
@@ -60,24 +56,30 @@ void webmcp_bridge::publish() {
   announce_.config_changed();
 }
 
-outcome webmcp_bridge::handle(ext_connection& c, const std::string& method, const json::object& params,
-                              const json::value* id) {
-  result<webmcp_update> update = webmcp_update{};
-  if (method == "webmcp.frameTools") {
-    update = state_.webmcp.replace_frame(c.id, params);
-  } else if (method == "webmcp.syncAll") {
-    update = state_.webmcp.sync_all(c.id, params);
-  } else if (method == "webmcp.tabRemoved") {
-    auto tab = json::get_int(params, "tabId");
-    if (!tab) update = make_error("invalid_params", "tabId must be an integer");
-    else update->changed = state_.webmcp.remove_tab(c.id, *tab);
-  } else {
-    if (id) return error_reply(-32601, "Method not found: " + method);
-    return {};
-  }
+void webmcp_bridge::register_methods(extension_hub::method_table& table) {
+  using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
+  table.add("webmcp.frameTools", {[this](ext_connection& c, const json::object& params, const json::value* id) {
+                                    return apply("webmcp.frameTools", state_.webmcp.replace_frame(c.id, params), id);
+                                  },
+                                  params_kind::object, call_kind::either, rate_class::limited});
+  table.add("webmcp.syncAll", {[this](ext_connection& c, const json::object& params, const json::value* id) {
+                                 return apply("webmcp.syncAll", state_.webmcp.sync_all(c.id, params), id);
+                               },
+                               params_kind::object, call_kind::either, rate_class::limited});
+  table.add("webmcp.tabRemoved", {[this](ext_connection& c, const json::object& params, const json::value* id) {
+                                    result<webmcp_update> update = webmcp_update{};
+                                    auto tab = json::get_int(params, "tabId");
+                                    if (!tab) update = make_error(errc::invalid_params, "tabId must be an integer");
+                                    else update->changed = state_.webmcp.remove_tab(c.id, *tab);
+                                    return apply("webmcp.tabRemoved", std::move(update), id);
+                                  },
+                                  params_kind::object, call_kind::either, rate_class::limited});
+}
+
+outcome webmcp_bridge::apply(const std::string& method, result<webmcp_update> update, const json::value* id) {
   if (!update) {
     log::debug(method + " rejected: " + update.err().message);
-    if (id) return error_reply(-32602, "Invalid params: " + update.err().message);
+    if (id) return outcome{outcome::kind::reply, extension_error_reply(make_error(errc::invalid_params, "Invalid params: " + update.err().message))};
     return {};
   }
   for (const auto& r : update->rejected) log::info("WebMCP tool " + r.name + " refused: " + r.reason);
@@ -138,13 +140,13 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
     co_return tools::call_result::text("WebMCP tool " + tool.name +
                                            " is no longer available: its page was closed, navigated away or "
                                            "unregistered it.",
-                                       true, 404);
+                                       true, errc::not_found);
   }
   if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerSite) {
     audit.error = audit::audit_error{"RATE_LIMITED", "too many concurrent calls", std::nullopt};
     co_return tools::call_result::text("Too many concurrent WebMCP calls for " + tool.plugin + " (limit " +
                                            std::to_string(kMaxConcurrentPerSite) + "). Wait for in-flight calls to complete.",
-                                       true, 429);
+                                       true, errc::rate_limited);
   }
   auto started_ms = now_epoch_ms();
   hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},
@@ -173,7 +175,7 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
   } else {
     std::string why = reply.outcome == ext_reply::kind::error ? sanitize_error_text(reply.message) : reply.message;
     if (why.empty()) why = "no answer from the extension";
-    r = tools::call_result::text("WebMCP tool error: " + why, true, 422);
+    r = tools::call_result::text("WebMCP tool error: " + why, true, errc::tool_failed);
     audit.error = audit_error_of(reply);
   }
   hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(tool.plugin)},

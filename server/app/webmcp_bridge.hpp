@@ -26,9 +26,9 @@ class webmcp_bridge {
   // and the side panel (plugins.changed: its site list).
   webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce);
 
-  // One inbound webmcp.* message.  Requests get a reply naming accepted and rejected tools.
-  extension_hub::inbound_outcome handle(ext_connection& c, const std::string& method, const json::object& params,
-                                        const json::value* id);
+  // Adds webmcp.frameTools, webmcp.syncAll and webmcp.tabRemoved to the hub's method
+  // table.  Requests get a reply naming accepted and rejected tools.
+  void register_methods(extension_hub::method_table& table);
   void connection_closed(const std::string& connection_id);
 
   // The validator of a WebMCP tool's inputSchema, compiled on the worker thread the first
@@ -42,6 +42,8 @@ class webmcp_bridge {
                                           tools::call_options& options, audit::audit_entry& audit);
 
  private:
+  // One inbound webmcp.* message, its directory change already computed by `change`.
+  extension_hub::inbound_outcome apply(const std::string& method, result<webmcp_update> update, const json::value* id);
   void publish();
 
   server_state& state_;

@@ -256,12 +256,12 @@ std::vector<std::string> offered_subprotocols(const http_request& req) {
 result<std::string> accept_handshake(const http_request& req, std::string_view subprotocol) {
   auto wreq = to_wpp_request(req);
   if (trim(req.header("Sec-WebSocket-Version")) != "13")
-    return make_error("426", "unsupported WebSocket version (13 required)");
+    return make_error("426", "unsupported WebSocket version (13 required)", errc::unsupported);
   auto& p = encoder();
-  if (auto ec = p.validate_handshake(wreq)) return make_error("400", "invalid WebSocket handshake: " + ec.message());
+  if (auto ec = p.validate_handshake(wreq)) return make_error("400", "invalid WebSocket handshake: " + ec.message(), errc::invalid_request);
   codec_config::response_type res;
   if (auto ec = p.process_handshake(wreq, std::string(subprotocol), res))
-    return make_error("400", "invalid WebSocket handshake: " + ec.message());
+    return make_error("400", "invalid WebSocket handshake: " + ec.message(), errc::invalid_request);
   res.set_status(wpp::http::status_code::switching_protocols);
   res.set_version("HTTP/1.1");
   return res.raw();

@@ -34,7 +34,8 @@ std::vector<std::string> offered_subprotocols(const http_request& req);
 
 // Validates the handshake (GET, version 13, key present) and builds the raw
 // "101 Switching Protocols" answer selecting `subprotocol` (empty: none).
-// Errors carry an HTTP status in `code` ("400", "426").
+// Errors carry an HTTP status in `code` ("400", "426") and its category in `kind`
+// (invalid_request, unsupported), which net::http_status_for maps back to that status.
 result<std::string> accept_handshake(const http_request& req, std::string_view subprotocol);
 
 struct ws_message {

@@ -33,12 +33,12 @@ result<config_store::current> config_store::read_current() {
   last_stamp_ = stamp_of(path_);
   auto text = read_file(path_, kMaxConfigBytes);
   if (!text) {
-    if (text.err().code == "not_found") {
+    if (text.err().is(errc::not_found)) {
       out.missing = true;
       out.root = default_config_object();
       return out;
     }
-    if (text.err().code == "too_large")
+    if (text.err().is(errc::too_large))
       return make_error("too_large", "Cannot load " + path_.string() + ": larger than " +
                                          std::to_string(kMaxConfigBytes) + " bytes");
     return text.err();

@@ -26,7 +26,7 @@ tools::call_result blocks(json::array content, bool is_error = false) {
   tools::call_result r;
   r.content = std::move(content);
   r.is_error = is_error;
-  r.http_status = is_error ? 422 : 200;
+  if (is_error) r.failure = errc::tool_failed;
   return r;
 }
 
@@ -90,7 +90,7 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
         json::object{{"type", "resource"},
                      {"resource", json::object{{"uri", "test://mixed-content-resource"}, {"mimeType", "application/json"}, {"text", R"({"test":"data","value":123})"}}}}});
   if (name == "test_error_handling")
-    co_return tools::call_result::text("This tool intentionally returns an error for testing", true, 422);
+    co_return tools::call_result::text("This tool intentionally returns an error for testing", true, errc::tool_failed);
   if (name == "json_schema_2020_12_tool") co_return tools::call_result::text(json::dump(arguments));
   if (name == "test_tool_with_logging") {
     // No co_return inside the loops: GCC 12 mis-compiles some (see endpoint.cpp).
@@ -103,7 +103,7 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
       }
       if (!cancelled) events_.plugin_log(tools::plugin_log_entry{std::string(plugin_name), "info", steps[i], nullptr, now_epoch_ms()});
     }
-    co_return cancelled ? tools::call_result::text("cancelled", true, 422) : tools::call_result::text("Logging test completed");
+    co_return cancelled ? tools::call_result::text("cancelled", true, errc::tool_failed) : tools::call_result::text("Logging test completed");
   }
   if (name == "test_tool_with_progress") {
     bool cancelled = false;
@@ -115,7 +115,7 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
       }
       if (cancelled) break;
     }
-    co_return cancelled ? tools::call_result::text("cancelled", true, 422) : tools::call_result::text("Progress test completed");
+    co_return cancelled ? tools::call_result::text("cancelled", true, errc::tool_failed) : tools::call_result::text("Progress test completed");
   }
   co_return co_await inner_.call_tool(std::move(name), std::move(arguments), std::move(options));
 }

@@ -6,10 +6,15 @@
 #include <string>
 
 #include "json/json.hpp"
-#include "mcp/jsonrpc.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "mcp/log_level.hpp"
 
 namespace opentabs::mcp {
+
+// MCP speaks JSON-RPC in the vocabulary of the jsonrpc module.
+using jsonrpc::parsed;
+using jsonrpc::rpc_error;
+namespace rpc_code = jsonrpc::rpc_code;
 
 struct initialize_request {
   std::string protocol_version;

@@ -1,5 +1,6 @@
 #include "mcp/streamable_http.hpp"
 
+#include "mcp/protocol_version.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::mcp {
@@ -70,6 +71,38 @@ net::http_response transport_error(int status, const rpc_error& error) {
 
 net::http_response transport_error(int status, std::string message) {
   return transport_error(status, rpc_error::transport(std::move(message)));
+}
+
+net::http_response json_response(int status, std::string body) {
+  net::http_response res;
+  res.status = status;
+  res.headers.emplace_back("Content-Type", "application/json");
+  res.body = std::move(body);
+  return res;
+}
+
+post_messages read_post_messages(const json::value& body, std::string_view protocol_version, std::size_t max_batch) {
+  post_messages out;
+  out.batch = body.is_array();
+  if (!out.batch) {
+    out.items.push_back(jsonrpc::classify(body));
+    if (!out.items[0]) out.refusal = json_response(400, jsonrpc::error_json(out.items[0].id, out.items[0].error));
+    return out;
+  }
+  const auto& arr = body.get_array();
+  if (!allows_batches(protocol_version)) {
+    out.refusal = transport_error(400, rpc_error::invalid_request("JSON-RPC batches are not supported in protocol version " +
+                                                                  std::string(protocol_version) +
+                                                                  " (only 2025-03-26); send one message per POST"));
+  } else if (arr.empty()) {
+    out.refusal = transport_error(400, rpc_error::invalid_request("empty batch"));
+  } else if (arr.size() > max_batch) {
+    out.refusal = transport_error(400, rpc_error::invalid_request("batch of " + std::to_string(arr.size()) +
+                                                                  " messages exceeds the limit of " + std::to_string(max_batch)));
+  } else {
+    for (const auto& v : arr) out.items.push_back(jsonrpc::classify(v));
+  }
+  return out;
 }
 
 }  // namespace opentabs::mcp

@@ -3,13 +3,21 @@
 // error body), so every transport-level error is built in one place.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "mcp/jsonrpc.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "net/http_response.hpp"
 
 namespace opentabs::mcp {
+
+// MCP speaks JSON-RPC in the vocabulary of the jsonrpc module.
+using jsonrpc::parsed;
+using jsonrpc::rpc_error;
+namespace rpc_code = jsonrpc::rpc_code;
 
 // Whether an Accept header admits `media_type` ("application/json"), honouring
 // wildcards ("*/*", "text/*") and q=0 exclusions.  An absent header admits nothing:
@@ -29,5 +37,18 @@ inline constexpr std::string_view version_header = "MCP-Protocol-Version";
 // HTTP error with body {"jsonrpc":"2.0","error":{code,message},"id":null}.
 net::http_response transport_error(int status, const rpc_error& error);
 net::http_response transport_error(int status, std::string message);  // code -32000
+// A JSON body (application/json): a response, a batch of them, or an error naming its id.
+net::http_response json_response(int status, std::string body);
+
+// The messages of a POST within a session: one message, or a batch where the session's
+// protocol version allows batches (2025-03-26), of 1..max_batch elements.  `refusal` is the
+// whole answer instead when the POST is refused (400: a batch where none are allowed, an
+// empty or oversized batch, or a single message that is not valid JSON-RPC).
+struct post_messages {
+  std::vector<jsonrpc::classified> items;
+  bool batch = false;
+  std::optional<net::http_response> refusal;
+};
+post_messages read_post_messages(const json::value& body, std::string_view protocol_version, std::size_t max_batch);
 
 }  // namespace opentabs::mcp

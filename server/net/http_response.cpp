@@ -20,6 +20,26 @@ http_response http_response::json(int status, const json::value& body) {
   return r;
 }
 
+int http_status_for(errc e) {
+  switch (e) {
+    case errc::parse_error:
+    case errc::invalid_request:
+    case errc::invalid_params: return 400;
+    case errc::method_not_found:
+    case errc::not_found: return 404;
+    case errc::busy: return 409;
+    case errc::too_large: return 413;
+    case errc::tool_failed: return 422;
+    case errc::unsupported: return 426;
+    case errc::rate_limited: return 429;
+    case errc::unavailable: return 503;
+    case errc::timeout: return 504;
+    case errc::io:
+    case errc::internal: return 500;
+  }
+  return 500;
+}
+
 http_response http_response::error(int status, std::string_view code, std::string_view description) {
   return json(status, json::object{{"error", json::str(code)}, {"error_description", json::str(description)}});
 }

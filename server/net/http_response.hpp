@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "json/json.hpp"
+#include "util/errc.hpp"
 
 namespace opentabs::net {
 
@@ -33,6 +34,11 @@ struct http_response {
 };
 
 std::string_view status_text(int status);
+
+// The HTTP status of an error category: the one mapping from errc for HTTP callers (REST
+// routes, tool results over REST, WebSocket handshakes).  unsupported is 426: what this
+// server does not support is a protocol version (WebSocket 13 only).
+int http_status_for(errc e);
 
 // A complete response: status line, headers, Content-Length, Connection, body.
 std::string serialize(const http_response& res, bool keep_alive);

@@ -18,8 +18,8 @@ error load_error(std::string_view file, const std::string& what) {
 result<std::string> read_part(const fs::path& dir, std::string_view rel, std::size_t max) {
   auto r = read_file(dir / rel, max);
   if (r) return r;
-  if (r.err().code == "not_found") return load_error(rel, "missing");
-  if (r.err().code == "too_large") return load_error(rel, "larger than " + std::to_string(max) + " bytes");
+  if (r.err().is(errc::not_found)) return load_error(rel, "missing");
+  if (r.err().is(errc::too_large)) return load_error(rel, "larger than " + std::to_string(max) + " bytes");
   return load_error(rel, "cannot be read (" + r.err().message + ")");
 }
 

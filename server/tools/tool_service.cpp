@@ -2,11 +2,11 @@
 
 namespace opentabs::tools {
 
-call_result call_result::text(std::string text, bool is_error, int http_status) {
+call_result call_result::text(std::string text, bool is_error, std::optional<errc> failure) {
   call_result r;
   r.content.push_back(json::object{{"type", "text"}, {"text", json::str(text)}});
   r.is_error = is_error;
-  r.http_status = http_status;
+  r.failure = failure;
   return r;
 }
 

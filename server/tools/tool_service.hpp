@@ -13,6 +13,7 @@
 #include <asio/awaitable.hpp>
 
 #include "json/json.hpp"
+#include "util/errc.hpp"
 
 namespace opentabs::tools {
 
@@ -55,10 +56,13 @@ struct call_options {
 struct call_result {
   json::array content;
   bool is_error = false;
-  // REST status (200 success, 422 tool error, 404 unknown tool, 429 rate limited).
-  int http_status = 200;
+  // Why the call failed, as a category each transport maps once: REST through
+  // net::http_status_for (none: 200), MCP by treating not_found (an unknown tool) as a
+  // protocol error.  tool_failed: the tool failed or was refused; not_found: no such tool;
+  // rate_limited: too many calls in flight.  None for results that only set isError.
+  std::optional<errc> failure;
 
-  static call_result text(std::string text, bool is_error = false, int http_status = 200);
+  static call_result text(std::string text, bool is_error = false, std::optional<errc> failure = std::nullopt);
   json::object to_json() const;
 };
 

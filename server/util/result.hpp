@@ -7,13 +7,19 @@
 #include <utility>
 #include <variant>
 
+#include "util/errc.hpp"
+
 namespace opentabs {
 
-// An expected failure: a machine-readable code (stable, used for mapping) and a message
-// for people.  Messages never contain secrets.
+// An expected failure: its category (util/errc.hpp: what boundaries map to wire errors), a
+// machine-readable code (the category's name, or a finer module-specific code such as
+// "port_busy" or "npm:E404") and a message for people.  Messages never contain secrets.
 struct error {
   std::string code;
   std::string message;
+  errc kind = errc::internal;
+
+  bool is(errc e) const noexcept { return kind == e; }
 };
 
 template <class T>
@@ -44,8 +50,14 @@ struct ok_t {};
 using status = result<ok_t>;
 inline status ok() { return ok_t{}; }
 
-inline error make_error(std::string code, std::string message) {
-  return error{std::move(code), std::move(message)};
+inline error make_error(errc kind, std::string message) {
+  return error{std::string(to_string(kind)), std::move(message), kind};
+}
+
+// A module-specific code: its category is the one it names, else `fallback`.
+inline error make_error(std::string code, std::string message, errc fallback = errc::internal) {
+  errc kind = errc_named(code).value_or(fallback);
+  return error{std::move(code), std::move(message), kind};
 }
 
 }  // namespace opentabs

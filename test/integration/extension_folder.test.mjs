@@ -57,8 +57,8 @@ describe('a foreign extension folder (the original OpenTabs extension)', () => {
   test('start leaves it byte for byte, says so, and sends its own .extension-hash as extensionHash', { timeout: 20_000 }, async () => {
     const s = await startServer({ configDir, config: { permissions: { browser: { permission: 'auto' } } } });
     try {
-      assert.match(s.stderr + s.stdout, /holds another extension \(OpenTabs 0\.0\.115\).*left unchanged/s);
-      assert.match(s.stderr + s.stdout, /opentabs extension install --force/);
+      const out = await s.output(/holds another extension \(OpenTabs 0\.0\.115\).*left unchanged/s);
+      assert.match(out, /opentabs extension install --force/);
       assert.equal(s.secret, SECRET, 'the secret in the existing auth.json is used');
       const ext = await new ExtensionClient(s).connect();
       const sync = await ext.waitFor((m) => m.method === 'sync.full');

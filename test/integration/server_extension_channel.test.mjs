@@ -179,6 +179,16 @@ describe('extension channel /ws', () => {
     const unknown = await ext.request('no.such.method', {});
     assert.equal(unknown.error.code, -32601);
     assert.match(unknown.error.message, /Method not found: no.such.method/);
+    // A plugin.* name the server does not handle is unknown too (it was -32603 once, from
+    // the plugin-management dispatch), and a known one as a notification is ignored.
+    const unknownPlugin = await ext.request('plugin.noSuchOperation', {});
+    assert.deepEqual(unknownPlugin.error, { code: -32601, message: 'Method not found: plugin.noSuchOperation' });
+    const before = ext.messages.length;
+    ext.notify('plugin.noSuchOperation', {});
+    ext.notify('plugin.checkUpdates');
+    ext.notify('ping');
+    await ext.next((m) => m.method === 'pong');
+    assert.deepEqual(ext.messages.slice(before).filter((m) => m.error || m.result), [], 'notifications get no answer');
     // The side panel's server self-update: a native build says how to update instead.
     const selfUpdate = await ext.request('server.selfUpdate');
     assert.equal(selfUpdate.error.code, -32603);

@@ -233,7 +233,7 @@ export const commands = {
   'browser.enableNetworkCapture': enableCapture,
   'browser.disableNetworkCapture': disableCapture,
 
-  // While capture is off, the always-on webRequest summaries (source "light": no bodies).
+  // While capture is off, the page's always-on record (source "light": no headers or bodies).
   'browser.getNetworkRequests': async (params) => {
     const tabId = requireTabId(params);
     const paused = pausedList(tabId);
@@ -244,7 +244,10 @@ export const commands = {
       out = { requests: [...cap.requests.values()].map(publicRequest), source: 'debugger' };
       if (clear) cap.requests.clear();
     } else {
-      out = { requests: await lightRequests(tabId, { clear }), source: 'light' };
+      const record = await lightRequests(tabId, { clear });
+      out = { requests: record?.requests ?? [], source: 'light' };
+      if (record?.dropped) out.dropped = record.dropped;
+      if (!record) out.note = `No request record in tab ${tabId} (the page was loaded before the extension, or is not http(s)); reload it, or call browser_enable_network_capture`;
     }
     return paused ? { ...out, pausedRequests: paused } : out;
   },

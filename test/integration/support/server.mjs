@@ -73,6 +73,19 @@ export async function startServer(opts = {}) {
     get stdout() {
       return stdout;
     },
+    /**
+     * Resolves with stderr+stdout once `pattern` matches them (the two pipes are read
+     * independently, so a line written to stderr before the "listening" line on stdout may
+     * arrive after it), or rejects after `timeoutMs` with what arrived.
+     */
+    async output(pattern, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(stderr + stdout)) {
+        if (Date.now() > deadline) throw new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${stderr}${stdout}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return stderr + stdout;
+    },
     /** fetch with the bearer token unless headers override it */
     fetch(path, init = {}) {
       return fetch(base + path, {

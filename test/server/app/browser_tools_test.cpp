@@ -115,3 +115,17 @@ TEST_CASE("the request index is one line per request, with paused requests after
   CHECK(capped.find("\nw100 ") != std::string::npos);
   CHECK(capped.find("(network capture)") != std::string::npos);
 }
+
+TEST_CASE("the page's record says what it lacks: a tab without the record, and requests it no longer keeps") {
+  auto none = json::parse_object(R"({"source":"light","requests":[],"note":"No request record in tab 3 (the page was loaded before the extension)\nreload it"})").value();
+  const std::string text = network_index(none, 3);
+  CHECK(text.rfind("0 requests in tab 3 (always-on record kept by the page: no headers or bodies", 0) == 0);
+  CHECK(text.find("\nNo request record in tab 3 (the page was loaded before the extension) reload it\n") != std::string::npos);
+  CHECK(text.find("id method status type url size") == std::string::npos);
+
+  auto some = json::parse_object(R"({"source":"light","dropped":12,"requests":[
+    {"requestId":"rab12.13","status":200,"type":"Fetch","url":"http://127.0.0.1:1/api","size":40}]})").value();
+  const std::string kept = network_index(some, 4);
+  CHECK(kept.find("[12 earlier requests of this page no longer kept]\n") != std::string::npos);
+  CHECK(kept.find("\nrab12.13 - 200 Fetch http://127.0.0.1:1/api 40\n") != std::string::npos);
+}

@@ -77,11 +77,11 @@ class scripted_tools : public tools::tool_service {
       if (cancel) cancel->clear_hook();
       if (cancel && cancel->cancelled()) {
         ++slow_cancelled;
-        co_return tools::call_result::text("Tool call cancelled", true, 422);
+        co_return tools::call_result::text("Tool call cancelled", true, errc::tool_failed);
       }
       co_return tools::call_result::text("slow done");
     }
-    co_return tools::call_result::text("Tool " + name + " not found", true, 404);
+    co_return tools::call_result::text("Tool " + name + " not found", true, errc::not_found);
   }
 
   void set_tools(std::vector<tools::listed_tool> t) { tools_ = std::move(t); }

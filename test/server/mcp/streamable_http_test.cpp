@@ -41,3 +41,30 @@ TEST_CASE("transport errors are id-less JSON-RPC errors with the status") {
   auto plain = transport_error(406, "Not Acceptable");
   CHECK(json::parse_object(plain.body)->at("error").at("code").as_int64() == -32000);
 }
+
+TEST_CASE("a POST body becomes messages, or the refusal to send") {
+  auto one = read_post_messages(*json::parse(R"({"jsonrpc":"2.0","id":1,"method":"ping"})"), "2025-11-25", 100);
+  CHECK_FALSE(one.refusal);
+  CHECK_FALSE(one.batch);
+  REQUIRE(one.items.size() == 1);
+  CHECK(one.items[0]);
+
+  auto bad = read_post_messages(*json::parse(R"({"jsonrpc":"1.0","id":3,"method":"ping"})"), "2025-11-25", 100);
+  REQUIRE(bad.refusal);
+  CHECK(bad.refusal->status == 400);
+  CHECK(bad.refusal->body.find(R"("id":3)") != std::string::npos);
+
+  const auto two = *json::parse(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}])");
+  auto refused = read_post_messages(two, "2025-11-25", 100);
+  REQUIRE(refused.refusal);
+  CHECK(refused.refusal->body.find("batches are not supported in protocol version 2025-11-25") != std::string::npos);
+
+  auto batch = read_post_messages(two, "2025-03-26", 100);
+  CHECK_FALSE(batch.refusal);
+  CHECK(batch.batch);
+  CHECK(batch.items.size() == 2);
+
+  CHECK(read_post_messages(*json::parse("[]"), "2025-03-26", 100).refusal->body.find("empty batch") != std::string::npos);
+  CHECK(read_post_messages(two, "2025-03-26", 1).refusal->body.find("batch of 2 messages exceeds the limit of 1") != std::string::npos);
+  CHECK(jsonrpc::batch_json({R"({"a":1})", R"({"b":2})"}) == R"([{"a":1},{"b":2}])");
+}

@@ -2,10 +2,10 @@
 // and, where it could be read, the request id.
 #include <doctest/doctest.h>
 
-#include "mcp/jsonrpc.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 
 using namespace opentabs;
-using namespace opentabs::mcp;
+using namespace opentabs::jsonrpc;
 
 namespace {
 json::value j(std::string_view text) { return *json::parse(text); }
@@ -94,4 +94,75 @@ TEST_CASE("error texts echo client-chosen names only in bounded form") {
   auto long_name = rpc_error::method_not_found(std::string(5000, 'm'));
   CHECK(long_name.message.size() < 130);
   CHECK(long_name.message.substr(long_name.message.size() - 3) == "...");
+}
+
+TEST_CASE("a peer's envelope is told by its shape") {
+  auto req = j(R"({"id":"1","method":"config.getState"})");
+  auto e = classify_peer(req.get_object());
+  CHECK(e.kind == envelope_kind::request);
+  CHECK(e.method == "config.getState");
+  REQUIRE(e.params_object());
+  CHECK(e.params_object()->empty());
+
+  auto note = j(R"({"jsonrpc":"2.0","method":"tab.syncAll","params":{"tabs":{}}})");
+  e = classify_peer(note.get_object());
+  CHECK(e.kind == envelope_kind::notification);
+  REQUIRE(e.params_object());
+  CHECK(e.params_object()->contains("tabs"));
+
+  auto bad_params = j(R"({"id":2,"method":"m","params":[1]})");
+  e = classify_peer(bad_params.get_object());
+  CHECK(e.kind == envelope_kind::request);
+  CHECK(e.params_object() == nullptr);
+
+  auto err = j(R"({"id":"x","error":{"code":-32001,"message":"gone"}})");
+  e = classify_peer(err.get_object());
+  CHECK(e.kind == envelope_kind::response);
+  REQUIRE(e.error);
+  CHECK(json::get_int(*e.error, "code") == -32001);
+
+  auto res = j(R"({"id":"x","result":null})");
+  e = classify_peer(res.get_object());
+  CHECK(e.kind == envelope_kind::response);
+  CHECK(e.result);
+  CHECK(e.error == nullptr);
+
+  CHECK(classify_peer(j(R"({"id":"x"})").get_object()).kind == envelope_kind::invalid);
+  CHECK(classify_peer(j(R"({"method":7,"id":1})").get_object()).kind == envelope_kind::invalid);
+}
+
+TEST_CASE("an id of null is a request id unless the peer's rules say it is absent") {
+  auto v = j(R"({"id":null,"method":"ping"})");
+  CHECK(classify_peer(v.get_object()).kind == envelope_kind::request);
+  CHECK(classify_peer(v.get_object(), {.null_id_is_absent = true}).kind == envelope_kind::notification);
+  auto r = j(R"({"id":null,"result":{}})");
+  CHECK(classify_peer(r.get_object()).kind == envelope_kind::response);
+  CHECK(classify_peer(r.get_object(), {.null_id_is_absent = true}).kind == envelope_kind::invalid);
+}
+
+TEST_CASE("error categories map to JSON-RPC codes in one place") {
+  CHECK(code_for(errc::invalid_params) == -32602);
+  CHECK(code_for(errc::not_found) == -32602);
+  CHECK(code_for(errc::method_not_found) == -32601);
+  CHECK(code_for(errc::invalid_request) == -32600);
+  CHECK(code_for(errc::busy) == -32603);
+  CHECK(code_for(errc::internal) == -32603);
+  auto e = rpc_error::from(make_error(errc::invalid_params, "Invalid params: x must be a string"));
+  CHECK(e.code == -32602);
+  CHECK(e.message == "Invalid params: x must be a string");
+  // A module-specific code keeps its category when it names one, else the fallback.
+  CHECK(make_error("not_found", "gone").is(errc::not_found));
+  CHECK(make_error("npm:E404", "no such package", errc::tool_failed).is(errc::tool_failed));
+  CHECK(make_error("port_busy", "in use").is(errc::internal));
+}
+
+TEST_CASE("messages are built as objects and as lines") {
+  auto r = request_object(json::value("abc"), "tool.dispatch", json::object{{"a", 1}});
+  CHECK(json::dump(r) == R"({"jsonrpc":"2.0","method":"tool.dispatch","params":{"a":1},"id":"abc"})");
+  auto n = notification_object("sync.full", json::object{});
+  CHECK(json::dump(n) == R"({"jsonrpc":"2.0","method":"sync.full","params":{}})");
+  auto ok = response_object(json::value(3), json::object{{"ok", true}});
+  CHECK(json::dump(ok) == R"({"jsonrpc":"2.0","id":3,"result":{"ok":true}})");
+  auto err = error_object(json::value(3), rpc_error::method_not_found("nope"));
+  CHECK(json::dump(err) == R"({"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found: nope"}})");
 }

@@ -1,8 +1,9 @@
-#include "mcp/jsonrpc.hpp"
+// JSON-RPC 2.0 classification and serialisation (see jsonrpc.hpp).
+#include "jsonrpc/jsonrpc.hpp"
 
 #include <cmath>
 
-namespace opentabs::mcp {
+namespace opentabs::jsonrpc {
 namespace {
 
 bool valid_id(const json::value& id) {
@@ -23,6 +24,28 @@ classified failure(rpc_error e, json::value id = nullptr) {
 }
 
 }  // namespace
+
+int code_for(errc e) {
+  switch (e) {
+    case errc::parse_error: return rpc_code::parse_error;
+    case errc::invalid_request: return rpc_code::invalid_request;
+    case errc::invalid_params:
+    case errc::not_found: return rpc_code::invalid_params;
+    case errc::method_not_found: return rpc_code::method_not_found;
+    case errc::too_large:
+    case errc::busy:
+    case errc::rate_limited:
+    case errc::timeout:
+    case errc::tool_failed:
+    case errc::unsupported:
+    case errc::unavailable:
+    case errc::io:
+    case errc::internal: return rpc_code::internal_error;
+  }
+  return rpc_code::internal_error;
+}
+
+rpc_error rpc_error::from(const error& e) { return {code_for(e.kind), e.message, nullptr}; }
 
 json::object rpc_error::to_json() const {
   json::object o{{"code", code}, {"message", json::str(message)}};
@@ -103,6 +126,34 @@ classified classify(const json::value& v) {
   return failure(rpc_error::invalid_request("a message needs \"method\" (request or notification) or \"id\" with exactly one of \"result\"/\"error\" (response)"), id);
 }
 
+const json::object* envelope::params_object() const {
+  static const json::object empty;
+  if (!params) return &empty;
+  return params->is_object() ? &params->get_object() : nullptr;
+}
+
+envelope classify_peer(const json::object& o, peer_rules rules) {
+  envelope e;
+  const json::value* id = json::find(o, "id");
+  if (id && rules.null_id_is_absent && id->is_null()) id = nullptr;
+  if (const auto* method = json::get_string(o, "method")) {
+    e.kind = id ? envelope_kind::request : envelope_kind::notification;
+    e.id = id;
+    e.method = *method;
+    e.params = json::find(o, "params");
+    return e;
+  }
+  const json::value* result = json::find(o, "result");
+  const json::value* error = json::find(o, "error");
+  if (id && (result || error)) {
+    e.kind = envelope_kind::response;
+    e.id = id;
+    e.result = result;
+    e.error = error && error->is_object() ? &error->get_object() : nullptr;
+  }
+  return e;
+}
+
 std::string id_key(const json::value& id) {
   if (id.is_string()) return "s:" + std::string(id.get_string());
   return "n:" + json::dump(id);
@@ -140,4 +191,30 @@ std::string notification_json(std::string_view method) {
   return json::dump(o);
 }
 
-}  // namespace opentabs::mcp
+std::string batch_json(const std::vector<std::string>& responses) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < responses.size(); ++i) {
+    if (i) out += ',';
+    out += responses[i];
+  }
+  out += ']';
+  return out;
+}
+
+json::object request_object(const json::value& id, std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}, {"id", id}};
+}
+
+json::object notification_object(std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+json::object response_object(const json::value& id, json::value result) {
+  return json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+json::object error_object(const json::value& id, const rpc_error& error) {
+  return json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", error.to_json()}};
+}
+
+}  // namespace opentabs::jsonrpc

@@ -1,0 +1,18 @@
+// Expected failures as extension-channel errors (see extension_wire.hpp).
+#include "app/extension_wire.hpp"
+
+#include "jsonrpc/jsonrpc.hpp"
+#include "util/strings.hpp"
+
+namespace opentabs::app {
+
+json::object extension_error_json(const error& e) {
+  json::object err{{"code", jsonrpc::code_for(e.kind)}, {"message", json::str(e.message)}};
+  if (e.is(errc::busy)) err["data"] = json::object{{"retryAfterMs", kBusyRetryAfterMs}};
+  else if (starts_with(e.code, "npm:") && e.code.size() > 4) err["data"] = json::object{{"npmErrorCode", json::str(e.code.substr(4))}};
+  return err;
+}
+
+json::object extension_error_reply(const error& e) { return json::object{{"error", extension_error_json(e)}}; }
+
+}  // namespace opentabs::app

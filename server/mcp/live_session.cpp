@@ -1,0 +1,64 @@
+// One live MCP session's rules (see live_session.hpp).
+#include "mcp/live_session.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "mcp/requests.hpp"
+
+namespace opentabs::mcp {
+namespace {
+
+json::value number_value(double d) {
+  if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15) return static_cast<std::int64_t>(d);
+  return d;
+}
+
+}  // namespace
+
+void in_flight_call::forward_progress(const tools::progress_update& u) {
+  if (cancelled || !sink) return;
+  if (last_progress && u.progress <= *last_progress) return;
+  last_progress = u.progress;
+  json::object params{{"progressToken", progress_token}, {"progress", number_value(u.progress)}};
+  if (u.total) params["total"] = number_value(*u.total);
+  if (!u.message.empty()) params["message"] = json::str(u.message);
+  sink->send(jsonrpc::notification_json("notifications/progress", params));
+}
+
+bool live_session::deliver_unsolicited(const std::string& note, std::string_view plugin) {
+  if (!plugin.empty())
+    for (auto& [key, c] : calls)
+      if (c->plugin == plugin && c->sink && c->sink->open() && c->sink->send(note)) return true;
+  if (standalone && standalone->open() && standalone->send(note)) return true;
+  for (auto& [key, c] : calls)
+    if (c->sink && c->sink->open() && c->sink->send(note)) return true;
+  return false;
+}
+
+void live_session::handle_notification(const jsonrpc::message& m) {
+  if (m.method == "notifications/initialized") {
+    rec->initialized = true;
+  } else if (m.method == "notifications/cancelled") {
+    auto id = parse_cancelled(m.params);
+    if (!id) return;  // malformed cancellations are ignored (spec)
+    auto it = calls.find(jsonrpc::id_key(*id));
+    if (it == calls.end()) return;  // finished or unknown: a normal race
+    it->second->cancel_now();
+  }
+  // Other notifications (progress from the client, roots changes, ...) need nothing.
+}
+
+void live_session::end() {
+  if (ended) return;
+  ended = true;
+  life_timer.cancel();
+  if (standalone) standalone->end_soon();
+  // Copied first: a cancel hook belongs to the pipeline and must not be able to
+  // invalidate this iteration.
+  std::vector<std::shared_ptr<in_flight_call>> in_flight;
+  for (auto& [key, c] : calls) in_flight.push_back(c);
+  for (auto& c : in_flight) c->cancel_now();
+}
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,80 @@
+// One MCP session while it lives on the endpoint: its protocol record (session_table), the
+// idle timer its coroutine sleeps on, its standalone GET stream and the tools/calls in
+// flight — and the rules that need no I/O: where an unsolicited message goes, what
+// notifications/cancelled cancels, how progress is forwarded.  The endpoint owns the
+// sessions and runs their coroutines; the HTTP handlers reach a session through a
+// shared_ptr, so a session that ends while a request is in flight only makes that request
+// finish early.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "json/json.hpp"
+#include "jsonrpc/jsonrpc.hpp"
+#include "mcp/session_table.hpp"
+#include "mcp/sse_stream.hpp"
+#include "net/asio.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::mcp {
+
+// One tools/call in flight: what notifications/cancelled needs and where its progress and
+// plugin logs go.
+struct in_flight_call {
+  std::shared_ptr<tools::cancel_source> cancel = std::make_shared<tools::cancel_source>();
+  std::shared_ptr<stream_sink> sink;
+  std::string plugin;          // owner of the called tool, for routing plugin logs
+  json::value progress_token;  // null: the caller asked for no progress
+  std::optional<double> last_progress;
+  bool cancelled = false;
+
+  void cancel_now() {
+    cancelled = true;
+    cancel->cancel();
+  }
+  // Sends notifications/progress on the call's stream; progress must strictly increase
+  // (MCP), so a report that does not is dropped.
+  void forward_progress(const tools::progress_update& u);
+};
+
+struct live_session {
+  live_session(asio::any_io_executor ex, std::shared_ptr<session_record> r)
+      : rec(std::move(r)), id(rec->id), life_timer(ex) {}
+
+  std::shared_ptr<session_record> rec;
+  std::string id;
+  asio::steady_timer life_timer;  // the session coroutine's idle deadline
+  std::shared_ptr<stream_sink> standalone;
+  std::unordered_map<std::string, std::shared_ptr<in_flight_call>> calls;  // by jsonrpc::id_key
+  bool list_changed_pending = false;  // a list_changed that found no open stream
+  bool ended = false;
+
+  // A message not answering anything: on the stream of a call to `plugin`'s tools when
+  // there is one (logs of a running call belong with it), else the standalone stream,
+  // else any open call stream.  False when the session has no open stream.
+  bool deliver_unsolicited(const std::string& note, std::string_view plugin);
+  // notifications/initialized and notifications/cancelled take effect; others need nothing.
+  void handle_notification(const jsonrpc::message& m);
+  // Marks the session ended: wakes its coroutine, ends its standalone stream and cancels
+  // every call in flight.  Idempotent; the endpoint then forgets the session.
+  void end();
+};
+
+// Counts a request or stream as activity that keeps the session from expiring.
+struct busy_guard {
+  std::shared_ptr<session_record> rec;
+  session_table* table;
+  busy_guard(std::shared_ptr<session_record> r, session_table& t) : rec(std::move(r)), table(&t) { ++rec->busy; }
+  ~busy_guard() {
+    --rec->busy;
+    table->touch(*rec);
+  }
+  busy_guard(const busy_guard&) = delete;
+  busy_guard& operator=(const busy_guard&) = delete;
+};
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,63 @@
+// The MCP request table (see request_methods.hpp).
+#include "mcp/request_methods.hpp"
+
+#include "mcp/gateway_tools.hpp"
+#include "mcp/requests.hpp"
+
+namespace opentabs::mcp {
+namespace {
+
+using jsonrpc::call_kind;
+using jsonrpc::params_kind;
+
+// The synchronous handlers compute their answer before this coroutine starts, so no
+// handler state has to outlive the call.
+request_result answer_now(std::string response) { co_return response; }
+
+std::string first_text(const tools::call_result& r) {
+  for (const auto& block : r.content)
+    if (block.is_object())
+      if (const auto* t = json::get_string(block.get_object(), "text")) return std::string(*t);
+  return "Unknown tool";
+}
+
+}  // namespace
+
+request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call) {
+  request_methods table;
+  table.add("ping", {[](request_context ctx) { return answer_now(jsonrpc::response_json(ctx.msg.id, "{}")); },
+                     params_kind::none, call_kind::request});
+  table.add("tools/list", {[gateway, &catalog](request_context ctx) {
+                             auto p = parse_tools_list(ctx.msg.params);
+                             if (!p) return answer_now(jsonrpc::error_json(ctx.msg.id, p.error));
+                             return answer_now(jsonrpc::response_json(
+                                 ctx.msg.id, gateway ? gateway::tools_list_result() : catalog.tools_list_result()));
+                           },
+                           params_kind::object, call_kind::request});
+  table.add("tools/call", {std::move(tools_call), params_kind::object, call_kind::request});
+  if (!gateway) {
+    table.add("logging/setLevel", {[](request_context ctx) {
+                                     auto p = parse_set_level(ctx.msg.params);
+                                     if (!p) return answer_now(jsonrpc::error_json(ctx.msg.id, p.error));
+                                     ctx.session->rec->log.set(p.value->level);
+                                     return answer_now(jsonrpc::response_json(ctx.msg.id, "{}"));
+                                   },
+                                   params_kind::object, call_kind::request});
+  }
+  table.add("initialize", {[](request_context ctx) {
+                             return answer_now(jsonrpc::error_json(
+                                 ctx.msg.id, jsonrpc::rpc_error::invalid_request(
+                                                 "this session is already initialized; to start over, send initialize "
+                                                 "without Mcp-Session-Id")));
+                           },
+                           params_kind::object, call_kind::request});
+  return table;
+}
+
+std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway) {
+  if (result.failure == errc::not_found && !gateway)
+    return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));
+  return jsonrpc::response_json(id, result.to_json());
+}
+
+}  // namespace opentabs::mcp

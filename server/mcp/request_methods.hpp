@@ -1,0 +1,42 @@
+// The requests an MCP endpoint answers, registered in one table (jsonrpc::method_table):
+// ping, tools/list, tools/call, logging/setLevel (not on the gateway, which offers no
+// logging capability) and initialize (refused inside a session).  A name not in the table
+// is -32601.  Handlers return the serialised response, or nullopt when a cancelled call
+// must not be answered.  MCP has no per-method rate limit: the table's rate class is not
+// consulted here.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "jsonrpc/jsonrpc.hpp"
+#include "jsonrpc/method_table.hpp"
+#include "mcp/live_session.hpp"
+#include "mcp/sse_stream.hpp"
+#include "mcp/tool_catalog.hpp"
+#include "net/asio.hpp"
+#include "tools/tool_service.hpp"
+
+namespace opentabs::mcp {
+
+struct request_context {
+  std::shared_ptr<live_session> session;
+  const jsonrpc::message& msg;
+  std::shared_ptr<stream_sink> sink;  // null: the POST is answered as JSON
+};
+
+using request_result = net::awaitable<std::optional<std::string>>;
+using request_handler = std::function<request_result(request_context)>;
+using request_methods = jsonrpc::method_table<request_handler>;
+
+// `tools_call` runs tools/call (the endpoint's: it needs the session's call bookkeeping).
+request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call);
+
+// A finished tools/call as its response: the CallToolResult, except that an unknown tool
+// is a protocol error on /mcp (-32602); through the gateway it stays the meta-tool's
+// result, since opentabs_call itself exists.
+std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway);
+
+}  // namespace opentabs::mcp

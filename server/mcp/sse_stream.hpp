@@ -1,0 +1,55 @@
+// A response stream of the MCP endpoint: a POST answered as SSE or the standalone GET
+// stream.  The sink is what producers (progress reports, plugin logs, list_changed) write
+// to; the handler that owns the HTTP exchange clears it before it returns (sink_guard), so
+// a late producer finds a closed sink instead of a dangling exchange.  The two keep-alive
+// loops are the only coroutines here: they wait and write comments, nothing else.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "net/asio.hpp"
+#include "net/http_exchange.hpp"
+
+namespace opentabs::mcp {
+
+struct stream_sink {
+  net::http_exchange* ex = nullptr;
+  std::unique_ptr<asio::steady_timer> wake;  // standalone streams: keep-alive / end signal
+  bool ending = false;
+
+  // One JSON-RPC message as an SSE event; false when the stream is closed or the write failed.
+  bool send(std::string_view json_message);
+  bool send_raw(std::string_view bytes);
+  bool open() const { return ex && !ex->peer_gone(); }
+  // Asks a standalone stream to end (a newer GET took over, or its session ended).
+  void end_soon();
+};
+
+// Clears a sink when the handler that owns its exchange leaves, however it leaves.
+struct sink_guard {
+  std::shared_ptr<stream_sink> sink;
+  ~sink_guard() {
+    if (sink) sink->ex = nullptr;
+  }
+};
+
+// The headers of every SSE response.
+net::header_list sse_headers();
+
+// Holds a standalone stream open until `session_ended()` is true, end_soon() is called, or a
+// write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,
+// which is also how a vanished peer is noticed: the connection's reader is not running
+// while the handler owns the exchange.  (http_exchange::wait_peer_closed would notice
+// sooner, but raced with `||` it crashes under GCC 12; see the mcp report.)
+// `session_ended` is asked before every wait and after every wake-up.
+net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval,
+                                            std::function<bool()> session_ended);
+
+// Keeps a POST's SSE stream alive while a call runs; only ever ends by being cancelled when
+// the call completes (raced with `||`), so it never abandons the call itself.
+net::awaitable<void> keep_call_stream_alive(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval);
+
+}  // namespace opentabs::mcp

@@ -1,0 +1,94 @@
+// A live session's rules without sockets: notifications/initialized and
+// notifications/cancelled, progress that must increase, and ending a session.
+#include <doctest/doctest.h>
+
+#include "mcp/live_session.hpp"
+
+using namespace opentabs;
+using namespace opentabs::mcp;
+
+namespace {
+
+struct fixture {
+  asio::io_context io;
+  session_table table{std::chrono::minutes(30), 5};
+  live_session session{io.get_executor(), table.create("2025-06-18")};
+
+  static jsonrpc::message note(std::string method, json::object params = {}) {
+    jsonrpc::message m;
+    m.kind = jsonrpc::message_kind::notification;
+    m.method = std::move(method);
+    m.params = std::move(params);
+    return m;
+  }
+
+  std::shared_ptr<in_flight_call> add_call(const json::value& id) {
+    auto c = std::make_shared<in_flight_call>();
+    session.calls.emplace(jsonrpc::id_key(id), c);
+    return c;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("notifications/initialized marks the session initialized") {
+  fixture f;
+  CHECK_FALSE(f.session.rec->initialized);
+  f.session.handle_notification(fixture::note("notifications/initialized"));
+  CHECK(f.session.rec->initialized);
+}
+
+TEST_CASE("notifications/cancelled cancels only the named call; malformed ones are ignored") {
+  fixture f;
+  auto seven = f.add_call(json::value(7));
+  auto text = f.add_call(json::value("7"));
+  bool hook_ran = false;
+  seven->cancel->on_cancel([&] { hook_ran = true; });
+
+  f.session.handle_notification(fixture::note("notifications/cancelled", json::object{{"requestId", "nope"}}));
+  f.session.handle_notification(fixture::note("notifications/cancelled", json::object{{"reason", "no id"}}));
+  CHECK_FALSE(seven->cancelled);
+  CHECK_FALSE(text->cancelled);
+
+  f.session.handle_notification(fixture::note("notifications/cancelled", json::object{{"requestId", 7}}));
+  CHECK(seven->cancelled);
+  CHECK(hook_ran);
+  CHECK_FALSE(text->cancelled);  // "7" and 7 are different ids
+}
+
+TEST_CASE("ending a session cancels every call in flight, once") {
+  fixture f;
+  auto a = f.add_call(json::value(1));
+  auto b = f.add_call(json::value(2));
+  int hooks = 0;
+  a->cancel->on_cancel([&] { ++hooks; });
+  b->cancel->on_cancel([&] { ++hooks; });
+  f.session.end();
+  f.session.end();
+  CHECK(f.session.ended);
+  CHECK(a->cancelled);
+  CHECK(b->cancelled);
+  CHECK(hooks == 2);
+}
+
+TEST_CASE("progress is forwarded only while it increases") {
+  in_flight_call c;
+  c.progress_token = "tok";
+  c.sink = std::make_shared<stream_sink>();  // no exchange: sends fail, the rule still applies
+  c.forward_progress({1, std::nullopt, ""});
+  CHECK(c.last_progress == 1);
+  c.forward_progress({0.5, std::nullopt, ""});
+  CHECK(c.last_progress == 1);
+  c.forward_progress({2, 10.0, "half"});
+  CHECK(c.last_progress == 2);
+  c.cancel_now();
+  c.forward_progress({3, std::nullopt, ""});
+  CHECK(c.last_progress == 2);
+}
+
+TEST_CASE("with no open stream an unsolicited message is not delivered") {
+  fixture f;
+  f.session.standalone = std::make_shared<stream_sink>();
+  f.add_call(json::value(1))->sink = std::make_shared<stream_sink>();
+  CHECK_FALSE(f.session.deliver_unsolicited(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})", ""));
+}

@@ -1,0 +1,45 @@
+// The MCP request table: which methods each endpoint answers, and how a finished
+// tools/call becomes its response.
+#include <doctest/doctest.h>
+
+#include "mcp/request_methods.hpp"
+
+using namespace opentabs;
+using namespace opentabs::mcp;
+
+namespace {
+
+class no_tools : public tools::tool_service {
+ public:
+  std::vector<tools::listed_tool> list_tools() const override { return {}; }
+  asio::awaitable<tools::call_result> call_tool(std::string, json::object, tools::call_options) override {
+    co_return tools::call_result::text("unused");
+  }
+};
+
+request_result unused_call(request_context) { co_return std::nullopt; }
+
+}  // namespace
+
+TEST_CASE("/mcp answers logging/setLevel; the gateway does not") {
+  no_tools service;
+  tool_catalog catalog(service);
+  auto mcp = make_request_methods(false, catalog, unused_call);
+  auto gw = make_request_methods(true, catalog, unused_call);
+  CHECK(mcp.names() == std::vector<std::string>{"initialize", "logging/setLevel", "ping", "tools/call", "tools/list"});
+  CHECK(gw.names() == std::vector<std::string>{"initialize", "ping", "tools/call", "tools/list"});
+  CHECK(mcp.find("tools/call", true));
+  CHECK_FALSE(mcp.find("tools/call", false));  // a notification is never a call
+  CHECK_FALSE(gw.find("logging/setLevel"));
+}
+
+TEST_CASE("an unknown tool is -32602 on /mcp and a tool result through the gateway") {
+  auto unknown = tools::call_result::text("Tool nope not found", true, errc::not_found);
+  CHECK(tools_call_response(json::value(4), unknown, false) ==
+        R"({"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Tool nope not found"}})");
+  CHECK(tools_call_response(json::value(4), unknown, true) ==
+        R"({"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Tool nope not found"}],"isError":true}})");
+  auto failed = tools::call_result::text("denied", true, errc::tool_failed);
+  CHECK(tools_call_response(json::value("a"), failed, false) ==
+        R"({"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"denied"}],"isError":true}})");
+}

@@ -1,0 +1,43 @@
+// The live sessions of an endpoint: start, find, end, end_all, and the session coroutine
+// that ends an idle session.
+#include <doctest/doctest.h>
+
+#include "mcp/session_registry.hpp"
+
+using namespace opentabs;
+using namespace opentabs::mcp;
+
+TEST_CASE("sessions are found until they are ended; ending cancels their calls") {
+  asio::io_context io;
+  session_registry reg(io.get_executor(), std::chrono::minutes(30), 5, "mcp");
+  auto owner = std::make_shared<int>(0);
+  auto a = reg.start("2025-06-18", owner);
+  auto b = reg.start("2025-03-26", owner);
+  CHECK(reg.size() == 2);
+  CHECK(reg.find(a->id) == a);
+  CHECK(reg.find("no-such-session") == nullptr);
+  auto call = std::make_shared<in_flight_call>();
+  a->calls.emplace("n:1", call);
+
+  reg.end(a, "deleted by the client");
+  CHECK(a->ended);
+  CHECK(call->cancelled);
+  CHECK(reg.find(a->id) == nullptr);
+  CHECK(reg.size() == 1);
+
+  reg.end_all("server shutting down");
+  CHECK(b->ended);
+  CHECK(reg.size() == 0);
+  io.run();  // the session coroutines end once their sessions have
+  CHECK(owner.use_count() == 1);
+}
+
+TEST_CASE("a session's coroutine ends it when it idles out") {
+  asio::io_context io;
+  session_registry reg(io.get_executor(), std::chrono::milliseconds(1), 5, "mcp");
+  auto s = reg.start("2025-06-18", nullptr);
+  while (reg.size() > 0 && io.run_one() > 0) {
+  }
+  CHECK(s->ended);
+  CHECK(reg.find(s->id) == nullptr);
+}
