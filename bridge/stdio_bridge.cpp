@@ -24,6 +24,7 @@
 #include "net/asio.hpp"
 #include "net/http_client.hpp"
 #include "net/sse_parser.hpp"
+#include "net/task_group.hpp"
 #include "util/descriptors.hpp"
 #include "util/env.hpp"
 #include "util/strings.hpp"
@@ -248,13 +249,7 @@ awaitable<void> relay::handle_line(std::string line) {
   // Requests run concurrently; the count lets EOF wait for them.
   ++in_flight_;
   asio::co_spawn(io_, relay_message(std::move(*msg)), [this](std::exception_ptr e) {
-    if (e) {
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        log_.write(std::string("request relay failed: ") + ex.what());
-      }
-    }
+    if (e) log_.write("request relay failed: " + net::failure_text(e));
     if (--in_flight_ == 0) requests_done_.notify();
   });
 }
@@ -551,13 +546,7 @@ int run_stdio_bridge(const bridge_options& options) {
   asio::io_context io{1};
   relay r(io, options);
   asio::co_spawn(io, r.run(), [&](std::exception_ptr e) {
-    if (e) {
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        bridge_log(options.paths.stdio_bridge_log()).write(std::string("bridge failed: ") + ex.what());
-      }
-    }
+    if (e) bridge_log(options.paths.stdio_bridge_log()).write("bridge failed: " + net::failure_text(e));
     io.stop();
   });
   io.run();

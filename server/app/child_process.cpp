@@ -22,9 +22,10 @@ using namespace std::chrono_literals;
 using namespace asio::experimental::awaitable_operators;
 
 // Everything one running child needs; shared by the waiting coroutine, the two pipe readers
-// and (for a launcher left running) the background reaper.
+// (a task_group of run_process) and, for a launcher left running, the reaper (a task of the
+// caller's background group).
 struct child_state {
-  explicit child_state(asio::any_io_executor ex) : out(ex), err(ex), exit_fd(ex), readers_done(ex) {}
+  explicit child_state(asio::any_io_executor ex) : out(ex), err(ex), exit_fd(ex) {}
   // The last owner is gone while the child still runs: the server is shutting down with the
   // command in flight.  A command we would kill at its deadline is killed now rather than
   // left running after us (an orphaned npm writing into its cache).  Never after reaping:
@@ -35,11 +36,10 @@ struct child_state {
   pid_t pid = -1;
   bool kill_when_abandoned = false;
   bool reaped = false;
+  bool abandoned = false;  // the server is shutting down: stop waiting for the exit
   bool status_known = false;
   int status = 0;
   asio::posix::stream_descriptor out, err, exit_fd;
-  asio::steady_timer readers_done;  // cancelled when both pipes reached end of file
-  int readers_left = 2;
   std::size_t max_bytes = 0;
   process_outcome outcome;
 };
@@ -84,8 +84,8 @@ net::awaitable<void> wait_exit(std::shared_ptr<child_state> s) {
     co_return;
   }
   // No pidfd (old kernel): poll.
-  asio::steady_timer tick(s->readers_done.get_executor());
-  while (!try_reap(*s, false)) {
+  asio::steady_timer tick(s->exit_fd.get_executor());
+  while (!s->abandoned && !try_reap(*s, false)) {
     tick.expires_after(25ms);
     auto [ec] = co_await tick.async_wait(net::as_value);
     if (ec) co_return;
@@ -106,7 +106,22 @@ net::awaitable<void> drain(std::shared_ptr<child_state> s, bool is_err) {
     }
     if (ec) break;
   }
-  if (--s->readers_left == 0) s->readers_done.cancel();
+}
+
+// The background reaper of a child still running after run_process returned; `give_up`
+// (held for as long as it waits) ends the wait when the group closes.
+net::awaitable<void> reap_later(std::shared_ptr<child_state> s, net::task_group::stop_registration give_up) {
+  (void)give_up;
+  co_await wait_exit(s);
+}
+
+void reap_in_background(net::task_group& background, const std::shared_ptr<child_state>& s, const std::string& program) {
+  auto give_up = background.on_close([s] {
+    s->abandoned = true;
+    asio::error_code ignored;
+    s->exit_fd.cancel(ignored);
+  });
+  background.spawn(reap_later(s, std::move(give_up)), "reaper of " + program);
 }
 
 struct spawn_result {
@@ -167,12 +182,13 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-net::awaitable<result<process_outcome>> run_process(asio::any_io_executor ex, std::vector<std::string> argv,
+net::awaitable<result<process_outcome>> run_process(net::task_group& background, std::vector<std::string> argv,
                                                     process_options options) {
   if (argv.empty() || argv[0].empty()) co_return make_error("spawn_failed", "no program given");
   auto spawned = spawn_child(argv);
   if (!spawned) co_return spawned.err();
 
+  auto ex = background.executor();
   auto s = std::make_shared<child_state>(ex);
   s->pid = spawned->pid;
   s->kill_when_abandoned = options.kill_on_timeout;
@@ -183,8 +199,16 @@ net::awaitable<result<process_outcome>> run_process(asio::any_io_executor ex, st
     ::fcntl(pfd, F_SETFD, FD_CLOEXEC);
     s->exit_fd.assign(pfd);
   }
-  asio::co_spawn(ex, drain(s, false), asio::detached);
-  asio::co_spawn(ex, drain(s, true), asio::detached);
+  // Shutdown (the group closing) ends a command we would kill at its deadline now, as the
+  // deadline would; a launcher is left running, as at its deadline.
+  net::task_group::stop_registration kill_on_close;
+  if (options.kill_on_timeout)
+    kill_on_close = background.on_close([s] {
+      if (!s->reaped && s->pid > 0) ::kill(-s->pid, SIGKILL);
+    });
+  net::task_group readers(ex);  // end of file on both pipes, or the pipes closed below
+  readers.spawn(drain(s, false), "child stdout reader");
+  readers.spawn(drain(s, true), "child stderr reader");
 
   asio::steady_timer deadline(ex, options.timeout);
   auto first = co_await (wait_exit(s) || deadline.async_wait(net::as_value));
@@ -196,23 +220,22 @@ net::awaitable<result<process_outcome>> run_process(asio::any_io_executor ex, st
       // io thread from a child stuck in an uninterruptible wait.
       asio::steady_timer guard(ex, 5s);
       co_await (wait_exit(s) || guard.async_wait(net::as_value));
-      if (!s->reaped) asio::co_spawn(ex, wait_exit(s), asio::detached);
+      if (!s->reaped) reap_in_background(background, s, argv[0]);
     } else {
       // A launcher still running: leave it, collect its status whenever it exits.
-      asio::co_spawn(ex, wait_exit(s), asio::detached);
+      reap_in_background(background, s, argv[0]);
     }
   }
   // What the child wrote just before exiting may still sit in the pipes.
-  if (s->readers_left > 0 && s->reaped && !s->outcome.timed_out) {
-    s->readers_done.expires_after(2s);
-    co_await s->readers_done.async_wait(net::as_value);
-  }
+  if (readers.size() > 0 && s->reaped && !s->outcome.timed_out) co_await readers.wait(net::steady_clock::now() + 2s);
   // A grandchild still holding the pipes (npm lifecycle scripts) must not outlive us.
-  if (options.kill_on_timeout && s->readers_left > 0) ::kill(-s->pid, SIGKILL);
+  if (options.kill_on_timeout && readers.size() > 0) ::kill(-s->pid, SIGKILL);
   asio::error_code ignored;
   s->out.close(ignored);
   s->err.close(ignored);
   if (s->reaped) s->exit_fd.close(ignored);
+  // Their pipes closed, the readers end at their next wait.
+  co_await readers.wait(net::steady_clock::now() + 1s);
 
   process_outcome out = std::move(s->outcome);
   if (s->status_known && !out.timed_out) {

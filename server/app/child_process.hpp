@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "net/asio.hpp"
+#include "net/task_group.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::app {
@@ -35,8 +36,10 @@ struct process_outcome {
 };
 
 // Error codes: "not_found" (the program is not on PATH), "spawn_failed".  A program that ran
-// and failed is not an error here: look at exit_code / timed_out.
-net::awaitable<result<process_outcome>> run_process(asio::any_io_executor ex, std::vector<std::string> argv,
+// and failed is not an error here: look at exit_code / timed_out.  Runs on `background`'s
+// executor; the reaper of a child still running after the call (a launcher, or one that
+// survived SIGKILL for a while) is a task of `background`.
+net::awaitable<result<process_outcome>> run_process(net::task_group& background, std::vector<std::string> argv,
                                                     process_options options);
 
 }  // namespace opentabs::app

@@ -27,30 +27,6 @@ outcome ok_result() { return answer(json::object{{"result", json::object{{"ok", 
 
 outcome error_reply(errc kind, std::string message) { return answer(extension_error_reply(make_error(kind, std::move(message)))); }
 
-bool valid_tab_state(std::string_view s) { return s == "closed" || s == "unavailable" || s == "ready"; }
-
-// A tab map entry with only well-formed tabs (numeric tabId), unknown states → closed.
-json::object clean_tab_entry(const json::object& in) {
-  const auto* st = json::get_string(in, "state");
-  std::string state = st && valid_tab_state(*st) ? std::string(*st) : "closed";
-  json::array tabs;
-  if (const auto* list = json::get_array(in, "tabs")) {
-    for (const auto& t : *list) {
-      if (!t.is_object()) continue;
-      auto id = json::get_int(t.get_object(), "tabId");
-      if (!id) continue;
-      const auto* url = json::get_string(t.get_object(), "url");
-      const auto* title = json::get_string(t.get_object(), "title");
-      tabs.push_back(json::object{{"tabId", *id},
-                                  {"url", url ? json::value(*url) : json::value("")},
-                                  {"title", title ? json::value(*title) : json::value("")},
-                                  {"ready", json::get_bool(t.get_object(), "ready").value_or(false)}});
-      if (tabs.size() >= 1000) break;
-    }
-  }
-  return json::object{{"state", json::str(state)}, {"tabs", std::move(tabs)}};
-}
-
 class handlers {
  public:
   explicit handlers(handler_context ctx) : ctx_(std::move(ctx)) {}
@@ -84,12 +60,7 @@ class handlers {
   reply tab_sync_all(ext_connection& c, const json::object& params, const json::value*) {
     const auto* tabs = json::get_object(params, "tabs");
     if (!tabs) return none();
-    json::object next;
-    for (const auto& kv : *tabs) {
-      if (!kv.value().is_object()) continue;
-      next[kv.key()] = clean_tab_entry(kv.value().get_object());
-    }
-    c.tabs = std::move(next);
+    c.tabs.replace_all(*tabs);
     return handled();
   }
 
@@ -99,14 +70,14 @@ class handlers {
     const auto* state = json::get_string(params, "state");
     std::string problem;
     if (!plugin) problem = "Missing params: plugin";
-    else if (!state || !valid_tab_state(*state)) problem = "Invalid state: must be closed, unavailable or ready";
+    else if (!state || !parse_tab_state(*state)) problem = "Invalid state: must be closed, unavailable or ready";
     else if (!ctx_.state.find_plugin(*plugin)) problem = "Plugin not found: " + std::string(*plugin);
     if (!problem.empty()) {
       if (is_request) return error_reply(errc::invalid_params, problem);
       log::debug("tab.stateChanged rejected: " + problem);
       return none();
     }
-    c.tabs[*plugin] = clean_tab_entry(params);
+    c.tabs.set(std::string(*plugin), tab_map::parse_entry(params));
     return handled();
   }
 

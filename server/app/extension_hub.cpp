@@ -276,24 +276,13 @@ std::string extension_hub::choose_connection(const std::string& requested, std::
   if (connections_.size() == 1) return connections_.begin()->first;
   if (tab_id) {
     if (auto it = tab_owner_.find(*tab_id); it != tab_owner_.end() && connections_.count(it->second)) return it->second;
-    for (const auto& id : order_) {
-      const auto& tabs = connections_.at(id)->tabs;
-      for (const auto& [p, entry] : tabs) {
-        const auto* list = entry.is_object() ? json::get_array(entry.get_object(), "tabs") : nullptr;
-        if (!list) continue;
-        for (const auto& t : *list)
-          if (t.is_object() && json::get_int(t.get_object(), "tabId") == *tab_id) return id;
-      }
-    }
+    for (const auto& id : order_)
+      if (connections_.at(id)->tabs.has_tab(*tab_id)) return id;
   }
   if (!plugin.empty()) {
-    for (const char* want : {"ready", "unavailable"}) {
-      for (const auto& id : order_) {
-        const auto* entry = json::get_object(connections_.at(id)->tabs, plugin);
-        const auto* state = entry ? json::get_string(*entry, "state") : nullptr;
-        if (state && *state == want) return id;
-      }
-    }
+    for (auto want : {tab_state::ready, tab_state::unavailable})
+      for (const auto& id : order_)
+        if (connections_.at(id)->tabs.state_of(plugin) == want) return id;
   }
   return order_.empty() ? connections_.begin()->first : order_.front();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/dispatch_table.hpp"
+#include "app/tab_map.hpp"
 #include "app/extension_capabilities.hpp"
 #include "json/json.hpp"
 #include "jsonrpc/method_table.hpp"
@@ -25,7 +26,8 @@ namespace opentabs::app {
 struct ext_connection {
   std::string id;     // the extension's connectionId (or a random one)
   std::string label;  // "A", "B", ... stable per id, for logs
-  json::object tabs;  // tab.syncAll map: plugin → {state, tabs:[TabInfo]}
+  tab_map tabs;       // what tab.syncAll / tab.stateChanged reported
+
   // The request methods it handles (extension.capabilities; unannounced = the original set).
   extension_capabilities capabilities;
   std::function<bool(std::string_view)> send;  // queues one text frame

@@ -1,6 +1,5 @@
 #include "app/payloads.hpp"
 #include "app/extension_install.hpp"
-#include "app/webmcp_bridge.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -41,29 +40,38 @@ json::array failed_plugins(const server_state& state) {
 }
 
 std::string tab_state_of(const extension_hub& hub, const std::string& plugin) {
-  std::string state = "closed";
-  for (const auto* c : hub.connections()) {
-    const auto* e = json::get_object(c->tabs, plugin);
-    const auto* s = e ? json::get_string(*e, "state") : nullptr;
-    if (!s) continue;
-    if (*s == "ready") return "ready";
-    if (*s == "unavailable") state = "unavailable";
-  }
-  return state;
+  auto state = tab_state::closed;
+  for (const auto* c : hub.connections()) state = best_of(state, c->tabs.state_of(plugin));
+  return std::string(to_string(state));
 }
 
 json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
   json::array out;
-  for (const auto* c : hub.connections()) {
-    const auto* e = json::get_object(c->tabs, plugin);
-    const auto* list = e ? json::get_array(*e, "tabs") : nullptr;
-    if (list)
-      for (const auto& t : *list) out.push_back(t);
-  }
+  for (const auto* c : hub.connections())
+    if (const auto* e = c->tabs.find(plugin))
+      for (const auto& t : e->tabs) out.push_back(t.to_json());
   return out;
 }
 
 }  // namespace
+
+json::array webmcp_sites_payload(const server_state& state) {
+  json::array out;
+  for (const auto& s : state.webmcp.sites()) {
+    json::array tools, tabs;
+    for (const auto& t : s.tools)
+      tools.push_back(json::object{
+          {"name", json::str(t)},
+          {"permission", json::str(tools::to_string(config::configured_permission(state.cfg, s.key, t)))}});
+    for (auto t : s.tabs) tabs.push_back(t);
+    out.push_back(json::object{{"key", json::str(s.key)},
+                               {"site", json::str(s.site)},
+                               {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, s.key)))},
+                               {"tabs", std::move(tabs)},
+                               {"tools", std::move(tools)}});
+  }
+  return out;
+}
 
 plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
   plugins::permission_state perms;

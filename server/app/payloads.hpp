@@ -17,6 +17,11 @@ json::object config_state(const server_state& state, const extension_hub& hub);
 // The full authenticated /health payload.
 json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients);
 
+// The side panel's view of the sites whose pages publish WebMCP tools (sync.full / config
+// state `webmcpSites`): one entry per site with its permission key, configured permission,
+// tabs and tools.
+json::array webmcp_sites_payload(const server_state& state);
+
 // The configured permissions of one plugin, as the plugin payload builders want them.
 plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p);
 

@@ -123,15 +123,18 @@ struct plugin_manager::npm_run {
   bool ok() const { return outcome.exit_code == 0; }
 };
 
-plugin_manager::plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, fs::path home,
-                               hooks h, npm_timing timing)
-    : ex_(std::move(ex)),
+plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, fs::path home,
+                               reload_pipeline& reload, announcer& announce, npm_timing timing)
+    : tasks_(tasks),
+      ex_(tasks.executor()),
       state_(state),
       hub_(hub),
       home_(std::move(home)),
-      hooks_(std::move(h)),
+      reload_(reload),
+      announce_(announce),
       timing_(timing),
-      activity_(std::make_shared<activity>()) {}
+      activity_(std::make_shared<activity>()),
+      update_timer_(ex_) {}
 
 void plugin_manager::register_methods(extension_hub::method_table& table) {
   using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
@@ -157,14 +160,7 @@ void plugin_manager::register_methods(extension_hub::method_table& table) {
 }
 
 void plugin_manager::start(const ext_connection& c, std::string method, operation op, json::object params, json::value id) {
-  asio::co_spawn(ex_, serve(c.id, std::move(method), op, std::move(params), std::move(id)), [](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      log::error(std::string("plugin management request failed: ") + ex.what());
-    }
-  });
+  tasks_.spawn(serve(c.id, std::move(method), op, std::move(params), std::move(id)), "plugin management request");
 }
 
 net::awaitable<void> plugin_manager::serve(std::string connection_id, std::string method, operation op,
@@ -187,7 +183,7 @@ net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vec
   process_options o;
   o.timeout = timeout;
   o.max_output_bytes = 8 * 1024 * 1024;
-  auto r = co_await run_process(ex_, std::move(argv), o);
+  auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().is(errc::not_found))
       co_return failed("npm_missing", "npm is not installed or not on the server's PATH; it is needed for " + what);
@@ -297,7 +293,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
     co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
   }
   log::info("npm installed " + installed + "; reloading plugins");
-  hooks_.reload();
+  reload_.reload(true);
 
   auto derived = plugins::plugin_name_from_package(installed);
   for (const auto& p : state_.plugins) {
@@ -335,7 +331,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   if (!r) co_return r.err();
   if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
   forget_update(p->package_name);
-  hooks_.reload();
+  reload_.reload(true);
   auto now = find_installed(p->name);
   if (!now)
     co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
@@ -406,7 +402,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
       co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
   }
   forget_update(p->package_name);
-  hooks_.reload();
+  reload_.reload(true);
   co_await tell_extensions_uninstalled(p->name);
   log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
   co_return json::object{{"ok", true}};
@@ -445,7 +441,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);
   }
-  hooks_.reload();
+  reload_.reload(true);
   co_return json::object{{"ok", true}};
 }
 
@@ -542,7 +538,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
 void plugin_manager::set_updates(std::map<std::string, plugins::update_info, std::less<>> found) {
   if (found == state_.plugin_updates) return;
   state_.plugin_updates = std::move(found);
-  if (hooks_.updates_changed) hooks_.updates_changed();
+  announce_.plugins_changed();
 }
 
 void plugin_manager::forget_update(const std::string& package_name) {
@@ -551,16 +547,20 @@ void plugin_manager::forget_update(const std::string& package_name) {
 }
 
 void plugin_manager::start_update_checks() {
-  asio::co_spawn(ex_, update_check_loop(), asio::detached);
+  tasks_.spawn(update_check_loop(), "plugin update checks");
+}
+
+void plugin_manager::stop() {
+  stopping_ = true;
+  update_timer_.cancel();
 }
 
 net::awaitable<void> plugin_manager::update_check_loop() {
-  asio::steady_timer timer(ex_);
   auto wait = timing_.first_update_check;
-  for (;;) {
-    timer.expires_after(wait);
-    auto [ec] = co_await timer.async_wait(net::as_value);
-    if (ec) break;
+  while (!stopping_) {
+    update_timer_.expires_after(wait);
+    auto [ec] = co_await update_timer_.async_wait(net::as_value);
+    if (ec || stopping_) break;
     const auto minutes = state_.cfg.update_check_interval_minutes;
     if (minutes <= 0) {
       wait = std::chrono::minutes(1);  // paused: look at the config again in a minute
@@ -598,7 +598,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   std::vector<std::string> argv;  // (a braced list inside co_await trips GCC 12)
   argv.push_back(opener);
   argv.push_back(real.string());
-  auto r = co_await run_process(ex_, std::move(argv), o);
+  auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().is(errc::not_found))
       co_return failed("open_failed", "Cannot open folders on this machine: " + opener + " is not installed");

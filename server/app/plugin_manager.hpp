@@ -13,17 +13,19 @@
 
 #include <chrono>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
+#include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "json/json.hpp"
 #include "net/asio.hpp"
+#include "net/task_group.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::app {
@@ -51,16 +53,12 @@ struct outdated_plugin {
 
 class plugin_manager {
  public:
-  struct hooks {
-    // Rediscovers plugins and announces the result (sync.full, plugins.changed,
-    // tools/list_changed).
-    std::function<void()> reload;
-    // The set of known plugin updates changed (plugins.changed carries the `update` fields).
-    std::function<void()> updates_changed;
-  };
-
-  plugin_manager(asio::any_io_executor ex, server_state& state, extension_hub& hub, std::filesystem::path home,
-                 hooks h, npm_timing timing = npm_timing_from_env());
+  // Requests, update checks and the reapers of launched programs are tasks of `tasks`
+  // (the server's background group: shutdown closes and awaits it).  After a change the
+  // plugins are rediscovered through `reload` (which announces the result); a changed set
+  // of known updates is announced through `announce` (plugins.changed carries them).
+  plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
+                 reload_pipeline& reload, announcer& announce, npm_timing timing = npm_timing_from_env());
 
   // Adds plugin.search, plugin.install, plugin.updateFromRegistry, plugin.remove,
   // plugin.removeBySpecifier, plugin.checkUpdates and folder.open (requests only) to the
@@ -71,6 +69,8 @@ class plugin_manager {
   // updateCheckIntervalMinutes (read from the config each time; 0 pauses the checks).
   // A /reload does not trigger a check.
   void start_update_checks();
+  // Shutdown: ends the update checks (a request in flight ends at its own deadline).
+  void stop();
 
  private:
   struct activity;
@@ -104,13 +104,17 @@ class plugin_manager {
   std::optional<found_plugin> find_installed(std::string_view name) const;
   result<bool> drop_local_plugin(const found_plugin& p);
 
+  net::task_group& tasks_;
   asio::any_io_executor ex_;
   server_state& state_;
   extension_hub& hub_;
   std::filesystem::path home_;
-  hooks hooks_;
+  reload_pipeline& reload_;
+  announcer& announce_;
   npm_timing timing_;
   std::shared_ptr<activity> activity_;
+  asio::steady_timer update_timer_;
+  bool stopping_ = false;
 };
 
 }  // namespace opentabs::app

@@ -8,6 +8,7 @@
 
 #include "app/extension_hub.hpp"
 #include "app/rate_limiter.hpp"
+#include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
 #include "mcp/endpoint.hpp"
@@ -18,13 +19,6 @@ namespace opentabs::app {
 
 struct route_options {
   bool conformance_mode = false;  // /mcp without auth (test mode; loopback only)
-};
-
-struct reload_outcome {
-  bool ok = true;
-  std::size_t plugins = 0;
-  std::int64_t duration_ms = 0;
-  std::string error;
 };
 
 class router {

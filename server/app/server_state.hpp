@@ -63,6 +63,9 @@ struct server_state {
   config::config_paths paths;
   config::config_store store;
   config::config_file cfg;  // the last good config
+  // The version of config.json `cfg` was read from or written as: the config watcher
+  // reloads when the file on disk is no longer this version.
+  config::file_stamp cfg_stamp;
   std::string secret;       // never logged
   bool skip_permissions = false;
   bool dev = false;

@@ -340,19 +340,15 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
     auto want = normalize_host(host_of_pattern(pattern_text));
     std::optional<std::int64_t> fallback;
     for (auto* c : hub_.connections()) {
-      const auto* entry_tabs = json::get_object(c->tabs, tool.plugin);
-      const auto* list = entry_tabs ? json::get_array(*entry_tabs, "tabs") : nullptr;
-      if (!list) continue;
-      for (const auto& t : *list) {
-        if (!t.is_object()) continue;
-        const auto* url = json::get_string(t.get_object(), "url");
-        auto id = json::get_int(t.get_object(), "tabId");
-        if (!url || !id || normalize_host(host_of_url(*url)) != want) continue;
-        if (json::get_bool(t.get_object(), "ready").value_or(false)) {
-          tab_id = id;
+      const auto* entry = c->tabs.find(tool.plugin);
+      if (!entry) continue;
+      for (const auto& t : entry->tabs) {
+        if (normalize_host(host_of_url(t.url)) != want) continue;
+        if (t.ready) {
+          tab_id = t.tab_id;
           break;
         }
-        if (!fallback) fallback = id;
+        if (!fallback) fallback = t.tab_id;
       }
       if (tab_id) break;
     }
@@ -390,32 +386,25 @@ json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
   json::array out;
   for (const auto& p : state_.plugins) {
     if (!plugin.empty() && p.name() != plugin) continue;
-    std::string state = "closed";
+    auto state = tab_state::closed;
     json::array tabs;
     for (const auto* c : hub_.connections()) {
-      const auto* e = json::get_object(c->tabs, p.name());
+      const auto* e = c->tabs.find(p.name());
       if (!e) continue;
-      if (const auto* s = json::get_string(*e, "state")) {
-        if (*s == "ready" || (*s == "unavailable" && state == "closed")) state = std::string(*s);
-      }
-      if (const auto* list = json::get_array(*e, "tabs")) {
-        for (const auto& t : *list) {
-          if (!t.is_object()) continue;
-          json::object tab = t.get_object();
-          tab["connectionId"] = json::str(c->id);
-          if (const auto* url = json::get_string(tab, "url")) {
-            auto host = normalize_host(host_of_url(*url));
-            for (const auto& kv : p.settings.instance_map)
-              if (kv.value().is_string() && normalize_host(host_of_pattern(kv.value().get_string())) == host)
-                tab["instance"] = json::str(kv.key());
-          }
-          tabs.push_back(std::move(tab));
-        }
+      state = best_of(state, e->state);
+      for (const auto& t : e->tabs) {
+        json::object tab = t.to_json();
+        tab["connectionId"] = json::str(c->id);
+        auto host = normalize_host(host_of_url(t.url));
+        for (const auto& kv : p.settings.instance_map)
+          if (kv.value().is_string() && normalize_host(host_of_pattern(kv.value().get_string())) == host)
+            tab["instance"] = json::str(kv.key());
+        tabs.push_back(std::move(tab));
       }
     }
     out.push_back(json::object{{"plugin", json::str(p.name())},
                                {"displayName", json::str(p.loaded.display_name)},
-                               {"state", json::str(state)},
+                               {"state", json::str(to_string(state))},
                                {"tabs", std::move(tabs)}});
   }
   if (!plugin.empty() && out.empty()) {

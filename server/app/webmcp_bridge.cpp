@@ -48,32 +48,12 @@ tools::call_result result_of(const json::value& reply) {
 
 }  // namespace
 
-json::array webmcp_sites_payload(const server_state& state) {
-  json::array out;
-  for (const auto& s : state.webmcp.sites()) {
-    json::array tools, tabs;
-    for (const auto& t : s.tools)
-      tools.push_back(json::object{
-          {"name", json::str(t)},
-          {"permission", json::str(tools::to_string(config::configured_permission(state.cfg, s.key, t)))}});
-    for (auto t : s.tabs) tabs.push_back(t);
-    out.push_back(json::object{{"key", json::str(s.key)},
-                               {"site", json::str(s.site)},
-                               {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, s.key)))},
-                               {"tabs", std::move(tabs)},
-                               {"tools", std::move(tools)}});
-  }
-  return out;
-}
-
-webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, tools::server_events& events,
-                             std::function<void()> announce_sites)
-    : state_(state), hub_(hub), events_(events), announce_sites_(std::move(announce_sites)) {}
+webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce)
+    : state_(state), hub_(hub), announce_(announce) {}
 
 void webmcp_bridge::publish() {
   state_.registry.set_webmcp_tools(state_.webmcp.tool_defs());
-  events_.tools_changed();
-  if (announce_sites_) announce_sites_();
+  announce_.config_changed();
 }
 
 void webmcp_bridge::register_methods(extension_hub::method_table& table) {

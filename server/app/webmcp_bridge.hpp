@@ -8,10 +8,10 @@
 // costly schema never holds up other requests.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 
+#include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
 #include "audit/audit_entry.hpp"
@@ -22,9 +22,9 @@ namespace opentabs::app {
 
 class webmcp_bridge {
  public:
-  // `announce_sites` broadcasts the config state after the set of sites changed.
-  webmcp_bridge(server_state& state, extension_hub& hub, tools::server_events& events,
-                std::function<void()> announce_sites);
+  // After the set of page tools changed, `announce` tells the MCP sessions (tools/list_changed)
+  // and the side panel (plugins.changed: its site list).
+  webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce);
 
   // Adds webmcp.frameTools, webmcp.syncAll and webmcp.tabRemoved to the hub's method
   // table.  Requests get a reply naming accepted and rejected tools.
@@ -48,15 +48,10 @@ class webmcp_bridge {
 
   server_state& state_;
   extension_hub& hub_;
-  tools::server_events& events_;
-  std::function<void()> announce_sites_;
+  announcer& announce_;
   // One thread: compiles are rare (once per registration and enabled site) and a page's
   // costly schemas then queue behind each other instead of taking more of the machine.
   asio::thread_pool compile_pool_{1};
 };
-
-// The side panel's view (sync.full / config state `webmcpSites`): one entry per site with its
-// permission key, configured permission, tabs and tools.
-json::array webmcp_sites_payload(const server_state& state);
 
 }  // namespace opentabs::app

@@ -6,6 +6,7 @@
 
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/log_level.hpp"
+#include "net/task_group.hpp"
 #include "util/log.hpp"
 
 namespace opentabs::mcp {
@@ -32,14 +33,7 @@ std::shared_ptr<live_session> session_registry::find(std::string_view id) {
 std::shared_ptr<live_session> session_registry::start(std::string protocol_version, std::shared_ptr<void> owner) {
   auto s = std::make_shared<live_session>(ex_, table_.create(std::move(protocol_version)));
   sessions_.emplace(s->id, s);
-  asio::co_spawn(ex_, life(s, std::move(owner)), [](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      log::error(std::string("mcp session coroutine failed: ") + ex.what());
-    }
-  });
+  asio::co_spawn(ex_, life(s, std::move(owner)), net::log_failure("mcp session coroutine"));
   return s;
 }
 

@@ -1,5 +1,6 @@
 #include "net/child_task.hpp"
 
+#include "net/task_group.hpp"
 #include "util/log.hpp"
 
 namespace opentabs::net {
@@ -10,15 +11,7 @@ child_task::child_task(asio::any_io_executor ex, std::string what)
 void child_task::start(awaitable<void> op) {
   started_ = true;
   asio::co_spawn(ex_, std::move(op), [this](std::exception_ptr e) {
-    if (e) {
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        log::error(what_ + " ended by an unexpected error: " + ex.what());
-      } catch (...) {
-        log::error(what_ + " ended by an unexpected error of unknown type");
-      }
-    }
+    if (e) log::error(what_ + " ended by an unexpected error: " + failure_text(e));
     finished_ = true;
     finished_signal_.cancel();
   });

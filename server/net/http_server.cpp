@@ -48,7 +48,8 @@ http_server::http_server(asio::io_context& io, limits lim, request_handler handl
       handler_(std::move(handler)),
       acceptor_(io),
       slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections)),
-      budget_(lim.unauthenticated_body_bytes) {}
+      budget_(lim.unauthenticated_body_bytes),
+      connections_(io.get_executor()) {}
 
 result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t port) {
   asio::error_code ec;
@@ -106,14 +107,7 @@ awaitable<void> http_server::run() {
     }
     backoff = lim_.accept_backoff_min;
     socket.set_option(tcp::no_delay(true), ec);
-    asio::co_spawn(io_, serve(std::move(socket)), [](std::exception_ptr e) {
-      if (!e) return;
-      try {
-        std::rethrow_exception(e);
-      } catch (const std::exception& ex) {
-        log::error(std::string("connection ended by an unexpected error: ") + ex.what());
-      }
-    });
+    connections_.spawn(serve(std::move(socket)), "connection");
   }
 }
 

@@ -18,6 +18,7 @@
 #include "net/connection_slots.hpp"
 #include "net/http_exchange.hpp"
 #include "net/limits.hpp"
+#include "net/task_group.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::net {
@@ -46,6 +47,9 @@ class http_server {
   awaitable<void> run();
   // Stops accepting and closes every connection's socket.
   void stop();
+  // After stop(): resumes when every connection coroutine has ended (their sockets are
+  // closed, so they end at their next wait) or at `deadline`; true when all ended.
+  awaitable<bool> wait_closed(steady_clock::time_point deadline) { return connections_.wait(deadline); }
 
   std::size_t connection_count() const { return slots_->size(); }
   std::size_t unauthenticated_body_bytes() const { return budget_.in_use(); }
@@ -79,6 +83,7 @@ class http_server {
   // when the io_context is torn down.
   std::shared_ptr<connection_slots> slots_;
   body_budget budget_;
+  task_group connections_;  // one task per accepted connection
   bool stopping_ = false;
   // fd exhaustion is logged once per episode: episodes are separated by a quiet minute.
   std::optional<steady_clock::time_point> last_fd_failure_;

@@ -1,7 +1,7 @@
 // Runs a set of coroutine tasks concurrently on one executor, at most `width` at a time, and
 // resumes the caller when all of them have finished: fan-out to every browser profile, npm
-// queries for several plugins.  A task that throws is logged and counts as finished; it never
-// takes the others down.
+// queries for several plugins.  A task that throws is logged (net/task_group) and counts as
+// finished; it never takes the others down.
 #pragma once
 
 #include <cstddef>

@@ -20,9 +20,10 @@ namespace {
 
 result<process_outcome> run(std::vector<std::string> argv, process_options o = {}) {
   asio::io_context io;
+  net::task_group background(io.get_executor());
   std::optional<result<process_outcome>> got;
   asio::co_spawn(
-      io, [&]() -> net::awaitable<void> { got.emplace(co_await run_process(io.get_executor(), argv, o)); },
+      io, [&]() -> net::awaitable<void> { got.emplace(co_await run_process(background, argv, o)); },
       asio::detached);
   io.run();
   REQUIRE(got.has_value());
@@ -104,4 +105,38 @@ TEST_CASE("a launcher still running at the deadline is left alone (kill_on_timeo
   // The io_context kept running until the background reaper collected the exit status.
   long pid = std::stol(r->out);
   CHECK_FALSE(pid_alive(pid));
+}
+
+TEST_CASE("closing the background group (shutdown) kills a running command and ends a launcher's reaper") {
+  asio::io_context io;
+  net::task_group background(io.get_executor());
+  std::optional<result<process_outcome>> command, launcher;
+  process_options kill_it;
+  kill_it.timeout = 60s;
+  process_options leave_it;
+  leave_it.timeout = 100ms;
+  leave_it.kill_on_timeout = false;
+  std::vector<std::string> sleeper{"sleep", "30"}, launcher_argv{"sh", "-c", "echo $$; exec sleep 30"};
+  asio::co_spawn(
+      io, [&]() -> net::awaitable<void> { command.emplace(co_await run_process(background, sleeper, kill_it)); },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> net::awaitable<void> {
+        launcher.emplace(co_await run_process(background, launcher_argv, leave_it));
+        background.close();  // the launcher's reaper is waiting now; the command still runs
+      },
+      asio::detached);
+  io.run();  // returns once nothing waits any more: the close ended both waits
+  REQUIRE(command.has_value());
+  REQUIRE(*command);
+  CHECK_FALSE((*command)->timed_out);
+  CHECK((*command)->term_signal == SIGKILL);
+  REQUIRE(launcher.has_value());
+  REQUIRE(*launcher);
+  CHECK((*launcher)->timed_out);
+  CHECK(background.size() == 0);
+  long pid = std::stol((*launcher)->out);
+  CHECK(pid_alive(pid));  // left running, as at its deadline
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
 }

@@ -3,6 +3,7 @@
 // hard cap (run_for) so a bug cannot hang the suite.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -308,4 +309,31 @@ TEST_CASE("when slots run out, the oldest idle unauthenticated socket makes room
   CHECK(idle_one.empty());
   CHECK(newcomer.rfind("HTTP/1.1 200", 0) == 0);
   CHECK(count(authed_answer, "HTTP/1.1 200") == 2);
+}
+
+TEST_CASE("after stop(), wait_closed resumes once every connection coroutine has ended") {
+  fixture f;
+  std::optional<bool> before_stop, after_stop;
+  std::size_t open_before = 0;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        tcp::endpoint ep{asio::ip::make_address("127.0.0.1"), f.port};
+        tcp::socket a(f.io), b(f.io);
+        co_await a.async_connect(ep, use_awaitable);
+        co_await b.async_connect(ep, use_awaitable);
+        co_await step(a, "GET /a HTTP/1.1\r\nHost: localhost\r\n\r\n", "}");  // a is served, kept alive
+        open_before = f.server->connection_count();
+        before_stop = co_await f.server->wait_closed(steady_clock::now() + 50ms);
+        f.server->stop();
+        after_stop = co_await f.server->wait_closed(steady_clock::now() + 2s);
+      },
+      asio::detached);
+  f.io.run_for(5000ms);
+  CHECK(open_before == 2);
+  REQUIRE(before_stop.has_value());
+  CHECK_FALSE(*before_stop);
+  REQUIRE(after_stop.has_value());
+  CHECK(*after_stop);
+  CHECK(f.server->connection_count() == 0);
 }

@@ -1,0 +1,57 @@
+#include "app/announcer.hpp"
+
+#include "app/payloads.hpp"
+#include "plugins/payload.hpp"
+
+namespace opentabs::app {
+
+namespace {
+
+json::object notification(std::string_view method, json::object params) {
+  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
+}
+
+}  // namespace
+
+std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std::string, std::string>& old_hashes,
+                                                             const std::vector<plugins::plugin>& plugins) {
+  std::vector<const plugins::plugin*> out;
+  for (const auto& p : plugins) {
+    auto it = old_hashes.find(p.name());
+    if (it != old_hashes.end() && it->second != p.loaded.adapter_hash) out.push_back(&p);
+  }
+  return out;
+}
+
+announcer::announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks)
+    : state_(state), hub_(hub), events_(events), tasks_(tasks) {}
+
+void announcer::greet(ext_connection& c) { c.send(json::dump(notification("sync.full", sync_full_params(state_)))); }
+
+void announcer::plugins_changed() { hub_.broadcast(notification("plugins.changed", config_state(state_, hub_))); }
+
+void announcer::config_changed() {
+  plugins_changed();
+  events_.tools_changed();
+}
+
+void announcer::reloaded(const reload_news& news) {
+  if (hub_.connected()) {
+    hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+    if (state_.dev)
+      for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, state_.plugins))
+        hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(*p, permissions_of(state_, *p),
+                                                                                  state_.update_for(*p))));
+    plugins_changed();
+    if (news.secret_rotated) tasks_.spawn(reload_extensions_later(), "extension.reload after a new secret");
+  }
+  events_.tools_changed();
+}
+
+net::awaitable<void> announcer::reload_extensions_later() {
+  asio::steady_timer delay(co_await asio::this_coro::executor, extension_reload_delay);
+  auto [ec] = co_await delay.async_wait(net::as_value);
+  if (!ec) hub_.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "extension.reload"}});
+}
+
+}  // namespace opentabs::app

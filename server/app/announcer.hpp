@@ -1,0 +1,64 @@
+// Every notice the server sends on its own initiative, in one place: to the extensions
+// (sync.full, plugins.changed, plugin.update, extension.reload) and to the MCP sessions
+// (notifications/tools/list_changed through tools::server_events).  The pieces that change
+// state (reload pipeline, plugin settings, plugin manager, WebMCP bridge) say what changed;
+// the announcer decides who hears about it and in what order.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "json/json.hpp"
+#include "net/task_group.hpp"
+#include "tools/events.hpp"
+
+namespace opentabs::app {
+
+// What a reload changed that the extensions must hear about.
+struct reload_news {
+  // plugin name → adapter hash before the reload: in dev mode a plugin whose adapter
+  // changed gets its own plugin.update (the extension re-injects it).
+  std::map<std::string, std::string> old_adapter_hashes;
+  // The secret was rotated on disk: the extensions must reconnect with the new one.
+  bool secret_rotated = false;
+};
+
+// The plugins whose adapter hash differs from the one they had before (new plugins are not
+// listed: sync.full introduces them).
+std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std::string, std::string>& old_hashes,
+                                                             const std::vector<plugins::plugin>& plugins);
+
+class announcer {
+ public:
+  // `tasks` holds the delayed extension.reload.
+  announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks);
+
+  // A new extension connection: sync.full to it alone.
+  void greet(ext_connection& c);
+  // The config state changed (permissions, settings, known updates, WebMCP tools):
+  // plugins.changed to every extension.
+  void plugins_changed();
+  // The tool list or a permission that decides what a session may call changed:
+  // plugins.changed to the extensions and tools/list_changed to every MCP session.
+  void config_changed();
+  // After a reload: sync.full, in dev mode plugin.update for each rebuilt adapter,
+  // plugins.changed, and extension.reload after a short delay when the secret was rotated
+  // (the extension first takes in the sync); then tools/list_changed to the MCP sessions.
+  void reloaded(const reload_news& news);
+
+  // How long extension.reload waits after the sync that precedes it.
+  static constexpr std::chrono::milliseconds extension_reload_delay{500};
+
+ private:
+  net::awaitable<void> reload_extensions_later();
+
+  server_state& state_;
+  extension_hub& hub_;
+  tools::server_events& events_;
+  net::task_group& tasks_;
+};
+
+}  // namespace opentabs::app

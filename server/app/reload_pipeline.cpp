@@ -1,0 +1,195 @@
+#include "app/reload_pipeline.hpp"
+
+#include <cstdio>
+#include <map>
+
+#include "app/platform_tools.hpp"
+#include "config/auth_secret.hpp"
+#include "config/config_edits.hpp"
+#include "mcp/gateway_tools.hpp"
+#include "plugins/adapter_files.hpp"
+#include "plugins/naming.hpp"
+#include "tools/browser_catalog.hpp"
+#include "util/clock.hpp"
+#include "util/log.hpp"
+#include "util/strings.hpp"
+
+namespace opentabs::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// `npm root -g`, once per process: discovery of globally installed plugins.
+std::optional<fs::path> npm_global_root() {
+  static std::optional<fs::path> cached;
+  static bool done = false;
+  if (done) return cached;
+  done = true;
+  if (plugins::npm_discovery_disabled_by_env()) return std::nullopt;
+  FILE* p = ::popen("timeout 10 npm root -g 2>/dev/null", "r");
+  if (!p) return std::nullopt;
+  char buf[4096];
+  std::string out;
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  ::pclose(p);
+  auto path = std::string(trim(out));
+  if (!path.empty()) cached = fs::path(path);
+  return cached;
+}
+
+std::vector<std::string> browser_tool_names() {
+  std::vector<std::string> out;
+  for (const auto& t : tools::browser_tool_catalog()) out.push_back(t.name);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_tool_names() {
+  auto out = browser_tool_names();
+  for (const auto& t : platform_tool_defs()) out.push_back(t.name);
+  out.emplace_back(mcp::gateway::list_tools_tool);
+  out.emplace_back(mcp::gateway::call_tool);
+  return out;
+}
+
+std::string listed_tool_name(const std::string& plugin, const std::string& base_name, config::tool_name_style style) {
+  return style == config::tool_name_style::double_underscore ? plugin + "__" + base_name
+                                                             : plugins::canonical_tool_name(plugin, base_name);
+}
+
+reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, fs::path home)
+    : ex_(ex), state_(state), announce_(announce), home_(std::move(home)), reload_done_(ex) {}
+
+reload_outcome reload_pipeline::reload(bool announce) {
+  auto t0 = std::chrono::steady_clock::now();
+  reload_outcome out;
+  auto loaded = state_.store.load();
+  if (!loaded) {
+    // Keep serving with the last good configuration.
+    out.ok = false;
+    out.error = loaded.err().message;
+    log::error(loaded.err().message + " — keeping the last good configuration");
+  } else {
+    for (const auto& w : loaded->warnings) log::warn(w);
+    state_.cfg = loaded->cfg;
+  }
+  state_.cfg_stamp = state_.store.last_stamp();
+  auto old_secret = state_.secret;
+  if (auto s = config::ensure_secret(state_.paths.auth_json())) {
+    for (const auto& w : s->warnings) log::warn(w);
+    if (s->generated) log::info("generated a new secret in " + state_.paths.auth_json().string());
+    state_.secret = s->secret;
+  } else {
+    log::error(s.err().message);
+  }
+  plugins::remove_exec_leftovers(state_.paths.adapters_dir());
+
+  plugins::discovery_input in;
+  in.local_plugins = state_.cfg.local_plugins;
+  in.local_plugin_dirs = state_.cfg.local_plugin_dirs;
+  in.additional_allowed_directories = state_.cfg.additional_allowed_directories;
+  in.config_dir = state_.paths.dir;
+  in.home = home_;
+  std::error_code ec;
+  in.tmpdir = fs::temp_directory_path(ec);
+  in.cwd = fs::current_path(ec);
+  in.npm_global_root = npm_global_root();
+  in.load.browser_tool_names = browser_tool_names();
+  in.builtin_tool_names = builtin_tool_names();
+  auto found = plugins::discover(in);
+  for (const auto& w : found.warnings) log::warn(w);
+
+  reload_news news;
+  for (const auto& p : state_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
+  std::vector<plugins::plugin> next;
+  for (auto& l : found.plugins) {
+    for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
+    auto it = state_.cfg.settings.find(l.name);
+    next.push_back(plugins::make_plugin(std::move(l), it == state_.cfg.settings.end() ? nullptr : &it->second));
+    for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
+  }
+  for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
+  state_.plugins = std::move(next);
+  state_.discovery_errors = std::move(found.errors);
+
+  // Reviews of plugins whose version changed no longer hold (spec §2.2).
+  std::map<std::string, std::string> versions;
+  for (const auto& p : state_.plugins) versions[p.name()] = p.loaded.version;
+  std::vector<std::string> reset;
+  auto r = state_.store.update([&](json::object& root) -> result<bool> {
+    reset = config::reset_stale_reviews(root, versions);
+    return !reset.empty();
+  });
+  if (r && !reset.empty()) {
+    state_.cfg = r->cfg;
+    for (const auto& n : reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
+  }
+  // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
+  // it, and if anyone (this reset included) wrote since, the watcher reloads once more
+  // instead of missing that change.
+
+  std::vector<const plugins::loaded_plugin*> loaded_ptrs;
+  for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
+  auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
+  for (const auto& e : files.errors) log::warn("adapter files: " + e);
+
+  std::vector<tools::tool_def> plugin_tools;
+  for (auto& p : state_.plugins)
+    for (auto& t : p.tools) {
+      t.name = listed_tool_name(t.plugin, t.base_name, state_.cfg.tool_names);
+      plugin_tools.push_back(t);
+    }
+  state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+
+  out.plugins = state_.plugins.size();
+  out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  ++state_.reloads.count;
+  state_.reloads.last_timestamp_ms = now_epoch_ms();
+  state_.reloads.last_duration_ms = out.duration_ms;
+
+  if (announce) {
+    news.secret_rotated = !old_secret.empty() && old_secret != state_.secret;
+    announce_.reloaded(news);
+  }
+  return out;
+}
+
+net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
+  if (reload_waiting_) {
+    auto gen = reload_generation_;
+    while (reload_generation_ == gen) {
+      reload_done_.expires_at(asio::steady_timer::time_point::max());
+      co_await wait_for_running_reload();
+    }
+    co_return last_reload_;
+  }
+  reload_waiting_ = true;
+  asio::steady_timer debounce(ex_, coalesce_window);
+  co_await debounce.async_wait(net::as_value);
+  last_reload_ = reload(true);
+  reload_waiting_ = false;
+  ++reload_generation_;
+  reload_done_.cancel();
+  co_return last_reload_;
+}
+
+net::awaitable<void> reload_pipeline::wait_for_running_reload() { co_await reload_done_.async_wait(net::as_value); }
+
+void reload_pipeline::apply_own_change(bool rediscover, const config::config_file* saved) {
+  if (rediscover) {
+    reload(true);
+    return;
+  }
+  if (saved) {
+    // `saved` came from the update just made, which re-read config.json under the lock, so
+    // it holds every other writer's earlier change too; its stamp is the version written.
+    // Restamping from the disk here could swallow a change another process made since.
+    state_.cfg = *saved;
+    state_.cfg_stamp = state_.store.last_stamp();
+  }
+  announce_.config_changed();
+}
+
+}  // namespace opentabs::app

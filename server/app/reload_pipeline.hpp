@@ -1,0 +1,67 @@
+// The reload pipeline (spec §6.8): re-reads config.json and the secret, rediscovers the
+// plugins, resets reviews of plugins whose version changed, writes the adapter files and
+// rebuilds the tool registry, then has the announcer tell the extensions and MCP sessions.
+// It also takes in the config changes the server writes itself (permissions, settings),
+// and coalesces POST /reload requests.  Runs synchronously on the io thread: a reload is a
+// few file reads and stat calls, and nothing else may see a half-replaced state.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/announcer.hpp"
+#include "app/server_state.hpp"
+#include "config/config.hpp"
+#include "net/asio.hpp"
+
+namespace opentabs::app {
+
+struct reload_outcome {
+  bool ok = true;
+  std::size_t plugins = 0;
+  std::int64_t duration_ms = 0;
+  std::string error;
+};
+
+// Tool names no plugin may take: the browser tools, the platform tools and the gateway's two.
+std::vector<std::string> builtin_tool_names();
+
+// The spelling of a plugin tool's name in tools/list and the audit log under the configured
+// toolNames style (both spellings stay callable).
+std::string listed_tool_name(const std::string& plugin, const std::string& base_name, config::tool_name_style style);
+
+class reload_pipeline {
+ public:
+  reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, std::filesystem::path home);
+
+  // Reloads now.  A config.json that does not parse keeps the last good configuration (the
+  // outcome says why).  `announce` false: only at start, before anyone is connected.
+  reload_outcome reload(bool announce);
+
+  // POST /reload: callers within `coalesce_window` of each other share one reload.
+  net::awaitable<reload_outcome> reload_coalesced();
+  static constexpr std::chrono::milliseconds coalesce_window{500};
+
+  // A config change the server made itself (permissions, settings, the skip toggle).
+  // `rediscover`: reload the plugins too.  Otherwise `saved` (the config just written; null
+  // when only runtime state changed) becomes the state's config, and the change is announced.
+  void apply_own_change(bool rediscover, const config::config_file* saved);
+
+ private:
+  net::awaitable<void> wait_for_running_reload();
+
+  asio::any_io_executor ex_;
+  server_state& state_;
+  announcer& announce_;
+  std::filesystem::path home_;
+  asio::steady_timer reload_done_;  // cancelled when a coalesced reload finished
+  bool reload_waiting_ = false;
+  std::uint64_t reload_generation_ = 0;
+  reload_outcome last_reload_;
+};
+
+}  // namespace opentabs::app
