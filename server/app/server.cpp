@@ -122,8 +122,8 @@ class server_app {
         webmcp_(state_, hub_, announce_),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
-             mcp::endpoint_options_from_env(false)),
-        gateway_(io.get_executor(), pipeline_, events_, mcp::endpoint_options_from_env(true)),
+             endpoint_options(false)),
+        gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
         router_(state_, hub_, pipeline_, mcp_, gateway_, route_options{o.conformance_mode}),
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
         signals_(io, SIGINT, SIGTERM),
@@ -213,6 +213,13 @@ class server_app {
   }
 
  private:
+  // The endpoints' options from the environment, with the sessions' coroutines in tasks_.
+  mcp::endpoint_options endpoint_options(bool gateway) {
+    auto o = mcp::endpoint_options_from_env(gateway);
+    o.tasks = &tasks_;
+    return o;
+  }
+
   // The extension copy Chrome loads (spec §6.1); a folder holding another extension is
   // left alone and the hint given to the user says how to replace it.
   void install_extension_copy() {

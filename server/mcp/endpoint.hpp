@@ -23,6 +23,7 @@
 
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
+#include "net/task_group.hpp"
 #include "tools/events.hpp"
 #include "tools/tool_service.hpp"
 
@@ -37,6 +38,9 @@ struct endpoint_options {
   // noticed by a failing write and idle proxies keep the stream open.
   std::chrono::milliseconds sse_keepalive_interval{std::chrono::seconds(15)};
   std::size_t max_batch_messages = 100;               // 2025-03-26 batches; 400 beyond
+  // The server's background group: each session's coroutine runs in it, so shutdown waits
+  // for them.  Null (unit tests): the coroutines are spawned on the executor.
+  net::task_group* tasks = nullptr;
 };
 
 // Production defaults, overridden by test knobs in the environment:

@@ -16,9 +16,9 @@ std::string short_id(std::string_view id) { return std::string(id.substr(0, 8));
 
 }  // namespace
 
-session_registry::session_registry(asio::any_io_executor ex, std::chrono::milliseconds idle_expiry, int max_new_per_minute,
-                                   std::string name)
-    : ex_(std::move(ex)), table_(idle_expiry, max_new_per_minute), name_(std::move(name)) {}
+session_registry::session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
+                                   int max_new_per_minute, std::string name)
+    : ex_(std::move(ex)), tasks_(tasks), table_(idle_expiry, max_new_per_minute), name_(std::move(name)) {}
 
 std::shared_ptr<live_session> session_registry::find(std::string_view id) {
   auto it = sessions_.find(std::string(id));
@@ -33,7 +33,11 @@ std::shared_ptr<live_session> session_registry::find(std::string_view id) {
 std::shared_ptr<live_session> session_registry::start(std::string protocol_version, std::shared_ptr<void> owner) {
   auto s = std::make_shared<live_session>(ex_, table_.create(std::move(protocol_version)));
   sessions_.emplace(s->id, s);
-  asio::co_spawn(ex_, life(s, std::move(owner)), net::log_failure("mcp session coroutine"));
+  if (!tasks_) {
+    asio::co_spawn(ex_, life(s, std::move(owner)), net::log_failure("mcp session coroutine"));
+  } else if (!tasks_->spawn(life(s, std::move(owner)), "mcp session coroutine")) {
+    end(s, "server shutting down");  // the group is closed: no session outlives shutdown
+  }
   return s;
 }
 

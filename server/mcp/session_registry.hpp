@@ -14,6 +14,7 @@
 #include "mcp/live_session.hpp"
 #include "mcp/session_table.hpp"
 #include "net/asio.hpp"
+#include "net/task_group.hpp"
 #include "tools/events.hpp"
 
 namespace opentabs::mcp {
@@ -21,8 +22,9 @@ namespace opentabs::mcp {
 class session_registry {
  public:
   // `name` ("mcp", "mcp gateway") prefixes log lines.
-  session_registry(asio::any_io_executor ex, std::chrono::milliseconds idle_expiry, int max_new_per_minute,
-                   std::string name);
+  // `tasks` (may be null) is the group the sessions' coroutines run in.
+  session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
+                   int max_new_per_minute, std::string name);
 
   session_table& table() { return table_; }
   std::size_t size() const { return table_.size(); }
@@ -45,6 +47,7 @@ class session_registry {
   net::awaitable<void> life(std::shared_ptr<live_session> s, std::shared_ptr<void> owner);
 
   asio::any_io_executor ex_;
+  net::task_group* tasks_;
   session_table table_;
   std::string name_;
   std::unordered_map<std::string, std::shared_ptr<live_session>> sessions_;

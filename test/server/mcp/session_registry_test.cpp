@@ -9,7 +9,7 @@ using namespace opentabs::mcp;
 
 TEST_CASE("sessions are found until they are ended; ending cancels their calls") {
   asio::io_context io;
-  session_registry reg(io.get_executor(), std::chrono::minutes(30), 5, "mcp");
+  session_registry reg(io.get_executor(), nullptr, std::chrono::minutes(30), 5, "mcp");
   auto owner = std::make_shared<int>(0);
   auto a = reg.start("2025-06-18", owner);
   auto b = reg.start("2025-03-26", owner);
@@ -34,10 +34,33 @@ TEST_CASE("sessions are found until they are ended; ending cancels their calls")
 
 TEST_CASE("a session's coroutine ends it when it idles out") {
   asio::io_context io;
-  session_registry reg(io.get_executor(), std::chrono::milliseconds(1), 5, "mcp");
+  session_registry reg(io.get_executor(), nullptr, std::chrono::milliseconds(1), 5, "mcp");
   auto s = reg.start("2025-06-18", nullptr);
   while (reg.size() > 0 && io.run_one() > 0) {
   }
   CHECK(s->ended);
   CHECK(reg.find(s->id) == nullptr);
+}
+
+TEST_CASE("with a task group, session coroutines belong to it: shutdown awaits them, and a closed group starts none") {
+  asio::io_context io;
+  net::task_group tasks(io.get_executor());
+  session_registry reg(io.get_executor(), &tasks, std::chrono::minutes(30), 5, "mcp");
+  auto s = reg.start("2025-06-18", nullptr);
+  CHECK(tasks.size() == 1);
+  bool all_ended = false;
+  asio::co_spawn(
+      io,
+      [&]() -> net::awaitable<void> {
+        tasks.close();
+        auto late = reg.start("2025-06-18", nullptr);
+        CHECK(late->ended);  // refused by the closed group: ended at once
+        reg.end_all("server shutting down");
+        all_ended = co_await tasks.wait(net::steady_clock::now() + std::chrono::seconds(5));
+      },
+      asio::detached);
+  io.run();
+  CHECK(s->ended);
+  CHECK(all_ended);
+  CHECK(tasks.size() == 0);
 }
