@@ -64,7 +64,7 @@ result<secret_outcome> ensure_secret(const fs::path& auth_json) {
     }
     return out;
   }
-  if (loaded.err().code != "not_found")
+  if (!loaded.err().is(errc::not_found))
     out.warnings.push_back(loaded.err().message + "; generating a new secret");
   if (auto dir = ensure_private_dir(auth_json.parent_path()); !dir) return dir.err();
   out.secret = generate_secret();

@@ -46,7 +46,7 @@ error io_error(const char* what, const std::error_code& ec) {
 
 // A kept connection that failed before any response byte: the server closed it between
 // requests (it never saw this one), so the request is sent again on a new connection.
-bool retry_on_new_connection(const error& e) { return e.code != "cancelled" && e.code != "timeout"; }
+bool retry_on_new_connection(const error& e) { return e.code != "cancelled" && !e.is(errc::timeout); }
 
 }  // namespace
 

@@ -276,7 +276,7 @@ result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, 
   // Optional source map: a missing one is normal, an unreadable one only loses debugging.
   auto map = read_file(canonical / "dist/adapter.iife.js.map", max_source_map_bytes);
   if (map) p.source_map = std::move(*map);
-  else if (map.err().code != "not_found") p.warnings.push_back("dist/adapter.iife.js.map ignored: " + map.err().message);
+  else if (!map.err().is(errc::not_found)) p.warnings.push_back("dist/adapter.iife.js.map ignored: " + map.err().message);
 
   // Optional pre-script; a missing file only disables it (§4.2).
   if (!pre_script_file.empty()) {
