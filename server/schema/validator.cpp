@@ -83,6 +83,19 @@ using rj_validator = rapidjson::GenericSchemaValidator<rj_schema_document, rapid
                                                        rapidjson::CrtAllocator>;
 using rj_string_buffer = rapidjson::GenericStringBuffer<js_utf8>;
 
+void to_rapidjson(const json::value& in, rj_value& out, rj_allocator& a);
+
+// Objects directly: a tool's schema is translated without first copying it into a value.
+void object_to_rapidjson(const json::object& in, rj_value& out, rj_allocator& a) {
+  out.SetObject();
+  for (auto& kv : in) {
+    rj_value k, v;
+    k.SetString(kv.key().data(), static_cast<rapidjson::SizeType>(kv.key().size()), a);
+    to_rapidjson(kv.value(), v, a);
+    out.AddMember(k, v, a);
+  }
+}
+
 void to_rapidjson(const json::value& in, rj_value& out, rj_allocator& a) {
   switch (in.kind()) {
     case json::kind::null: out.SetNull(); break;
@@ -104,16 +117,7 @@ void to_rapidjson(const json::value& in, rj_value& out, rj_allocator& a) {
       }
       break;
     }
-    case json::kind::object: {
-      out.SetObject();
-      for (auto& kv : in.get_object()) {
-        rj_value k, v;
-        k.SetString(kv.key().data(), static_cast<rapidjson::SizeType>(kv.key().size()), a);
-        to_rapidjson(kv.value(), v, a);
-        out.AddMember(k, v, a);
-      }
-      break;
-    }
+    case json::kind::object: object_to_rapidjson(in.get_object(), out, a); break;
   }
 }
 
@@ -132,7 +136,7 @@ struct compiled {
 
 std::unique_ptr<compiled> build(const json::object& document, const std::vector<string_check>& checks) {
   auto c = std::make_unique<compiled>();
-  to_rapidjson(json::value(document), c->doc, c->doc.GetAllocator());
+  object_to_rapidjson(document, c->doc, c->doc.GetAllocator());
   struct scope {  // the checks are visible to the regex hook only while this document is built
     explicit scope(const std::vector<string_check>* c) : saved(detail::compiling_checks) { detail::compiling_checks = c; }
     ~scope() { detail::compiling_checks = saved; }
