@@ -11,7 +11,7 @@
 // on /mcp and through the stdio bridge, sequential and 16 in flight (issue 18's targets).
 //
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
-//                             [--only raw|sdk]
+//                             [--only raw|sdk|start]  (start: only the start-up and RSS rows)
 //                             [--ext-connections N]  (default 1, like one Chrome profile; more
 //                             connections multiply the tool.invocationStart/End broadcasts)
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -38,7 +38,8 @@ const TOOLS = 30;
 const REST_CALLS = 25;
 const EXT_CONNECTIONS = Number(opt('--ext-connections', '1'));
 const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
-// --only raw|sdk: one harness (the table then lacks the other's rows).
+// --only raw|sdk: one harness (the table then lacks the other's rows); --only start: only the
+// start-up and RSS rows above both harnesses.
 const ONLY = opt('--only', '');
 
 const log = (...a) => console.error('[bench]', ...a);
@@ -384,9 +385,9 @@ async function main() {
   const loadedRss = rssKiB(s.pid);
   row(`RSS with ${PLUGINS} plugins × ${TOOLS} tools loaded`, fmtMiB(loadedRss));
 
-  if (ONLY !== 'sdk') await rawHarness(s, gen, names, row);
+  if (ONLY !== 'sdk' && ONLY !== 'start') await rawHarness(s, gen, names, row);
   await s.stop();
-  if (ONLY !== 'raw') await sdkHarness(row);
+  if (ONLY !== 'raw' && ONLY !== 'start') await sdkHarness(row);
 
   const loadAfter = os.loadavg();
   const lines = [];

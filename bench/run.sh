@@ -5,7 +5,7 @@
 # Two harnesses in one run: raw keep-alive sockets (bench.mjs) and the official MCP SDK client
 # on /mcp and through the stdio bridge (sdk.mjs).  --profile needs perf (Debian: linux-perf,
 # installed here when missing).
-# Usage: bench/run.sh [--quick] [--profile] [--ext-connections N] [--only raw|sdk]
+# Usage: bench/run.sh [--quick] [--profile] [--ext-connections N] [--only raw|sdk|start]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"

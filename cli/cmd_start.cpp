@@ -286,7 +286,11 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
       if (auto code = lost_start_race(ctx, port)) return *code;
     return report_error(ctx, st.err());
   }
-  bool first_run = child ? false : (install_extension_copy(ctx, false) || !extension_present(ctx));
+  // The server installs or updates the extension copy itself as it starts (and says when it
+  // could not, or when another extension holds the folder); copying it here first too read
+  // and hashed every file twice before the first /health answer.  Whether this is the first
+  // run is whether a copy is there yet.
+  bool first_run = child ? false : !extension_present(ctx);
   std::unique_ptr<log_tee> tee;
   if (!child) {
     if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());

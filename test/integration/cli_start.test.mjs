@@ -121,6 +121,20 @@ describe('opentabs start / stop', () => {
     }
   });
 
+  test('a foreground start copies the extension once (the server does it): a copy that fails is reported once', async () => {
+    const missing = join(tmpdir(), 'opentabs-no-such-extension-source');
+    const s = await startServer({ env: { OPENTABS_EXTENSION_SOURCE: missing } });
+    try {
+      await s.output(/extension not installed: the extension files were not found/);
+    } finally {
+      assert.equal((await s.stop()).code, 0);
+    }
+    const said = (s.stderr + s.stdout).split('the extension files were not found').length - 1;
+    assert.equal(said, 1, s.stderr + s.stdout);
+    // Still the first run: the summary shows where to load the extension from.
+    assert.match(s.stdout, /Load unpacked/);
+  });
+
   test('start refuses conflicting modes and bad ports', async () => {
     const r = await cli(['start', '--background', '--stdio'], {});
     assert.equal(r.code, 2);
