@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "codec/http_request.hpp"
-#include "net/child_task.hpp"
+#include "net/task_group.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
 
@@ -127,25 +127,29 @@ awaitable<void> http_server::serve(tcp::socket socket) {
     co_return;
   }
   slot_guard guard{slots_, *slot};
-  // The reader runs in this coroutine; the writer and the deadline watch are its children
-  // (net/child_task.hpp says why not `&&`/`||`).  Everything ends the same way: the socket
-  // is closed (by the reader, the writer on a failed write, or the watch on a passed
-  // deadline), which ends whatever is still waiting on it; nothing outlives `conn`.
-  auto ex = conn.socket.get_executor();
-  child_task writer(ex, "a connection's writer"), watch(ex, "a connection's deadline watch");
-  writer.start(write_out(conn));
-  watch.start(conn.dog.watch([&conn] {
+  // The reader runs in this coroutine; the writer and the deadline watch run beside it, each
+  // in a task group of its own that serve() awaits, not as branches of Asio 1.22's `&&`/`||`
+  // (whose cancellation slots completed into recycled memory under descriptor exhaustion;
+  // see net/task_group.hpp).  Everything ends the same way: the socket is closed (by the
+  // reader, the writer on a failed write, or the watch on a passed deadline), which ends
+  // whatever is still waiting on it; nothing outlives `conn`.
+  const auto never = steady_clock::time_point::max();
+  task_group writer(conn.socket.get_executor()), watch(conn.socket.get_executor());
+  writer.spawn(write_out(conn), "a connection's writer");
+  watch.spawn(conn.dog.watch([&conn] {
     if (conn.on_deadline) return conn.on_deadline();
     conn.close_socket();
     return false;
-  }));
+  }),
+              "a connection's deadline watch");
   // read_requests and write_out never throw.  The reader ends by finishing the outbox (the
-  // writer flushes what is queued, bounded by the write deadline) or by closing the socket.
+  // writer flushes what is queued, bounded by the write deadline; a refused request's body is
+  // still drained meanwhile) or by closing the socket.
   co_await read_requests(conn, *slot);
-  co_await writer.join();
+  co_await writer.wait(never);
   conn.close_socket();
   conn.dog.stop();
-  co_await watch.join();
+  co_await watch.wait(never);
 }
 
 awaitable<void> http_server::write_out(connection& conn) {
