@@ -9,6 +9,20 @@ const DOWNLOAD_STATES = new Set(['in_progress', 'interrupted', 'complete']);
 const DEFAULT_ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAL0lEQVR4nO3OIQEAAAgDMMqQjPiEgBg3E/Ornr2kEhAQEBAQEBAQEBAQEBAQSAceAvXIiAZ38xMAAAAASUVORK5CYII=';
 const NOTIFICATION_URLS_KEY = 'opentabsNotificationUrls';
 
+const WINDOW_CLOSE_WAIT_MS = 5000;
+
+// Resolves done with true when windows.onRemoved reports windowId, or false after timeoutMs.
+function windowRemoved(windowId, timeoutMs) {
+  let listener, timer;
+  const cancel = () => { chrome.windows.onRemoved.removeListener(listener); clearTimeout(timer); };
+  const done = new Promise((resolve) => {
+    listener = (id) => { if (id === windowId) { cancel(); resolve(true); } };
+    timer = setTimeout(() => { cancel(); resolve(false); }, timeoutMs);
+    chrome.windows.onRemoved.addListener(listener);
+  });
+  return { done, cancel };
+}
+
 const windowSummary = (w) => ({
   id: w.id, state: w.state, type: w.type, focused: w.focused, incognito: w.incognito,
   left: w.left, top: w.top, width: w.width, height: w.height,
@@ -73,7 +87,19 @@ export const commands = {
 
   'browser.closeWindow': async (params) => {
     const windowId = int(params, 'windowId', { min: 1 });
-    await chrome.windows.remove(windowId);
+    // chrome.windows.remove resolves before the window has left windows.getAll; answer only
+    // once it has, so a caller that lists windows next does not see the closed one.
+    const removed = windowRemoved(windowId, WINDOW_CLOSE_WAIT_MS);
+    try {
+      await chrome.windows.remove(windowId);
+    } catch (e) {
+      removed.cancel();
+      throw e;
+    }
+    if (!(await removed.done)) {
+      const still = await chrome.windows.get(windowId).then(() => true, () => false);
+      if (still) throw new Error(`Window ${windowId} was asked to close but is still open after ${WINDOW_CLOSE_WAIT_MS} ms (a beforeunload prompt may be holding it)`);
+    }
     return { ok: true, windowId };
   },
 
