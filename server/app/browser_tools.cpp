@@ -13,6 +13,7 @@
 
 #include "app/call_results.hpp"
 #include "util/base64.hpp"
+#include "util/clock.hpp"
 #include "util/files.hpp"
 #include "util/random.hpp"
 
@@ -181,16 +182,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view
   return std::pair{be32(16), be32(20)};
 }
 
-std::string iso8601_ms(std::int64_t epoch_ms) {
-  std::time_t secs = static_cast<std::time_t>(epoch_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(epoch_ms % 1000));
-  return buf;
-}
-
 // ---- HAR -----------------------------------------------------------------------------------
 
 namespace {
@@ -295,7 +286,7 @@ json::object request_entry(const json::object& r) {
   const auto duration = json::get_number(r, "durationMs").value_or(0);
   json::object t = timings();
   t["wait"] = duration;
-  json::object entry{{"startedDateTime", json::str(iso8601_ms(json::get_int(r, "timestamp").value_or(0)))},
+  json::object entry{{"startedDateTime", json::str(iso8601_from_epoch_ms(json::get_int(r, "timestamp").value_or(0)))},
                      {"time", duration},
                      {"request", std::move(request)},
                      {"response", std::move(response)},
@@ -332,7 +323,7 @@ json::object frame_entry(const json::object& f) {
                         {"redirectURL", ""},
                         {"headersSize", -1},
                         {"bodySize", -1}};
-  return json::object{{"startedDateTime", json::str(iso8601_ms(json::get_int(f, "timestamp").value_or(0)))},
+  return json::object{{"startedDateTime", json::str(iso8601_from_epoch_ms(json::get_int(f, "timestamp").value_or(0)))},
                       {"time", 0},
                       {"request", std::move(request)},
                       {"response", std::move(response)},

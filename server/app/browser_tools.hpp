@@ -80,7 +80,5 @@ std::string network_index(const json::object& reply, std::int64_t tab_id);
 // Width and height of a PNG from its IHDR chunk; nullopt when the bytes are not a PNG.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(std::string_view png);
 
-// "2026-01-02T03:04:05.678Z" for a millisecond epoch.
-std::string iso8601_ms(std::int64_t epoch_ms);
 
 }  // namespace opentabs::app

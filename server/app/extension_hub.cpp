@@ -259,9 +259,10 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
   else log::debug("ignoring a late or duplicate reply " + rid);
 }
 
-void extension_hub::broadcast(const json::object& message) {
-  auto text = json::dump(message);
-  for (auto& [id, c] : connections_) c->send(text);
+void extension_hub::broadcast(const json::object& message) { broadcast_text(json::dump(message)); }
+
+void extension_hub::broadcast_text(std::string_view message) {
+  for (auto& [id, c] : connections_) c->send(message);
 }
 
 bool extension_hub::send_to(const std::string& connection_id, const json::object& message) {

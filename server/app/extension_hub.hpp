@@ -74,6 +74,8 @@ class extension_hub {
 
   // Sends one message to every connection (the original broadcasts all notifications).
   void broadcast(const json::object& message);
+  // The same for a message that is already JSON text.
+  void broadcast_text(std::string_view message);
   bool send_to(const std::string& connection_id, const json::object& message);
 
   // Where the opentabs extension is to be loaded from, named when a connection cannot

@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "app/call_results.hpp"
+#include "app/invocation_notice.hpp"
 #include "config/permissions.hpp"
+#include "jsonrpc/jsonrpc.hpp"
 #include "net/run_bounded.hpp"
 #include "schema/validator.hpp"
 #include "tools/browser_catalog.hpp"
@@ -47,10 +49,6 @@ std::string normalize_host(std::string host) {
   return host;
 }
 
-json::object notification(std::string_view method, json::object params) {
-  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
-}
-
 // Connects a caller's cancel_source to the wait it is currently in, for the scope of that
 // wait: the waiter publishes its "cancel me" function in `hook`.
 class cancel_link {
@@ -70,28 +68,6 @@ class cancel_link {
 
  private:
   std::shared_ptr<tools::cancel_source> source_;
-};
-
-// tool.invocationStart now, tool.invocationEnd when finish() is called (side-panel activity).
-class invocation_notice {
- public:
-  invocation_notice(extension_hub& hub, std::string plugin, std::string tool)
-      : hub_(hub), plugin_(std::move(plugin)), tool_(std::move(tool)), started_ms_(now_epoch_ms()) {
-    hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(plugin_)},
-                                                                     {"tool", json::str(tool_)},
-                                                                     {"ts", started_ms_}}));
-  }
-  void finish(bool success) {
-    hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(plugin_)},
-                                                                   {"tool", json::str(tool_)},
-                                                                   {"durationMs", now_epoch_ms() - started_ms_},
-                                                                   {"success", success}}));
-  }
-
- private:
-  extension_hub& hub_;
-  std::string plugin_, tool_;
-  std::int64_t started_ms_;
 };
 
 }  // namespace
@@ -279,7 +255,7 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
   if (options.on_progress)
     options.on_progress({0, 1.0, "Waiting for user approval in the OpenTabs side panel"});
   auto id = uuid_v4();
-  hub_.broadcast(notification("confirmation.request", json::object{{"id", json::str(id)},
+  hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
                                                                    {"tool", json::str(tool.base_name)},
                                                                    {"plugin", json::str(tool.plugin)},
                                                                    {"params", args}}));

@@ -2,6 +2,7 @@
 
 #include "app/call_results.hpp"
 #include "app/extension_wire.hpp"
+#include "app/invocation_notice.hpp"
 #include "config/permissions.hpp"
 #include "schema/validator.hpp"
 #include "util/clock.hpp"
@@ -15,10 +16,6 @@ using outcome = extension_hub::inbound_outcome;
 constexpr std::size_t kMaxContentItems = 100;
 // Calls in flight per site, like the per-plugin cap of tool.dispatch.
 constexpr std::size_t kMaxConcurrentPerSite = 25;
-
-json::object notification(std::string_view method, json::object params) {
-  return json::object{{"jsonrpc", "2.0"}, {"method", json::str(method)}, {"params", std::move(params)}};
-}
 
 json::object update_json(const webmcp_update& u) {
   json::array accepted, rejected;
@@ -148,10 +145,7 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
                                            std::to_string(kMaxConcurrentPerSite) + "). Wait for in-flight calls to complete.",
                                        true, errc::rate_limited);
   }
-  auto started_ms = now_epoch_ms();
-  hub_.broadcast(notification("tool.invocationStart", json::object{{"plugin", json::str(tool.plugin)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"ts", started_ms}}));
+  invocation_notice notice(hub_, tool.plugin, tool.base_name);
   request_options ro;
   ro.connection_id = target->connection_id;
   ro.plugin = tool.plugin;
@@ -178,10 +172,7 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
     r = tools::call_result::text("WebMCP tool error: " + why, true, errc::tool_failed);
     audit.error = audit_error_of(reply);
   }
-  hub_.broadcast(notification("tool.invocationEnd", json::object{{"plugin", json::str(tool.plugin)},
-                                                                 {"tool", json::str(tool.base_name)},
-                                                                 {"durationMs", now_epoch_ms() - started_ms},
-                                                                 {"success", !r.is_error}}));
+  notice.finish(!r.is_error);
   co_return r;
 }
 

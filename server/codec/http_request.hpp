@@ -60,7 +60,7 @@ class request_parser {
   // checks; the body may still be arriving.
   bool head_complete() const { return head_complete_; }
   // The request line and headers, with an empty body; valid once head_complete().
-  http_request head() const;
+  const http_request& head() const { return head_; }
   // Content-Length of the request (0 without one); valid once head_complete().
   std::size_t announced_body_bytes() const { return announced_body_bytes_; }
 
@@ -70,6 +70,7 @@ class request_parser {
 
  private:
   bool check_head();  // framing checks once the head is in; false (rejected) on failure
+  void capture_head();  // copies the request line and headers out of websocketpp's request
 
   struct impl;
   std::unique_ptr<impl> impl_;
@@ -80,6 +81,7 @@ class request_parser {
   std::size_t announced_body_bytes_ = 0;
   int reject_status_ = 0;
   std::string reject_reason_;
+  http_request head_;  // built once when the head completes (the screen and take() share it)
 };
 
 std::string percent_decode(std::string_view s);

@@ -144,6 +144,7 @@ void request_parser::reset() {
   announced_body_bytes_ = 0;
   reject_status_ = 0;
   reject_reason_.clear();
+  head_ = http_request();
 }
 
 namespace {
@@ -189,6 +190,7 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
   }
   if (!head_complete_ && head_end_match_ == 4) {
     if (!check_head()) return size;
+    capture_head();
     head_complete_ = true;
   }
   if (impl_->req.ready()) state_ = state::done;
@@ -217,21 +219,22 @@ bool request_parser::check_head() {
   return true;
 }
 
-http_request request_parser::head() const {
-  http_request out;
+void request_parser::capture_head() {
   const auto& r = impl_->req;
-  out.method = r.get_method();
-  out.target = r.get_uri();
-  out.version = r.get_version();
-  auto q = out.target.find('?');
-  out.path = out.target.substr(0, q);
-  if (q != std::string::npos) out.query = out.target.substr(q + 1);
-  for (const auto& [k, v] : r.get_headers()) out.headers.emplace_back(k, v);
-  return out;
+  head_.method = r.get_method();
+  head_.target = r.get_uri();
+  head_.version = r.get_version();
+  auto q = head_.target.find('?');
+  head_.path = head_.target.substr(0, q);
+  if (q != std::string::npos) head_.query = head_.target.substr(q + 1);
+  const auto& headers = r.get_headers();
+  head_.headers.reserve(headers.size());
+  for (const auto& [k, v] : headers) head_.headers.emplace_back(k, v);
 }
 
 http_request request_parser::take() {
-  http_request out = head();
+  http_request out = std::move(head_);
+  head_ = http_request();
   out.body = impl_->req.get_body();
   return out;
 }

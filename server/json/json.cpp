@@ -108,6 +108,8 @@ result<object> parse_object(std::string_view text, const parse_limits& limits) {
 std::string dump(const value& v) { return boost::json::serialize(v); }
 std::string dump(const object& o) { return boost::json::serialize(o); }
 
+std::string quote(std::string_view s) { return boost::json::serialize(boost::json::string_view(s.data(), s.size())); }
+
 std::string dump_pretty(const value& v) {
   std::string out;
   pretty(out, v, 0);

@@ -36,6 +36,9 @@ result<object> parse_object(std::string_view text, const parse_limits& limits = 
 // Compact serialisation (no whitespace, no embedded newlines).
 std::string dump(const value& v);
 std::string dump(const object& o);
+// One string as a JSON string literal, quotes and escapes included, for messages that are
+// assembled as text on hot paths.
+std::string quote(std::string_view s);
 
 // Pretty serialisation with two-space indentation, for files people read and edit.
 std::string dump_pretty(const value& v);

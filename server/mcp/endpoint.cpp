@@ -16,8 +16,9 @@
 #include "mcp/endpoint.hpp"
 
 #include <cstdlib>
-#include <functional>
 #include <exception>
+#include <functional>
+#include <optional>
 
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/gateway_routing.hpp"
@@ -30,7 +31,6 @@
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
 #include "mcp/tool_catalog.hpp"
-#include "net/caught.hpp"
 #include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
@@ -262,7 +262,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
 
-    ex.start_stream(200, sse_headers());
+    // The head waits for the first event (or the keeper's head delay): most calls are
+    // answered in one write.
+    ex.start_stream_deferred(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
     sink_guard guard{sink};
@@ -360,8 +362,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     co_return co_await std::move(answer);
   }
 
-  // tools/call: routes gateway meta-tools, then awaits the pipeline (racing the stream's
-  // keep-alive when the answer streams) with the call registered for cancellation.
+  // tools/call: routes gateway meta-tools, then awaits the pipeline (its stream kept alive
+  // by a call_stream_keeper when the answer streams) with the call registered for cancellation.
   awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
     auto p = parse_tools_call(m.params);
     if (!p) co_return error_json(m.id, p.error);
@@ -405,20 +407,12 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
           if (it != s.calls.end() && it->second == c) s.calls.erase(it);
         }
       } erase{*s, key, c};
+      // The keeper's timer ends with this scope, however the call ends (a throwing
+      // pipeline included), so no keep-alive outlives its call.
+      std::optional<call_stream_keeper> keeper;
+      if (sink) keeper.emplace(exec, sink, options.sse_head_delay, options.sse_keepalive_interval);
       auto call = service.call_tool(tool, std::move(arguments), std::move(opts));
-      if (sink) {
-        // Both branches report failure as a value (net/caught.hpp): a pipeline that throws
-        // must end the race, not leave the keep-alive loop running forever.
-        auto keepalive = keep_call_stream_alive(sink, options.sse_keepalive_interval);
-        auto outcome = co_await (net::caught(std::move(call)) || net::caught(std::move(keepalive)));
-        if (outcome.index() == 0) {
-          result = std::get<0>(outcome).take();
-        } else if (auto failure = std::get<1>(outcome)) {
-          std::rethrow_exception(failure);  // the keep-alive loop itself failed
-        }
-      } else {
-        result = co_await std::move(call);
-      }
+      result = co_await std::move(call);
     }
     if (c->cancelled) co_return std::nullopt;
     co_return tools_call_response(m.id, result, options.gateway);

@@ -37,6 +37,9 @@ struct endpoint_options {
   // SSE comment sent on quiet streams (standalone GET, long tools/call) so a gone peer is
   // noticed by a failing write and idle proxies keep the stream open.
   std::chrono::milliseconds sse_keepalive_interval{std::chrono::seconds(15)};
+  // A tools/call answered as SSE sends its head with its first event, or after this long
+  // when the call is still running (so the client sees the stream open).
+  std::chrono::milliseconds sse_head_delay{std::chrono::milliseconds(250)};
   std::size_t max_batch_messages = 100;               // 2025-03-26 batches; 400 beyond
   // The server's background group: each session's coroutine runs in it, so shutdown waits
   // for them.  Null (unit tests): the coroutines are spawned on the executor.

@@ -1,8 +1,8 @@
 // A response stream of the MCP endpoint: a POST answered as SSE or the standalone GET
 // stream.  The sink is what producers (progress reports, plugin logs, list_changed) write
 // to; the handler that owns the HTTP exchange clears it before it returns (sink_guard), so
-// a late producer finds a closed sink instead of a dangling exchange.  The two keep-alive
-// loops are the only coroutines here: they wait and write comments, nothing else.
+// a late producer finds a closed sink instead of a dangling exchange.  The standalone
+// stream's keep-alive loop is the only coroutine here; a POST's keep-alive is a timer.
 #pragma once
 
 #include <chrono>
@@ -24,6 +24,10 @@ struct stream_sink {
   bool send(std::string_view json_message);
   bool send_raw(std::string_view bytes);
   bool open() const { return ex && !ex->peer_gone(); }
+  // Sends a deferred head now (see http_exchange::start_stream_deferred).
+  void flush_head() {
+    if (ex) ex->flush_head();
+  }
   // Asks a standalone stream to end (a newer GET took over, or its session ended).
   void end_soon();
 };
@@ -48,8 +52,25 @@ net::header_list sse_headers();
 net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval,
                                             std::function<bool()> session_ended);
 
-// Keeps a POST's SSE stream alive while a call runs; only ever ends by being cancelled when
-// the call completes (raced with `||`), so it never abandons the call itself.
-net::awaitable<void> keep_call_stream_alive(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval);
+// Keeps a POST's SSE stream alive while its call runs, from construction to destruction:
+// the stream's head (deferred by the handler) goes out after `head_delay` if no event has
+// carried it yet, then a keep-alive comment each `interval`.  Timer callbacks rather than a
+// coroutine raced with the call: a call answered within head_delay costs one timer wait and
+// its cancellation, and the answer leaves with the head in one write.
+class call_stream_keeper {
+ public:
+  call_stream_keeper(asio::any_io_executor ex, std::shared_ptr<stream_sink> sink, std::chrono::milliseconds head_delay,
+                     std::chrono::milliseconds interval);
+  ~call_stream_keeper();
+  call_stream_keeper(const call_stream_keeper&) = delete;
+  call_stream_keeper& operator=(const call_stream_keeper&) = delete;
+
+  struct state;  // (defined in the .cpp)
+
+ private:
+  // Shared with the pending timer callback, which may run after the keeper is gone
+  // (with operation_aborted) and then only lets go of it.
+  std::shared_ptr<state> state_;
+};
 
 }  // namespace opentabs::mcp

@@ -1,5 +1,7 @@
 #include "net/http_exchange.hpp"
 
+#include <utility>
+
 #include "codec/ws_codec.hpp"
 #include "net/ws_connection.hpp"
 
@@ -19,20 +21,34 @@ void http_exchange::respond(http_response res) {
 }
 
 void http_exchange::start_stream(int status, const header_list& headers) {
+  start_stream_deferred(status, headers);
+  flush_head();
+}
+
+void http_exchange::start_stream_deferred(int status, const header_list& headers) {
   if (responded_) return;
   responded_ = true;
   streaming_ = true;
-  conn_.out.push(serialize_stream_head(status, headers, keep_alive()));
+  deferred_head_ = serialize_stream_head(status, headers, keep_alive());
+}
+
+void http_exchange::flush_head() {
+  if (!deferred_head_.empty()) conn_.out.push(std::exchange(deferred_head_, {}));
 }
 
 bool http_exchange::send_chunk(std::string_view data) {
   if (!streaming_ || stream_ended_ || data.empty()) return false;
-  return conn_.out.push(encode_chunk(data));
+  if (deferred_head_.empty()) return conn_.out.push(encode_chunk(data));
+  // Head and first chunk as one outbox item, so they leave in one write.
+  std::string both = std::exchange(deferred_head_, {});
+  both += encode_chunk(data);
+  return conn_.out.push(std::move(both));
 }
 
 void http_exchange::end_stream() {
   if (!streaming_ || stream_ended_) return;
   stream_ended_ = true;
+  flush_head();
   conn_.out.push(std::string(last_chunk()));
 }
 

@@ -27,6 +27,10 @@ class http_exchange {
 
   // A streamed response (chunked): head now, then chunks, then end_stream().
   void start_stream(int status, const header_list& headers);
+  // The same, but the head waits to go out with the first chunk (or flush_head(), or
+  // end_stream()): a stream that is answered at once then leaves in one write.
+  void start_stream_deferred(int status, const header_list& headers);
+  void flush_head();
   bool send_chunk(std::string_view data);  // false once the peer is gone
   void end_stream();
 
@@ -54,6 +58,7 @@ class http_exchange {
   bool streaming_ = false;
   bool stream_ended_ = false;
   bool close_after_ = false;
+  std::string deferred_head_;  // start_stream_deferred's head until it goes out
 };
 
 }  // namespace opentabs::net

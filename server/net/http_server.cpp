@@ -237,7 +237,7 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
         if (screened || !parser.head_complete()) continue;
         // The head is in and the parser has not taken a byte of the body: decide now.
         screened = true;
-        auto head = parser.head();
+        const auto& head = parser.head();
         refusal = admit_head(head, parser.announced_body_bytes(), slot, body_lease);
         if (refusal) {
           // The connection can carry on only if the body is already here (it is skipped)

@@ -3,11 +3,11 @@
 #include "tools/browser_wire.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 #include <functional>
 #include <map>
 #include <string>
+
+#include "util/clock.hpp"
 
 namespace opentabs::tools {
 namespace {
@@ -111,22 +111,6 @@ json::object to_wire_params(std::string_view tool_name, json::object arguments) 
   const auto& table = translations();
   if (auto it = table.find(tool_name); it != table.end()) it->second(arguments);
   return arguments;
-}
-
-std::string iso8601_from_epoch_ms(std::int64_t epoch_ms) {
-  std::int64_t secs = epoch_ms / 1000;
-  std::int64_t millis = epoch_ms % 1000;
-  if (millis < 0) {
-    millis += 1000;
-    secs -= 1;
-  }
-  const auto t = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(millis));
-  return buf;
 }
 
 }  // namespace opentabs::tools

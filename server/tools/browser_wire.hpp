@@ -27,7 +27,5 @@ inline constexpr std::int64_t max_wire_wait_timeout_ms = 25'000;
 // without translations get their arguments back as they are.
 json::object to_wire_params(std::string_view tool_name, json::object arguments);
 
-// "2024-01-02T03:04:05.678Z" for a millisecond epoch (history times on the wire).
-std::string iso8601_from_epoch_ms(std::int64_t epoch_ms);
 
 }  // namespace opentabs::tools

@@ -83,10 +83,6 @@ TEST_CASE("PNG size") {
   CHECK_FALSE(png_size("GIF89a...............").has_value());
 }
 
-TEST_CASE("timestamps are ISO 8601 with milliseconds") {
-  CHECK(iso8601_ms(1700000000123) == "2023-11-14T22:13:20.123Z");
-}
-
 TEST_CASE("the request index is one line per request, with paused requests after") {
   auto reply = json::parse_object(R"({"source":"light","requests":[
     {"requestId":"w1","method":"GET","status":200,"type":"Document","url":"http://127.0.0.1:1/a.html","size":1234,

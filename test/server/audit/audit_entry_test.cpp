@@ -1,6 +1,8 @@
 // Audit entries ↔ JSON exactly as spec §2.4, validation of lines read back, length caps.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "audit/audit_entry.hpp"
 
 using namespace opentabs;
@@ -22,6 +24,16 @@ TEST_CASE("a successful entry has no error key; category appears only when given
                            audit_error{"RATE_LIMITED", "Slack says slow down", std::string("rate_limit")}};
   CHECK(json::dump(to_json(rate_limited)).find(R"("error":{"code":"RATE_LIMITED","message":"Slack says slow down","category":"rate_limit"})") !=
         std::string::npos);
+}
+
+TEST_CASE("the NDJSON line is exactly the JSON object's serialization, for every shape") {
+  const std::vector<audit_entry> entries{
+      {"2026-02-21T10:30:00.000Z", "slack_send_message", "slack", true, 245, std::nullopt},
+      {"2026-02-21T10:30:00.000Z", "t", "p", false, -3, audit_error{"X", "", std::nullopt}},
+      {"2026-02-21T10:30:00.000Z", "we\"ird\\", "pl\u00e9\x01", false, 9007199254740993,
+       audit_error{"-32001", "tab\tquote\"\u2028end", std::string("c\nat")}},
+  };
+  for (const auto& e : entries) CHECK(to_ndjson_line(e) == json::dump(to_json(e)) + "\n");
 }
 
 TEST_CASE("entries round-trip through NDJSON") {

@@ -379,6 +379,29 @@ TEST_CASE("sessions are independent: a parked call in one does not hold up anoth
   });
 }
 
+TEST_CASE("a long tools/call stream opens after the head delay and is kept alive until the call ends") {
+  mcp::endpoint_options o;
+  o.sse_head_delay = 20ms;
+  o.sse_keepalive_interval = 40ms;
+  harness h(o);
+  h.run([&]() -> awaitable<void> {
+    auto sid = co_await h.open_session();
+    client slow(h.io);
+    co_await slow.connect(h.port);
+    co_await slow.send(post("/mcp", rpc(1, "tools/call", R"({"name":"notes_slow"})"), session_headers(sid)));
+    auto head = co_await slow.head();  // no event yet: the head came on its own
+    CHECK(head.status == 200);
+    CHECK(head.header("content-type") == "text/event-stream");
+    CHECK(h.service.slow_started == 1);
+    CHECK(co_await slow.body(head, ": keepalive"));
+    co_await h.request(post("/mcp", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})", session_headers(sid)));
+    co_await slow.body(head);
+    CHECK(head.complete);  // the stream ended with the call
+    CHECK(h.service.slow_cancelled == 1);
+    CHECK(head.events().empty());  // a cancelled call gets no response
+  });
+}
+
 TEST_CASE("gateway: two meta-tools over the same pipeline") {
   harness h;
   h.run([&]() -> awaitable<void> {

@@ -26,6 +26,16 @@ awaitable<void> echo_handler(http_exchange& ex) {
     ex.end_stream();
     co_return;
   }
+  if (req.path == "/deferred" || req.path == "/deferred-flushed") {
+    // The answer takes a moment, long enough for the connection's writer to run.
+    ex.start_stream_deferred(200, {{"Content-Type", "text/event-stream"}});
+    if (req.path == "/deferred-flushed") ex.flush_head();
+    asio::steady_timer pause(co_await asio::this_coro::executor, 50ms);
+    co_await pause.async_wait(as_value);
+    ex.send_chunk("data: one\n\n");
+    ex.end_stream();
+    co_return;
+  }
   if (req.path == "/ws") {
     auto ws = ex.upgrade("opentabs");
     if (!ws) {
@@ -152,6 +162,42 @@ TEST_CASE("chunked streamed response") {
   CHECK(got.find("Transfer-Encoding: chunked") != std::string::npos);
   CHECK(got.find("b\r\ndata: one\n\n\r\n") != std::string::npos);
   CHECK(got.find("0\r\n\r\n") != std::string::npos);
+}
+
+// What one read returns after a request: the bytes of the server's first write.
+std::string first_read(fixture& f, std::string request) {
+  std::string got;
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        tcp::socket s(f.io);
+        co_await s.async_connect({asio::ip::make_address("127.0.0.1"), f.port}, use_awaitable);
+        co_await asio::async_write(s, asio::buffer(request), use_awaitable);
+        char buf[4096];
+        auto [ec, n] = co_await s.async_read_some(asio::buffer(buf), as_value);
+        if (!ec) got.assign(buf, n);
+        // Let the rest arrive before closing, so the handler ends normally.
+        asio::steady_timer settle(f.io, 100ms);
+        co_await settle.async_wait(as_value);
+        f.server->stop();
+      },
+      asio::detached);
+  f.io.run_for(3000ms);
+  return got;
+}
+
+TEST_CASE("a deferred stream head leaves with the first chunk, in one write") {
+  fixture f;
+  auto got = first_read(f, "GET /deferred HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  CHECK(got.rfind("HTTP/1.1 200 OK", 0) == 0);
+  CHECK(got.find("b\r\ndata: one\n\n\r\n0\r\n\r\n") != std::string::npos);
+}
+
+TEST_CASE("a flushed deferred head goes out at once, before the first chunk") {
+  fixture f;
+  auto got = first_read(f, "GET /deferred-flushed HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  CHECK(got.rfind("HTTP/1.1 200 OK", 0) == 0);
+  CHECK(got.find("data: one") == std::string::npos);
 }
 
 TEST_CASE("websocket upgrade and echo, with the masked RFC frame") {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
 
 #include "util/clock.hpp"
@@ -34,6 +36,39 @@ TEST_CASE("iso8601 round trip") {
   auto s = iso8601_utc(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
   CHECK(parse_iso8601_ms(s) == ms);
   CHECK(parse_iso8601_ms("garbage") == -1);
+}
+
+TEST_CASE("iso8601 formatting is exact across eras, leap days and times before 1970") {
+  CHECK(iso8601_from_epoch_ms(0) == "1970-01-01T00:00:00.000Z");
+  CHECK(iso8601_from_epoch_ms(-1) == "1969-12-31T23:59:59.999Z");
+  CHECK(iso8601_from_epoch_ms(1700000000123) == "2023-11-14T22:13:20.123Z");
+  CHECK(iso8601_from_epoch_ms(951782400000) == "2000-02-29T00:00:00.000Z");  // 400-year leap day
+  CHECK(iso8601_from_epoch_ms(4107542399999) == "2100-02-28T23:59:59.999Z");  // 2100 is no leap year
+  CHECK(iso8601_from_epoch_ms(4107542400000) == "2100-03-01T00:00:00.000Z");
+  CHECK(iso8601_from_epoch_ms(-62135596800000) == "0001-01-01T00:00:00.000Z");
+  // Every day over 1,200 years against the C library's calendar.
+  for (std::int64_t day = -365LL * 400; day < 365LL * 800; day += 7) {
+    const std::int64_t ms = day * 86'400'000 + 45'296'789;  // 12:34:56.789
+    std::time_t secs = static_cast<std::time_t>(day * 86'400 + 45'296);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char want[64];
+    std::snprintf(want, sizeof want, "%04d-%02d-%02dT12:34:56.789Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    REQUIRE(iso8601_from_epoch_ms(ms) == want);
+    REQUIRE(parse_iso8601_ms(want) == ms);
+  }
+}
+
+TEST_CASE("iso8601 parsing: fractions, offsets and what is refused") {
+  CHECK(parse_iso8601_ms("2023-11-14T22:13:20Z") == 1700000000000);
+  CHECK(parse_iso8601_ms("2023-11-14T22:13:20") == 1700000000000);
+  CHECK(parse_iso8601_ms("2023-11-14T22:13:20.5Z") == 1700000000500);
+  CHECK(parse_iso8601_ms("2023-11-14T22:13:20.123456Z") == 1700000000123);
+  CHECK(parse_iso8601_ms("2023-11-14T23:13:20.123+01:00") == 1700000000123);
+  CHECK(parse_iso8601_ms("2023-11-14T21:43:20.123-00:30") == 1700000000123);
+  for (const char* bad : {"", "2023-11-14", "2023-13-14T22:13:20Z", "2023-11-14T24:13:20Z", "2023-11-14T22:13:20.Z",
+                          "2023-11-14T22:13:20Zjunk", "2023-11-14T22:13:20+0100", "2023/11/14T22:13:20Z", "+023-11-14T22:13:20Z"})
+    CHECK_MESSAGE(parse_iso8601_ms(bad) == -1, bad);
 }
 
 TEST_CASE("atomic write replaces content and read_file bounds size") {
