@@ -38,6 +38,7 @@ namespace {
 
 constexpr std::size_t kOutboxCapacity = 1024;
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
+constexpr std::size_t kMaxStdoutBatchBytes = 256 * 1024;  // lines gathered into one stdout write
 
 // A timer parked at "never", used as an event: waiters wake when someone cancels it.
 struct event {
@@ -93,7 +94,7 @@ class relay {
     int status = 0;
     std::string content_type;
     std::string session_id;
-    std::vector<std::string> lines;  // relayed or captured messages
+    std::vector<std::string> lines;  // captured messages (deliver=false); relayed ones are not kept
     std::string error_body;          // body of a non-200 answer (bounded)
   };
 
@@ -106,6 +107,7 @@ class relay {
   awaitable<bool> reinitialize(std::uint64_t failed_generation);
   awaitable<void> delete_session();
   awaitable<void> emit(std::string line);
+  void stdout_failed(const std::error_code& ec);
   awaitable<std::size_t> read_some(char* buf, std::size_t n, bool& eof);
   bool reload_secret();
   void begin_shutdown(bool cancel_requests);
@@ -135,6 +137,9 @@ class relay {
   asio::posix::stream_descriptor stdout_;
   bool stdin_blocking_ = false;   // stdin is a regular file or /dev/null (epoll refuses those)
   bool stdout_blocking_ = false;
+  bool stdout_direct_ = false;   // emit may write at once (stdout is a non-blocking pipe/socket)
+  std::size_t queued_lines_ = 0; // lines in the outbox, not yet taken by the writer
+  bool writer_busy_ = false;     // the writer is writing a batch
 };
 
 net::http_client_request relay::mcp_request(std::string method, bool with_session) const {
@@ -165,14 +170,52 @@ bool relay::reload_secret() {
 awaitable<void> relay::emit(std::string line) {
   if (stdout_broken_) co_return;
   line.push_back('\n');
+  // Nothing queued before it and no write in progress: write it now (a pipe takes a line
+  // at once), without the hop through the outbox and the writer's wake-up.  What does not
+  // fit goes through the writer, which keeps the order.
+  if (stdout_direct_ && queued_lines_ == 0 && !writer_busy_) {
+    std::error_code ec;
+    const std::size_t n = stdout_.write_some(asio::buffer(line), ec);
+    if (!ec && n == line.size()) co_return;
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      stdout_failed(ec);
+      co_return;
+    }
+    line.erase(0, n);
+  }
+  ++queued_lines_;
   co_await outbox_.async_send(std::error_code{}, std::move(line), as_value);
+}
+
+void relay::stdout_failed(const std::error_code& ec) {
+  if (stdout_broken_) return;
+  stdout_broken_ = true;
+  log_.write("stdout closed (" + ec.message() + "); ending");
+  begin_shutdown(true);
 }
 
 awaitable<void> relay::write_stdout() {
   while (true) {
     auto [ec, data] = co_await outbox_.async_receive(as_value);
     if (ec || data.empty()) break;  // closed, or the end-of-output sentinel
-    if (stdout_broken_) continue;
+    --queued_lines_;
+    // Lines queued meanwhile (answers that arrived together) go out in the same write.
+    bool end = false;
+    while (!end && data.size() < kMaxStdoutBatchBytes &&
+           outbox_.try_receive([&](std::error_code e, std::string more) {
+             if (e || more.empty()) {
+               end = true;
+             } else {
+               --queued_lines_;
+               data += more;
+             }
+           })) {
+    }
+    if (stdout_broken_) {
+      if (end) break;
+      continue;
+    }
+    writer_busy_ = true;
     std::error_code wec;
     if (stdout_blocking_) {
       std::size_t off = 0;
@@ -189,11 +232,9 @@ awaitable<void> relay::write_stdout() {
       auto [e, n] = co_await asio::async_write(stdout_, asio::buffer(data), as_value);
       wec = e;
     }
-    if (wec) {
-      stdout_broken_ = true;
-      log_.write("stdout closed (" + wec.message() + "); ending");
-      begin_shutdown(true);
-    }
+    writer_busy_ = false;
+    if (wec) stdout_failed(wec);
+    if (end) break;
   }
   writer_finished_ = true;
   writer_done_.notify();
@@ -231,7 +272,7 @@ awaitable<void> relay::read_stdin() {
 }
 
 awaitable<void> relay::handle_line(std::string line) {
-  auto msg = read_client_message(line, options_.max_line_bytes);
+  auto msg = read_client_message(std::move(line), options_.max_line_bytes);
   if (!msg) {
     log_.write("invalid message on stdin: " + msg.err().message);
     co_await emit(stdin_error_line(msg.err()));
@@ -288,8 +329,9 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
             log_.write(line.err().message);
             continue;
           }
-          if (deliver) co_await emit(*line);
-          out.lines.push_back(std::move(*line));
+          // Relayed lines go straight out; captured ones (deliver=false) are kept for the caller.
+          if (deliver) co_await emit(std::move(*line));
+          else out.lines.push_back(std::move(*line));
         }
         co_return true;
       });
@@ -297,8 +339,8 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   if (out.status == 200 && !sse_body && !json_body.empty()) {
     auto line = stdout_line(json_body);
     if (!line) co_return make_error("bad_response", line.err().message);
-    if (deliver) co_await emit(*line);
-    out.lines.push_back(std::move(*line));
+    if (deliver) co_await emit(std::move(*line));
+    else out.lines.push_back(std::move(*line));
   }
   co_return out;
 }
@@ -306,7 +348,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
 awaitable<void> relay::relay_message(client_message msg) {
   const bool is_request = msg.kind == message_kind::request;
   const bool is_initialize = is_request && msg.method == "initialize";
-  const std::string body = json::dump(msg.value);
+  const std::string body = std::move(msg.text);
   auto fail = [&](const std::string& text) -> awaitable<void> {
     log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
     if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
@@ -505,6 +547,9 @@ awaitable<void> relay::run() {
   }
   try {
     stdout_.assign(dup_cloexec(STDOUT_FILENO));
+    std::error_code ec;
+    stdout_.non_blocking(true, ec);
+    stdout_direct_ = !ec;
   } catch (const std::system_error&) {
     stdout_blocking_ = true;
   }

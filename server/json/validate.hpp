@@ -1,0 +1,16 @@
+// Checking that bytes are one JSON text without keeping the parsed value: for the stdio
+// bridge, which relays the server's messages byte for byte but must not relay garbage.
+// (Defined in json.cpp, next to parse(), whose limits and error messages it shares.)
+#pragma once
+
+#include <string_view>
+
+#include "json/json.hpp"
+
+namespace opentabs::json {
+
+// Whether `text` is exactly one JSON text, with parse()'s limits and errors.  The value's
+// nodes go to a scratch buffer on the stack (a message of a few KiB touches no heap).
+status validate(std::string_view text, const parse_limits& limits = {});
+
+}  // namespace opentabs::json
