@@ -1,7 +1,8 @@
 // The stdio bridge program (see stdio_bridge.hpp).  One io_context, one thread:
 //   read_stdin   — splits lines; notifications/responses/initialize are relayed in order,
 //                  requests are spawned so several can be in flight;
-//   write_stdout — the only writer of stdout, fed by a bounded channel;
+//   emit         — queues stdout lines; one flush per event-loop turn writes them at once,
+//                  write_rest finishes when the pipe is full (one writer, bounded queue);
 //   event_stream — the GET /mcp stream with 1 s → 30 s back-off;
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
@@ -36,9 +37,8 @@ using net::awaitable;
 
 namespace {
 
-constexpr std::size_t kOutboxCapacity = 1024;
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
-constexpr std::size_t kMaxStdoutBatchBytes = 256 * 1024;  // lines gathered into one stdout write
+constexpr std::size_t kMaxPendingStdoutBytes = 4 * 1024 * 1024;  // then emit waits for the client
 
 // A timer parked at "never", used as an event: waiters wake when someone cancels it.
 struct event {
@@ -76,9 +76,8 @@ class relay {
       : io_(io),
         options_(options),
         log_(options.paths.stdio_bridge_log()),
-        outbox_(io, kOutboxCapacity),
+        stdout_drained_(io.get_executor()),
         requests_done_(io.get_executor()),
-        writer_done_(io.get_executor()),
         reinit_done_(io.get_executor()),
         stream_kick_(io.get_executor()),
         posts_(io.get_executor(), "127.0.0.1", options.port, post_options(options)),
@@ -99,7 +98,8 @@ class relay {
   };
 
   awaitable<void> read_stdin();
-  awaitable<void> write_stdout();
+  void flush_stdout();
+  awaitable<void> write_rest();
   awaitable<void> event_stream();
   awaitable<void> handle_line(std::string line);
   awaitable<void> relay_message(client_message msg);
@@ -118,11 +118,12 @@ class relay {
   bridge_log log_;
   session_state state_;
   std::string secret_;
-  asio::experimental::channel<void(std::error_code, std::string)> outbox_;
+  std::string pending_;        // stdout bytes not yet written, whole lines in order
+  bool flush_posted_ = false;  // a flush_stdout is queued for this turn of the event loop
+  bool writer_busy_ = false;   // write_rest is waiting for room in the pipe
+  event stdout_drained_;       // pending_ shrank (back-pressure) or the writer finished
   int in_flight_ = 0;
   event requests_done_;
-  bool writer_finished_ = false;
-  event writer_done_;
   bool reinit_running_ = false;
   event reinit_done_;
   event stream_kick_;
@@ -137,9 +138,6 @@ class relay {
   asio::posix::stream_descriptor stdout_;
   bool stdin_blocking_ = false;   // stdin is a regular file or /dev/null (epoll refuses those)
   bool stdout_blocking_ = false;
-  bool stdout_direct_ = false;   // emit may write at once (stdout is a non-blocking pipe/socket)
-  std::size_t queued_lines_ = 0; // lines in the outbox, not yet taken by the writer
-  bool writer_busy_ = false;     // the writer is writing a batch
 };
 
 net::http_client_request relay::mcp_request(std::string method, bool with_session) const {
@@ -168,23 +166,74 @@ bool relay::reload_secret() {
 }
 
 awaitable<void> relay::emit(std::string line) {
+  // Back-pressure: a client that stops reading stdout holds up the relaying.
+  while (pending_.size() >= kMaxPendingStdoutBytes && !stdout_broken_) co_await stdout_drained_.wait();
   if (stdout_broken_) co_return;
-  line.push_back('\n');
-  // Nothing queued before it and no write in progress: write it now (a pipe takes a line
-  // at once), without the hop through the outbox and the writer's wake-up.  What does not
-  // fit goes through the writer, which keeps the order.
-  if (stdout_direct_ && queued_lines_ == 0 && !writer_busy_) {
-    std::error_code ec;
-    const std::size_t n = stdout_.write_some(asio::buffer(line), ec);
-    if (!ec && n == line.size()) co_return;
-    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
-      stdout_failed(ec);
-      co_return;
-    }
-    line.erase(0, n);
+  pending_ += line;
+  pending_ += '\n';
+  if (flush_posted_ || writer_busy_) co_return;  // goes with the lines before it
+  // One request in flight (a sequential client): no other answer can join it, write now.
+  // Several: one flush per turn of the event loop, so answers that arrived together
+  // leave in one write.
+  if (in_flight_ <= 1) {
+    flush_stdout();
+  } else {
+    flush_posted_ = true;
+    asio::post(io_, [this] {
+      flush_posted_ = false;
+      flush_stdout();
+    });
   }
-  ++queued_lines_;
-  co_await outbox_.async_send(std::error_code{}, std::move(line), as_value);
+}
+
+void relay::flush_stdout() {
+  if (writer_busy_ || pending_.empty()) return;
+  if (stdout_broken_) {
+    pending_.clear();
+    stdout_drained_.notify();
+    return;
+  }
+  std::error_code ec;
+  std::size_t n = 0;
+  if (stdout_blocking_) {
+    while (n < pending_.size()) {
+      ssize_t w = ::write(STDOUT_FILENO, pending_.data() + n, pending_.size() - n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        ec = std::error_code(errno, std::generic_category());
+        break;
+      }
+      n += static_cast<std::size_t>(w);
+    }
+  } else {
+    n = stdout_.write_some(asio::buffer(pending_), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+  }
+  if (ec) {
+    stdout_failed(ec);
+    pending_.clear();
+  } else {
+    pending_.erase(0, n);
+  }
+  // The pipe is full: the writer waits for room and writes the rest (and what comes meanwhile).
+  if (!pending_.empty()) {
+    writer_busy_ = true;
+    asio::co_spawn(io_, write_rest(), asio::detached);
+  }
+  stdout_drained_.notify();
+}
+
+awaitable<void> relay::write_rest() {
+  while (!pending_.empty() && !stdout_broken_) {
+    std::string batch = std::move(pending_);
+    pending_.clear();
+    auto [ec, n] = co_await asio::async_write(stdout_, asio::buffer(batch), as_value);
+    if (ec) stdout_failed(ec);
+    stdout_drained_.notify();
+  }
+  pending_.clear();
+  writer_busy_ = false;
+  stdout_drained_.notify();
 }
 
 void relay::stdout_failed(const std::error_code& ec) {
@@ -192,52 +241,6 @@ void relay::stdout_failed(const std::error_code& ec) {
   stdout_broken_ = true;
   log_.write("stdout closed (" + ec.message() + "); ending");
   begin_shutdown(true);
-}
-
-awaitable<void> relay::write_stdout() {
-  while (true) {
-    auto [ec, data] = co_await outbox_.async_receive(as_value);
-    if (ec || data.empty()) break;  // closed, or the end-of-output sentinel
-    --queued_lines_;
-    // Lines queued meanwhile (answers that arrived together) go out in the same write.
-    bool end = false;
-    while (!end && data.size() < kMaxStdoutBatchBytes &&
-           outbox_.try_receive([&](std::error_code e, std::string more) {
-             if (e || more.empty()) {
-               end = true;
-             } else {
-               --queued_lines_;
-               data += more;
-             }
-           })) {
-    }
-    if (stdout_broken_) {
-      if (end) break;
-      continue;
-    }
-    writer_busy_ = true;
-    std::error_code wec;
-    if (stdout_blocking_) {
-      std::size_t off = 0;
-      while (off < data.size()) {
-        ssize_t n = ::write(STDOUT_FILENO, data.data() + off, data.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          wec = std::error_code(errno, std::generic_category());
-          break;
-        }
-        off += static_cast<std::size_t>(n);
-      }
-    } else {
-      auto [e, n] = co_await asio::async_write(stdout_, asio::buffer(data), as_value);
-      wec = e;
-    }
-    writer_busy_ = false;
-    if (wec) stdout_failed(wec);
-    if (end) break;
-  }
-  writer_finished_ = true;
-  writer_done_.notify();
 }
 
 awaitable<std::size_t> relay::read_some(char* buf, std::size_t n, bool& eof) {
@@ -547,9 +550,11 @@ awaitable<void> relay::run() {
   }
   try {
     stdout_.assign(dup_cloexec(STDOUT_FILENO));
+    // Written at once when the pipe has room (flush_stdout); asio would switch to
+    // non-blocking at the first async write anyway.
     std::error_code ec;
     stdout_.non_blocking(true, ec);
-    stdout_direct_ = !ec;
+    if (ec) throw std::system_error(ec);
   } catch (const std::system_error&) {
     stdout_blocking_ = true;
   }
@@ -558,8 +563,6 @@ awaitable<void> relay::run() {
     log_.write(std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; ending");
     begin_shutdown(true);
   });
-  asio::co_spawn(io_, write_stdout(), asio::detached);
-
   auto secret = config::ensure_secret(options_.paths.auth_json());
   if (!secret) {
     log_.write("cannot read or create the secret: " + secret.err().message);
@@ -578,9 +581,9 @@ awaitable<void> relay::run() {
     begin_shutdown(false);
     co_await delete_session();
   }
-  // End of output: the writer drains what is queued, then stops.
-  co_await outbox_.async_send(std::error_code{}, std::string(), as_value);
-  while (!writer_finished_) co_await writer_done_.wait();
+  // End of output: what is queued is written.
+  flush_stdout();
+  while (writer_busy_) co_await stdout_drained_.wait();
   std::error_code ignored;
   signals_.cancel(ignored);
   stream_kick_.notify();
