@@ -64,16 +64,17 @@ TEST_CASE("numbers that overflow a double are refused, not turned into Infinity"
 
 TEST_CASE("validate: one JSON text with parse()'s limits, small or large") {
   using namespace opentabs;
-  CHECK(json::validate(R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}})").ok());
-  CHECK(json::validate(" [1, 2.5, null, true] ").ok());
-  CHECK(json::validate("{\"a\":").err().code == "parse_error");
-  CHECK(json::validate("{} {}").err().message.find("unexpected data") != std::string::npos);
-  CHECK(json::validate("[1e999]").err().code == "parse_error");  // not finite, as parse()
+  const json::parse_limits lim;
+  CHECK(json::validate(R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}})", lim).ok());
+  CHECK(json::validate(" [1, 2.5, null, true] ", lim).ok());
+  CHECK(json::validate("{\"a\":", lim).err().code == "parse_error");
+  CHECK(json::validate("{} {}", lim).err().message.find("unexpected data") != std::string::npos);
+  CHECK(json::validate("[1e999]", lim).err().code == "parse_error");  // not finite, as parse()
   CHECK(json::validate("[[[1]]]", json::parse_limits{.max_bytes = 100, .max_depth = 2}).err().code == "parse_error");
   CHECK(json::validate("[1,2,3]", json::parse_limits{.max_bytes = 3, .max_depth = 8}).err().code == "too_large");
   // Larger than the stack scratch: continues on the heap.
   std::string big = "[";
   for (int i = 0; i < 20000; ++i) big += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
   big += "]";
-  CHECK(json::validate(big).ok());
+  CHECK(json::validate(big, lim).ok());
 }
