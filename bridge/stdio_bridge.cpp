@@ -1,8 +1,9 @@
 // The stdio bridge program (see stdio_bridge.hpp).  One io_context, one thread:
 //   read_stdin   — splits lines; notifications/responses/initialize are relayed in order,
 //                  requests are spawned so several can be in flight;
-//   emit         — queues stdout lines; one flush per event-loop turn writes them at once,
-//                  write_rest finishes when the pipe is full (one writer, bounded queue);
+//   emit         — stdout lines: written at once for a lone request, else gathered into
+//                  one write per event-loop turn; write_rest finishes when the pipe is
+//                  full (one writer, bounded queue);
 //   event_stream — the GET /mcp stream with 1 s → 30 s back-off;
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
