@@ -11,7 +11,10 @@
 // on /mcp and through the stdio bridge, sequential and 16 in flight (issue 18's targets).
 //
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
-//                             [--only raw|sdk|start]  (start: only the start-up and RSS rows)
+//                             [--only raw|sdk|start|list|bridge]  (start: only the start-up and RSS rows;
+//                             list: only the tools/list row, one 120 × 30 start; bridge: only
+//                             the SDK harness's stdio-bridge rows)
+//                             [--attach 'CMD {pid}']  (run CMD where --profile would record)
 //                             [--ext-connections N]  (default 1, like one Chrome profile; more
 //                             connections multiply the tool.invocationStart/End broadcasts)
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -21,6 +24,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { writeBenchPlugins } from './plugins.mjs';
 import { NOTES_DIR, NOTES_PLUGIN, checkCall, connectHttp, connectStdio, sdkLoad, statCpuMicros } from './sdk.mjs';
 
@@ -32,14 +36,18 @@ const BIN = resolve(opt('--bin', join(ROOT, 'build/opentabs')));
 const OUT = resolve(opt('--out', join(ROOT, 'bench/results/latest.md')));
 const QUICK = args.includes('--quick');
 // --profile: perf-record the server during the 64-concurrent runs; reports land next to OUT.
-const PROFILE = args.includes('--profile');
+// --attach 'CMD {pid}': instead of perf record, runs CMD (with {pid} replaced) over the same
+// stretches and stops it with SIGINT, e.g. --attach 'strace -c -f -o /tmp/s.txt -p {pid}'.
+const ATTACH = opt('--attach', '');
+const PROFILE = args.includes('--profile') || ATTACH !== '';
 const PLUGINS = 120;
 const TOOLS = 30;
 const REST_CALLS = 25;
 const EXT_CONNECTIONS = Number(opt('--ext-connections', '1'));
 const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
 // --only raw|sdk: one harness (the table then lacks the other's rows); --only start: only the
-// start-up and RSS rows above both harnesses.
+// start-up and RSS rows above both harnesses; --only list / --only bridge: only the tools/list
+// row / the stdio-bridge rows (for quick before/after measurements of one of them).
 const ONLY = opt('--only', '');
 
 const log = (...a) => console.error('[bench]', ...a);
@@ -206,10 +214,10 @@ async function mcpSession(s, conn) {
   return sid;
 }
 
-function mcpRequest(s, sid, id, method, params) {
+function mcpRequest(s, sid, id, method, params, extraHeaders = '') {
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
   return Buffer.from(
-    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\nContent-Type: application/json\r\n` +
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${s.secret}\r\nContent-Type: application/json\r\n${extraHeaders}` +
       `Accept: application/json, text/event-stream\r\nMcp-Session-Id: ${sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
@@ -286,6 +294,7 @@ async function nullFloor(concurrency, calls) {
 
 /** perf record on the server (call graphs), stopped by finishPerf which writes a flat report. */
 function startPerf(pid) {
+  if (ATTACH) return { child: spawn('sh', ['-c', `exec ${ATTACH.replaceAll('{pid}', String(pid))}`], { stdio: 'inherit' }), data: null };
   const data = join(dirname(OUT), `perf-${Date.now()}.data`);
   mkdirSync(dirname(OUT), { recursive: true });
   const child = spawn('perf', ['record', '-F', '999', '--call-graph', 'dwarf,16384', '-p', String(pid), '-o', data], { stdio: 'ignore' });
@@ -294,6 +303,7 @@ function startPerf(pid) {
 async function finishPerf({ child, data }, out) {
   child.kill('SIGINT');
   await new Promise((r) => child.on('exit', r));
+  if (!data) return;
   const flat = execFileSync('perf', ['report', '-i', data, '--stdio', '--no-children', '--percent-limit', '0.7', '-g', 'none', '--sort', 'dso,symbol'], { maxBuffer: 64 << 20 }).toString();
   const tree = execFileSync('perf', ['report', '-i', data, '--stdio', '--children', '--percent-limit', '3', '-g', 'none', '--sort', 'symbol'], { maxBuffer: 64 << 20 }).toString();
   mkdirSync(dirname(out), { recursive: true });
@@ -333,6 +343,10 @@ async function main() {
 
   // Start → /health with a new config folder (the extension is installed first) and warm
   // (a second start on the same folder), median of 10 each.
+  if (ONLY === 'list' || ONLY === 'bridge') {
+    await narrowRun(row);
+    return writeTable(rows, m, loadBefore);
+  }
   const cold = [];
   const warm = [];
   for (let i = 0; i < 10; i++) {
@@ -388,7 +402,29 @@ async function main() {
   if (ONLY !== 'sdk' && ONLY !== 'start') await rawHarness(s, gen, names, row);
   await s.stop();
   if (ONLY !== 'raw' && ONLY !== 'start') await sdkHarness(row);
+  writeTable(rows, m, loadBefore);
+}
 
+/** --only list / --only bridge: one row group, without the start-up rows. */
+async function narrowRun(row) {
+  if (ONLY === 'bridge') return sdkHarness(row);
+  section = 'raw';
+  const pluginRoot = join(tmp, 'plugins');
+  mkdirSync(pluginRoot);
+  const gen = writeBenchPlugins(pluginRoot, PLUGINS, TOOLS);
+  const dir = join(tmp, 'big');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ version: 3, ...gen.config }, null, 2));
+  const s = await startServer({ configDir: dir });
+  const ext = fork(join(HERE, 'extension.mjs'), [String(s.port), s.secret, String(EXT_CONNECTIONS), JSON.stringify(gen.names)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => ext.once('message', r));
+  await new Promise((r) => setTimeout(r, 200)); // let the tab.syncAll messages land
+  await toolsListRow(s, row, 200);
+  ext.send('exit');
+  await s.stop();
+}
+
+function writeTable(rows, m, loadBefore) {
   const loadAfter = os.loadavg();
   const lines = [];
   lines.push(`# opentabs benchmark`, '');
@@ -409,26 +445,29 @@ async function main() {
   log(`written to ${OUT}`);
 }
 
-async function rawHarness(s, gen, names, row) {
-  section = 'raw';
-  const ext = fork(join(HERE, 'extension.mjs'), [String(s.port), s.secret, String(EXT_CONNECTIONS), JSON.stringify(gen.names)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  await new Promise((r) => ext.once('message', r));
-  await new Promise((r) => setTimeout(r, 200)); // let the tab.syncAll messages land
-
-  // tools/list at 3,600 plugin tools (+ browser and platform tools).
-  {
-    const c = new RawConnection(s.port);
-    await c.open();
-    const sid = await mcpSession(s, c);
-    const req = mcpRequest(s, sid, 3, 'tools/list', {});
+/**
+ * tools/list at 3,600 plugin tools (+ browser and platform tools): server CPU per request
+ * over `N`, uncompressed (a client that sends no Accept-Encoding) and gzip (what Node fetch,
+ * so the SDK client, and Python httpx ask for by default).
+ */
+async function toolsListRow(s, row, N) {
+  const c = new RawConnection(s.port);
+  await c.open();
+  const sid = await mcpSession(s, c);
+  for (const gzip of [false, true]) {
+    const req = mcpRequest(s, sid, 3, 'tools/list', {}, gzip ? 'Accept-Encoding: gzip, deflate\r\n' : '');
     let size = 0;
+    let wire = 0;
     let count = 0;
     for (let i = 0; i < 5; i++) {
       const r = await c.request(req);
-      size = r.body.length;
-      if (i === 0) count = JSON.parse(r.body.toString()).result.tools.length;
+      const encoded = /\r\ncontent-encoding: *gzip/i.test(r.head);
+      if (encoded !== gzip) throw new Error(`tools/list answered ${encoded ? 'gzip' : 'uncompressed'} to ${gzip ? 'a gzip' : 'an identity'} request`);
+      const body = encoded ? gunzipSync(r.body) : r.body;
+      wire = r.body.length;
+      size = body.length;
+      if (i === 0) count = JSON.parse(body.toString()).result.tools.length;
     }
-    const N = 50;
     const times = [];
     const cpu0 = cpuMicros(s.pid);
     for (let i = 0; i < N; i++) {
@@ -441,11 +480,26 @@ async function rawHarness(s, gen, names, row) {
       const perf = startPerf(s.pid);
       await new Promise((r) => setTimeout(r, 300)); // perf attaches
       for (let i = 0; i < 300; i++) await c.request(req);
-      await finishPerf(perf, join(dirname(OUT), 'profile-tools-list.txt'));
+      await finishPerf(perf, join(dirname(OUT), `profile-tools-list${gzip ? '-gzip' : ''}.txt`));
     }
-    row(`\`tools/list\` of ${count} tools (${(size / 2 ** 20).toFixed(2)} MiB), server CPU per request`, fmtMs(cpu / 1000), '≤ 1 ms', `client-observed time to last byte, median ${fmtMs(median(times))}`, cpu <= 1000);
-    c.close();
+    row(
+      `\`tools/list\` of ${count} tools (${(size / 2 ** 20).toFixed(2)} MiB), server CPU per request${gzip ? ', client accepts gzip' : ''}`,
+      fmtMs(cpu / 1000),
+      '≤ 1 ms',
+      `${gzip ? `${(wire / 1024).toFixed(0)} KiB gzip on the wire (Accept-Encoding: gzip, deflate, as Node fetch and httpx send); ` : 'no Accept-Encoding; '}client-observed time to last byte, median ${fmtMs(median(times))}`,
+      cpu <= 1000,
+    );
   }
+  c.close();
+}
+
+async function rawHarness(s, gen, names, row) {
+  section = 'raw';
+  const ext = fork(join(HERE, 'extension.mjs'), [String(s.port), s.secret, String(EXT_CONNECTIONS), JSON.stringify(gen.names)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => ext.once('message', r));
+  await new Promise((r) => setTimeout(r, 200)); // let the tab.syncAll messages land
+
+  await toolsListRow(s, row, 50);
 
   // Sequential latency.  REST tool calls are limited to 30 a minute for all callers together
   // (spec: POST /tools/<name>/call "bearer, 30/min"; server/app/routes.hpp), so REST gets 25
@@ -515,7 +569,7 @@ async function sdkHarness(row) {
   const fmtRun = (r) =>
     `p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}; ${Math.round(r.perSecond).toLocaleString('en-US')} calls/s; client ${r.genCpuPerCall.toFixed(0)} + extension ${r.extCpuPerCall.toFixed(1)} µs/call${r.errors ? `; **${r.errors} errors**` : ''}`;
   const direct = {};
-  {
+  if (ONLY !== 'bridge') {
     const conn = await connectHttp(s);
     await conn.client.listTools(); // as hosts do; caches the tools' output schemas
     await checkCall(conn);
@@ -548,13 +602,13 @@ async function sdkHarness(row) {
         `CPU the stdio bridge adds per call (its own process), ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
         `${r.bridgeCpuPerCall.toFixed(1)} µs`,
         '≤ 30 µs',
-        `server ${r.serverCpuPerCall.toFixed(1)} µs/call behind the bridge (direct: ${direct[concurrency].serverCpuPerCall.toFixed(1)} µs); ${fmtRun(r)}`,
+        `server ${r.serverCpuPerCall.toFixed(1)} µs/call behind the bridge${direct[concurrency] ? ` (direct: ${direct[concurrency].serverCpuPerCall.toFixed(1)} µs)` : ''}; ${fmtRun(r)}`,
         r.bridgeCpuPerCall <= 30,
       );
     }
     await conn.close();
   }
-  if (!QUICK || args.includes('--memory')) {
+  if (ONLY !== 'bridge' && (!QUICK || args.includes('--memory'))) {
     const conn = await connectHttp(s);
     await checkCall(conn);
     const before = rssKiB(s.pid);

@@ -1,6 +1,7 @@
 // The bridge's sans-I/O protocol bookkeeping (see relay_state.hpp).
 #include "bridge/relay_state.hpp"
 
+#include "json/validate.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 
 namespace opentabs::bridge {
@@ -9,12 +10,13 @@ namespace {
 constexpr std::string_view kBridgeIdPrefix = "opentabs-bridge-reinitialize-";
 }
 
-result<client_message> read_client_message(std::string_view line, std::size_t max_bytes) {
+result<client_message> read_client_message(std::string line, std::size_t max_bytes) {
   json::parse_limits lim;
   lim.max_bytes = max_bytes;
   auto v = json::parse(line, lim);
   if (!v) return make_error(errc::parse_error, v.err().message);
   client_message m;
+  m.text = std::move(line);
   if (v->is_array()) {
     m.kind = message_kind::batch;
     m.value = std::move(*v);
@@ -46,7 +48,13 @@ std::string stdin_error_line(const error& e) {
 }
 
 result<std::string> stdout_line(std::string_view payload) {
-  auto v = json::parse(payload, json::parse_limits{.max_bytes = 64 * 1024 * 1024, .max_depth = 128});
+  const json::parse_limits limits{.max_bytes = 64 * 1024 * 1024, .max_depth = 128};
+  if (payload.find_first_of("\r\n") == std::string_view::npos) {
+    if (auto ok = json::validate(payload, limits); !ok)
+      return make_error("bad_payload", "server sent a message that is not JSON: " + ok.err().message);
+    return std::string(payload);
+  }
+  auto v = json::parse(payload, limits);
   if (!v) return make_error("bad_payload", "server sent a message that is not JSON: " + v.err().message);
   return json::dump(*v);
 }

@@ -18,6 +18,7 @@ enum class message_kind { request, notification, response, batch };
 
 struct client_message {
   message_kind kind = message_kind::request;
+  std::string text;    // the line as read: relayed as it is (the server parses it anyway)
   json::value value;
   json::value id;      // null unless a request (or response)
   std::string method;  // empty for responses and batches
@@ -25,15 +26,16 @@ struct client_message {
 
 // Parses one stdin line and classifies it by shape (jsonrpc::classify_peer).  Error
 // errc::parse_error carries the JSON error position; errc::invalid_request when it is JSON
-// but not a JSON-RPC message.
-result<client_message> read_client_message(std::string_view line, std::size_t max_bytes);
+// but not a JSON-RPC message.  The line is kept as `text`.
+result<client_message> read_client_message(std::string line, std::size_t max_bytes);
 
 // {"jsonrpc":"2.0","id":<id>,"error":{"code":<code>,"message":<message>}} as one line.
 std::string error_line(const json::value& id, int code, std::string_view message);
 // The error line answering a stdin line read_client_message refused (id null).
 std::string stdin_error_line(const error& e);
 
-// Re-serialises one server payload (an SSE data field or a JSON body) compactly, so
+// One server payload (an SSE data field or a JSON body) as one stdout line: as it came when
+// it is one line already (the server's are compact), else re-serialised compactly, so
 // stdout gets exactly one line per message.  Error when the payload is not JSON.
 result<std::string> stdout_line(std::string_view payload);
 

@@ -1,7 +1,9 @@
 // The stdio bridge program (see stdio_bridge.hpp).  One io_context, one thread:
 //   read_stdin   — splits lines; notifications/responses/initialize are relayed in order,
 //                  requests are spawned so several can be in flight;
-//   write_stdout — the only writer of stdout, fed by a bounded channel;
+//   emit         — stdout lines: written at once for a lone request, else gathered into
+//                  one write per event-loop turn; write_rest finishes when the pipe is
+//                  full (one writer, bounded queue);
 //   event_stream — the GET /mcp stream with 1 s → 30 s back-off;
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
@@ -36,8 +38,8 @@ using net::awaitable;
 
 namespace {
 
-constexpr std::size_t kOutboxCapacity = 1024;
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
+constexpr std::size_t kMaxPendingStdoutBytes = 4 * 1024 * 1024;  // then emit waits for the client
 
 // A timer parked at "never", used as an event: waiters wake when someone cancels it.
 struct event {
@@ -75,9 +77,8 @@ class relay {
       : io_(io),
         options_(options),
         log_(options.paths.stdio_bridge_log()),
-        outbox_(io, kOutboxCapacity),
+        stdout_drained_(io.get_executor()),
         requests_done_(io.get_executor()),
-        writer_done_(io.get_executor()),
         reinit_done_(io.get_executor()),
         stream_kick_(io.get_executor()),
         posts_(io.get_executor(), "127.0.0.1", options.port, post_options(options)),
@@ -93,12 +94,13 @@ class relay {
     int status = 0;
     std::string content_type;
     std::string session_id;
-    std::vector<std::string> lines;  // relayed or captured messages
+    std::vector<std::string> lines;  // captured messages (deliver=false); relayed ones are not kept
     std::string error_body;          // body of a non-200 answer (bounded)
   };
 
   awaitable<void> read_stdin();
-  awaitable<void> write_stdout();
+  void flush_stdout();
+  awaitable<void> write_rest();
   awaitable<void> event_stream();
   awaitable<void> handle_line(std::string line);
   awaitable<void> relay_message(client_message msg);
@@ -106,6 +108,7 @@ class relay {
   awaitable<bool> reinitialize(std::uint64_t failed_generation);
   awaitable<void> delete_session();
   awaitable<void> emit(std::string line);
+  void stdout_failed(const std::error_code& ec);
   awaitable<std::size_t> read_some(char* buf, std::size_t n, bool& eof);
   bool reload_secret();
   void begin_shutdown(bool cancel_requests);
@@ -116,11 +119,12 @@ class relay {
   bridge_log log_;
   session_state state_;
   std::string secret_;
-  asio::experimental::channel<void(std::error_code, std::string)> outbox_;
+  std::string pending_;        // stdout bytes not yet written, whole lines in order
+  bool flush_posted_ = false;  // a flush_stdout is queued for this turn of the event loop
+  bool writer_busy_ = false;   // write_rest is waiting for room in the pipe
+  event stdout_drained_;       // pending_ shrank (back-pressure) or the writer finished
   int in_flight_ = 0;
   event requests_done_;
-  bool writer_finished_ = false;
-  event writer_done_;
   bool reinit_running_ = false;
   event reinit_done_;
   event stream_kick_;
@@ -163,40 +167,81 @@ bool relay::reload_secret() {
 }
 
 awaitable<void> relay::emit(std::string line) {
+  // Back-pressure: a client that stops reading stdout holds up the relaying.
+  while (pending_.size() >= kMaxPendingStdoutBytes && !stdout_broken_) co_await stdout_drained_.wait();
   if (stdout_broken_) co_return;
-  line.push_back('\n');
-  co_await outbox_.async_send(std::error_code{}, std::move(line), as_value);
+  pending_ += line;
+  pending_ += '\n';
+  if (flush_posted_ || writer_busy_) co_return;  // goes with the lines before it
+  // One request in flight (a sequential client): no other answer can join it, write now.
+  // Several: one flush per turn of the event loop, so answers that arrived together
+  // leave in one write.
+  if (in_flight_ <= 1) {
+    flush_stdout();
+  } else {
+    flush_posted_ = true;
+    asio::post(io_, [this] {
+      flush_posted_ = false;
+      flush_stdout();
+    });
+  }
 }
 
-awaitable<void> relay::write_stdout() {
-  while (true) {
-    auto [ec, data] = co_await outbox_.async_receive(as_value);
-    if (ec || data.empty()) break;  // closed, or the end-of-output sentinel
-    if (stdout_broken_) continue;
-    std::error_code wec;
-    if (stdout_blocking_) {
-      std::size_t off = 0;
-      while (off < data.size()) {
-        ssize_t n = ::write(STDOUT_FILENO, data.data() + off, data.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          wec = std::error_code(errno, std::generic_category());
-          break;
-        }
-        off += static_cast<std::size_t>(n);
-      }
-    } else {
-      auto [e, n] = co_await asio::async_write(stdout_, asio::buffer(data), as_value);
-      wec = e;
-    }
-    if (wec) {
-      stdout_broken_ = true;
-      log_.write("stdout closed (" + wec.message() + "); ending");
-      begin_shutdown(true);
-    }
+void relay::flush_stdout() {
+  if (writer_busy_ || pending_.empty()) return;
+  if (stdout_broken_) {
+    pending_.clear();
+    stdout_drained_.notify();
+    return;
   }
-  writer_finished_ = true;
-  writer_done_.notify();
+  std::error_code ec;
+  std::size_t n = 0;
+  if (stdout_blocking_) {
+    while (n < pending_.size()) {
+      ssize_t w = ::write(STDOUT_FILENO, pending_.data() + n, pending_.size() - n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        ec = std::error_code(errno, std::generic_category());
+        break;
+      }
+      n += static_cast<std::size_t>(w);
+    }
+  } else {
+    n = stdout_.write_some(asio::buffer(pending_), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+  }
+  if (ec) {
+    stdout_failed(ec);
+    pending_.clear();
+  } else {
+    pending_.erase(0, n);
+  }
+  // The pipe is full: the writer waits for room and writes the rest (and what comes meanwhile).
+  if (!pending_.empty()) {
+    writer_busy_ = true;
+    asio::co_spawn(io_, write_rest(), asio::detached);
+  }
+  stdout_drained_.notify();
+}
+
+awaitable<void> relay::write_rest() {
+  while (!pending_.empty() && !stdout_broken_) {
+    std::string batch = std::move(pending_);
+    pending_.clear();
+    auto [ec, n] = co_await asio::async_write(stdout_, asio::buffer(batch), as_value);
+    if (ec) stdout_failed(ec);
+    stdout_drained_.notify();
+  }
+  pending_.clear();
+  writer_busy_ = false;
+  stdout_drained_.notify();
+}
+
+void relay::stdout_failed(const std::error_code& ec) {
+  if (stdout_broken_) return;
+  stdout_broken_ = true;
+  log_.write("stdout closed (" + ec.message() + "); ending");
+  begin_shutdown(true);
 }
 
 awaitable<std::size_t> relay::read_some(char* buf, std::size_t n, bool& eof) {
@@ -231,7 +276,7 @@ awaitable<void> relay::read_stdin() {
 }
 
 awaitable<void> relay::handle_line(std::string line) {
-  auto msg = read_client_message(line, options_.max_line_bytes);
+  auto msg = read_client_message(std::move(line), options_.max_line_bytes);
   if (!msg) {
     log_.write("invalid message on stdin: " + msg.err().message);
     co_await emit(stdin_error_line(msg.err()));
@@ -288,8 +333,9 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
             log_.write(line.err().message);
             continue;
           }
-          if (deliver) co_await emit(*line);
-          out.lines.push_back(std::move(*line));
+          // Relayed lines go straight out; captured ones (deliver=false) are kept for the caller.
+          if (deliver) co_await emit(std::move(*line));
+          else out.lines.push_back(std::move(*line));
         }
         co_return true;
       });
@@ -297,8 +343,8 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   if (out.status == 200 && !sse_body && !json_body.empty()) {
     auto line = stdout_line(json_body);
     if (!line) co_return make_error("bad_response", line.err().message);
-    if (deliver) co_await emit(*line);
-    out.lines.push_back(std::move(*line));
+    if (deliver) co_await emit(std::move(*line));
+    else out.lines.push_back(std::move(*line));
   }
   co_return out;
 }
@@ -306,7 +352,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
 awaitable<void> relay::relay_message(client_message msg) {
   const bool is_request = msg.kind == message_kind::request;
   const bool is_initialize = is_request && msg.method == "initialize";
-  const std::string body = json::dump(msg.value);
+  const std::string body = std::move(msg.text);
   auto fail = [&](const std::string& text) -> awaitable<void> {
     log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
     if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
@@ -505,6 +551,11 @@ awaitable<void> relay::run() {
   }
   try {
     stdout_.assign(dup_cloexec(STDOUT_FILENO));
+    // Written at once when the pipe has room (flush_stdout); asio would switch to
+    // non-blocking at the first async write anyway.
+    std::error_code ec;
+    stdout_.non_blocking(true, ec);
+    if (ec) throw std::system_error(ec);
   } catch (const std::system_error&) {
     stdout_blocking_ = true;
   }
@@ -513,8 +564,6 @@ awaitable<void> relay::run() {
     log_.write(std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; ending");
     begin_shutdown(true);
   });
-  asio::co_spawn(io_, write_stdout(), asio::detached);
-
   auto secret = config::ensure_secret(options_.paths.auth_json());
   if (!secret) {
     log_.write("cannot read or create the secret: " + secret.err().message);
@@ -533,9 +582,9 @@ awaitable<void> relay::run() {
     begin_shutdown(false);
     co_await delete_session();
   }
-  // End of output: the writer drains what is queued, then stops.
-  co_await outbox_.async_send(std::error_code{}, std::string(), as_value);
-  while (!writer_finished_) co_await writer_done_.wait();
+  // End of output: what is queued is written.
+  flush_stdout();
+  while (writer_busy_) co_await stdout_drained_.wait();
   std::error_code ignored;
   signals_.cancel(ignored);
   stream_kick_.notify();

@@ -26,9 +26,9 @@ for arg in "$@"; do
 done
 
 # The product: compiler, build tools and the C++ libraries the binary is built from
-# (RE2 runs JSON Schema patterns; its runtime library is libre2-9).
+# (RE2 runs JSON Schema patterns, its runtime library is libre2-9; zlib compresses tools/list).
 product_packages=(g++ cmake make pkg-config
-  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev libre2-dev)
+  libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev libre2-dev zlib1g-dev)
 # Building and running the tests as well: doctest, Node.js for the integration and e2e
 # suites, Chromium for e2e, git and jq for the scripts.
 test_packages=(git ca-certificates doctest-dev nodejs npm chromium jq)

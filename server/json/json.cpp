@@ -1,4 +1,5 @@
 #include "json/json.hpp"
+#include "json/validate.hpp"
 
 #include <cmath>
 
@@ -96,6 +97,27 @@ result<value> parse(std::string_view text, const parse_limits& limits) {
   auto v = p.release();
   if (has_non_finite(v)) return make_error("parse_error", "invalid JSON: a number is outside the range of a double");
   return v;
+}
+
+status validate(std::string_view text, const parse_limits& limits) {
+  if (text.size() > limits.max_bytes)
+    return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                                       std::to_string(limits.max_bytes) + " bytes");
+  // A message of a few KiB parses without touching the heap: the nodes in `nodes`, the
+  // parser's own stack in `scratch`; larger ones continue on the heap.
+  unsigned char nodes[8192];
+  unsigned char scratch[2048];
+  boost::json::monotonic_resource arena(nodes, sizeof nodes);
+  boost::json::parse_options opts;
+  opts.max_depth = limits.max_depth;
+  boost::json::parser p(boost::json::storage_ptr(), opts, scratch, sizeof scratch);
+  p.reset(&arena);
+  boost::system::error_code ec;
+  std::size_t used = p.write_some(text.data(), text.size(), ec);
+  if (!ec && used < text.size()) return make_error("parse_error", "unexpected data after the JSON value at " + position_of(text, used));
+  if (ec) return make_error("parse_error", "invalid JSON at " + position_of(text, used) + ": " + ec.message());
+  if (has_non_finite(p.release())) return make_error("parse_error", "invalid JSON: a number is outside the range of a double");
+  return ok();
 }
 
 result<object> parse_object(std::string_view text, const parse_limits& limits) {

@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 
+#include "codec/gzip.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/gateway_routing.hpp"
 #include "mcp/live_session.hpp"
@@ -244,6 +245,21 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
 
+    // tools/list alone, to a client that takes gzip: the catalog's listing compressed once
+    // per generation (megabytes of JSON are tens of KiB), instead of a copy of it each time.
+    if (!stream && !posted.batch && items.size() == 1 && items[0] && codec::accepts_gzip(req.header("Accept-Encoding"))) {
+      busy_guard busy(s->rec, table);
+      std::optional<std::string> gz;
+      try {
+        gz = tools_list_gzip(options.gateway, catalog, *items[0].msg);
+      } catch (const std::exception& e) {
+        log::error(std::string(name()) + ": compressing tools/list failed (" + e.what() + "); answering uncompressed");
+      }
+      if (gz) {
+        ex.respond(gzip_json_response(200, std::move(*gz)));
+        co_return;
+      }
+    }
     if (!stream) {
       std::vector<std::string> responses;
       for (const auto& it : items) {

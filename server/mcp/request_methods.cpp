@@ -54,6 +54,12 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
   return table;
 }
 
+std::optional<std::string> tools_list_gzip(bool gateway, tool_catalog& catalog, const jsonrpc::message& request) {
+  if (gateway || request.kind != jsonrpc::message_kind::request || request.method != "tools/list") return std::nullopt;
+  if (!parse_tools_list(request.params)) return std::nullopt;
+  return catalog.tools_list_gzip(request.id);
+}
+
 std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway) {
   if (result.failure == errc::not_found && !gateway)
     return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));

@@ -81,6 +81,13 @@ net::http_response json_response(int status, std::string body) {
   return res;
 }
 
+net::http_response gzip_json_response(int status, std::string gzip_body) {
+  auto res = json_response(status, std::move(gzip_body));
+  res.headers.emplace_back("Content-Encoding", "gzip");
+  res.headers.emplace_back("Vary", "Accept-Encoding");
+  return res;
+}
+
 post_messages read_post_messages(const json::value& body, std::string_view protocol_version, std::size_t max_batch) {
   post_messages out;
   out.batch = body.is_array();

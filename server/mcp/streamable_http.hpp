@@ -39,6 +39,9 @@ net::http_response transport_error(int status, const rpc_error& error);
 net::http_response transport_error(int status, std::string message);  // code -32000
 // A JSON body (application/json): a response, a batch of them, or an error naming its id.
 net::http_response json_response(int status, std::string body);
+// The same for a body already gzip-compressed (Content-Encoding: gzip), for a client whose
+// Accept-Encoding allows it.
+net::http_response gzip_json_response(int status, std::string gzip_body);
 
 // The messages of a POST within a session: one message, or a batch where the session's
 // protocol version allows batches (2025-03-26), of 1..max_batch elements.  `refusal` is the

@@ -17,6 +17,7 @@ void append_tool(std::string& out, const tools::listed_tool& t, bool with_plugin
 
 void tool_catalog::build() {
   tools_ = service_.list_tools();
+  tools_list_gzip_.reset();
   plugin_by_tool_.clear();
   tools_list_ = R"({"tools":[)";
   gateway_all_ = "[";
@@ -39,6 +40,17 @@ void tool_catalog::build() {
 const std::string& tool_catalog::tools_list_result() {
   if (!built_) build();
   return tools_list_;
+}
+
+std::string tool_catalog::tools_list_gzip(const json::value& id) {
+  if (!built_) build();
+  if (!tools_list_gzip_) {
+    std::string head = R"({"result":)";
+    head.reserve(head.size() + tools_list_.size());
+    head += tools_list_;
+    tools_list_gzip_.emplace(head);
+  }
+  return tools_list_gzip_->finish(R"(,"jsonrpc":"2.0","id":)" + json::dump(id) + "}");
 }
 
 std::string_view tool_catalog::plugin_of(std::string_view tool) {

@@ -1,7 +1,8 @@
 // The tool list as MCP clients see it, serialised once per tool-set generation: the
 // tools/list result of /mcp and the opentabs_list_tools listing of the gateway.  A
 // tools_changed event invalidates it; the next request rebuilds it from the tool_service.
-// This keeps tools/list of thousands of tools a string copy instead of a rebuild.
+// This keeps tools/list of thousands of tools a string copy instead of a rebuild; for
+// clients that accept gzip, a copy of the listing compressed once per generation.
 #pragma once
 
 #include <optional>
@@ -10,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codec/gzip.hpp"
+#include "json/json.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
@@ -23,6 +26,10 @@ class tool_catalog {
 
   // {"tools":[{"name","description","inputSchema"},...]} in the service's order.
   const std::string& tools_list_result();
+  // The whole tools/list response for request `id` as a gzip body:
+  // {"result":<tools_list_result()>,"jsonrpc":"2.0","id":<id>}.  The listing is compressed
+  // on the first call of a generation; later calls copy the compressed bytes.
+  std::string tools_list_gzip(const json::value& id);
   // The plugin that owns a listed tool ("" when no tool is listed under that name).
   std::string_view plugin_of(std::string_view tool);
   // opentabs_list_tools: a JSON array of {name, description, inputSchema, plugin}, for
@@ -39,6 +46,7 @@ class tool_catalog {
   bool built_ = false;
   std::vector<tools::listed_tool> tools_;
   std::string tools_list_;
+  std::optional<codec::gzip_prefix> tools_list_gzip_;  // of {"result":<tools_list_>
   std::string gateway_all_;
   std::unordered_map<std::string, std::string> plugin_by_tool_;
 };

@@ -36,6 +36,21 @@ TEST_CASE("error lines and stdout lines are single compact lines") {
   CHECK_FALSE(stdout_line("not json").ok());
 }
 
+TEST_CASE("a one-line payload and a stdin line are relayed byte for byte, not re-serialised") {
+  // Re-serialising would write 1.0 as 1E0 and drop the duplicate key: what the peer sent
+  // is what the other side gets.
+  const std::string payload = R"({"jsonrpc":"2.0","id":1,"result":{"x":1.0,"y":"é","x":2}})";
+  auto line = stdout_line(payload);
+  REQUIRE(line.ok());
+  CHECK(*line == payload);
+  CHECK_FALSE(stdout_line(R"({"jsonrpc":"2.0","id":1,"result":{)").ok());  // still validated
+  const std::string request = R"( {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{"n":1.0}}} )";
+  auto msg = read_client_message(request, 1024);
+  REQUIRE(msg.ok());
+  CHECK(msg->text == request);
+  CHECK(msg->method == "tools/call");
+}
+
 TEST_CASE("HTTP statuses map to relay actions") {
   CHECK(classify_post_status(200, true) == post_action::deliver);
   CHECK(classify_post_status(202, true) == post_action::accepted);

@@ -185,6 +185,42 @@ describe('stdio bridge, raw stdio', () => {
   });
 });
 
+describe('stdio bridge, many requests at once', () => {
+  test('40 requests in one write: 40 answers, one line each, every id once', { timeout: 60_000 }, async () => {
+    // Answers that arrive together leave in one stdout write; each must still be its own line.
+    const s = await startServer();
+    const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: s.configDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+    const lines = async (n) => {
+      const deadline = Date.now() + 20_000;
+      while (out.split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    };
+    child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
+    assert.equal((await lines(1))[0].id, 0);
+    let burst = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
+    for (let i = 1; i <= 40; i++) burst += JSON.stringify({ jsonrpc: '2.0', id: i % 2 ? i : `s${i}`, method: i % 4 ? 'ping' : 'tools/list' }) + '\n';
+    child.stdin.write(burst);
+    const msgs = await lines(41);
+    assert.equal(msgs.length, 41);
+    const ids = msgs.slice(1).map((m) => m.id);
+    assert.deepEqual([...ids].sort(), Array.from({ length: 40 }, (_, k) => (k + 1) % 2 ? k + 1 : `s${k + 1}`).sort());
+    for (const m of msgs.slice(1)) {
+      assert.equal(m.jsonrpc, '2.0');
+      if (m.result.tools) assert.ok(m.result.tools.length >= 76);
+      else assert.deepEqual(m.result, {});
+    }
+    child.stdin.end();
+    assert.equal(await exited, 0);
+    await s.stop();
+  });
+});
+
 describe('stdio bridge, wrong secret', () => {
   test('a secret the server rejects is answered with an error naming the file', { timeout: 60_000 }, async () => {
     const s = await startServer();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "json/json.hpp"
+#include "json/validate.hpp"
 
 using namespace opentabs;
 
@@ -59,4 +60,21 @@ TEST_CASE("numbers that overflow a double are refused, not turned into Infinity"
   CHECK(v.err().message.find("range") != std::string::npos);
   CHECK_FALSE(json::parse("[-1e400]").ok());
   CHECK(json::parse("[1e300, -2.5e-300]").ok());
+}
+
+TEST_CASE("validate: one JSON text with parse()'s limits, small or large") {
+  using namespace opentabs;
+  const json::parse_limits lim;
+  CHECK(json::validate(R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}})", lim).ok());
+  CHECK(json::validate(" [1, 2.5, null, true] ", lim).ok());
+  CHECK(json::validate("{\"a\":", lim).err().code == "parse_error");
+  CHECK(json::validate("{} {}", lim).err().message.find("unexpected data") != std::string::npos);
+  CHECK(json::validate("[1e999]", lim).err().code == "parse_error");  // not finite, as parse()
+  CHECK(json::validate("[[[1]]]", json::parse_limits{.max_bytes = 100, .max_depth = 2}).err().code == "parse_error");
+  CHECK(json::validate("[1,2,3]", json::parse_limits{.max_bytes = 3, .max_depth = 8}).err().code == "too_large");
+  // Larger than the stack scratch: continues on the heap.
+  std::string big = "[";
+  for (int i = 0; i < 20000; ++i) big += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
+  big += "]";
+  CHECK(json::validate(big, lim).ok());
 }
