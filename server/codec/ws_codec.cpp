@@ -335,13 +335,20 @@ std::uint16_t ws_decoder::feed(char* data, std::size_t size, std::vector<ws_mess
 // ---------------------------------------------------------------- encoders
 
 std::string encode_text(std::string_view payload) {
-  auto& p = encoder();
-  auto in = std::make_shared<codec_config::message_type>(nullptr, wpp::frame::opcode::text, payload.size());
-  in->set_payload(payload.data(), payload.size());
-  auto out = std::make_shared<codec_config::message_type>(nullptr, wpp::frame::opcode::text, payload.size() + 16);
-  if (p.prepare_data_frame(in, out)) return {};
-  std::string frame = out->get_header();
-  frame += out->get_payload();
+  // What hybi13::prepare_data_frame does for an unmasked, uncompressed server frame
+  // (validate UTF-8, then header + payload), without its two message objects and the two
+  // payload copies into them: every relayed call sends two or three text frames.
+  wpp::utf8_validator::validator utf8;
+  if (!utf8.decode(payload.begin(), payload.end()) || !utf8.complete()) return {};
+  const wpp::frame::basic_header basic(wpp::frame::opcode::text, payload.size(), true, false);
+  const wpp::frame::extended_header extended(payload.size());
+  const auto header_bytes = wpp::frame::get_header_len(basic);
+  std::string frame;
+  frame.reserve(header_bytes + payload.size());
+  frame.push_back(static_cast<char>(basic.b0));
+  frame.push_back(static_cast<char>(basic.b1));
+  frame.append(reinterpret_cast<const char*>(extended.bytes), header_bytes - wpp::frame::BASIC_HEADER_LENGTH);
+  frame.append(payload);
   return frame;
 }
 

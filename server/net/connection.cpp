@@ -3,10 +3,9 @@
 namespace opentabs::net {
 
 awaitable<bool> connection::read_more() {
-  char buf[16384];
-  auto [ec, n] = co_await socket.async_read_some(asio::buffer(buf), as_value);
+  auto [ec, n] = co_await socket.async_read_some(asio::buffer(read_buffer), as_value);
   if (ec || n == 0) co_return false;
-  pending.append(buf, n);
+  pending.append(read_buffer.data(), n);
   co_return true;
 }
 

@@ -3,6 +3,7 @@
 // http_exchange and ws_connection borrow it while a request is being handled.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 
@@ -26,6 +27,9 @@ struct connection {
   outbox out;
   watchdog dog;
   std::string pending;  // received, not yet consumed
+  // read_more's buffer.  A member, not a local of the coroutine: a 16 KiB coroutine frame
+  // is past Asio's frame recycling, so every read would malloc and free it.
+  std::array<char, 16384> read_buffer;
   bool upgraded = false;
   // What a passed deadline means: by default the connection is dropped; a WebSocket first
   // pings (see ws_connection).  Returns true to keep watching.

@@ -227,8 +227,20 @@ TEST_CASE("encoders produce unmasked server frames") {
   CHECK(static_cast<unsigned char>(f[0]) == 0x81);
   CHECK(static_cast<unsigned char>(f[1]) == 17);
   CHECK(f.substr(2) == R"({"jsonrpc":"2.0"})");
-  auto big = encode_text(std::string(70000, 'x'));
+  auto mid = encode_text(std::string(300, 'y'));  // 16-bit length
+  REQUIRE(mid.size() == 304);
+  CHECK(static_cast<unsigned char>(mid[1]) == 126);
+  CHECK(static_cast<unsigned char>(mid[2]) == 0x01);
+  CHECK(static_cast<unsigned char>(mid[3]) == 0x2c);
+  CHECK(mid.substr(4) == std::string(300, 'y'));
+  auto big = encode_text(std::string(70000, 'x'));  // 64-bit length, big-endian
+  REQUIRE(big.size() == 70010);
   CHECK(static_cast<unsigned char>(big[1]) == 127);
+  CHECK(big.substr(2, 8) == std::string("\0\0\0\0\0\x01\x11\x70", 8));
+  CHECK(encode_text("caf\xc3\xa9 \xf0\x9f\x98\x80").size() == 2 + 10);
+  // Text frames carry UTF-8 only: invalid or cut-off sequences are not framed.
+  CHECK(encode_text("bad \xff").empty());
+  CHECK(encode_text("cut \xc3").empty());
   auto c = encode_close(1001, "Server shutting down");
   CHECK(static_cast<unsigned char>(c[0]) == 0x88);
   CHECK(static_cast<unsigned char>(c[2]) == 0x03);
