@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { startServer } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
+import { until } from './support/until.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 
@@ -27,13 +28,6 @@ const config = {
 const connect = (s, path = '/mcp', name = 'sdk-test') => connectSdk(s, { path, name });
 
 /** Polls `pred` every 10 ms until it holds (bounded by the test's own timeout). */
-async function until(pred, what = 'condition') {
-  for (let i = 0; !pred(); i++) {
-    if (i > 500) throw new Error(`${what} did not happen within 5 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('MCP over Streamable HTTP with the official SDK client', () => {
   let s;
   let ext;

@@ -15,16 +15,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { until } from './support/until.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const notes = join(fixtures, 'notes');
 const ACCEPT = 'application/json, text/event-stream';
 
 /** Resolves once cond() is true, checking every 50 ms (the test's own timeout bounds it). */
-async function until(cond) {
-  while (!(await cond())) await new Promise((r) => setTimeout(r, 50));
-}
-
 function count(haystack, needle) {
   return haystack.split(needle).length - 1;
 }

@@ -19,6 +19,7 @@ import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 import { writePlugin } from '../../bench/plugins.mjs';
+import { until } from './support/until.mjs';
 
 const POLL_MS = '100';
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
@@ -84,15 +85,6 @@ async function health(s) {
   const r = await s.fetch('/health');
   assert.equal(r.status, 200);
   return r.json();
-}
-
-async function until(pred, what, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await pred()) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Resolves after the server's mtime poller has completed `ticks` more polls (read from /health). */

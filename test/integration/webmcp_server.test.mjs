@@ -12,18 +12,12 @@ import { join } from 'node:path';
 import { startServer, OPENTABS_BIN } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
+import { until } from './support/until.mjs';
 
 const SITE = 'http://127.0.0.1:8123';
 const KEY = 'webmcp:127_0_0_1_8123';
 
 const connectMcp = (s) => connectSdk(s, { name: 'webmcp-test' });
-
-async function until(pred, what) {
-  for (let i = 0; !(await pred()); i++) {
-    if (i > 500) throw new Error(`${what} did not happen within 5 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const searchTool = {
   name: 'search',
