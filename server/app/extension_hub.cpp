@@ -49,7 +49,7 @@ struct extension_hub::waiter {
   std::function<void(double, std::optional<double>, const std::string&)> on_progress;
 };
 
-extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing), hold_timer_(ex) {
+extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {
   using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
   methods_.add("ping", {[](ext_connection& c, const json::object&, const json::value*) {
                           c.send(jsonrpc::notification_json("pong"));
@@ -118,7 +118,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   conn->id = id;
   if (!labels_.count(id)) labels_[id] = next_label(labels_.size());
   conn->label = labels_[id];
-  conn->write_frame = [&ws](std::string_view text) { return ws.send_text(text); };
+  conn->send = [&ws](std::string_view text) { return ws.send_text(text); };
   conn->close = [&ws](std::uint16_t code, std::string_view reason) { ws.close(code, reason); };
   connections_[id] = conn;
   order_.push_back(id);
@@ -171,8 +171,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
 }
 
 extension_hub::registration_guard::~registration_guard() {
-  conn->write_frame = [](std::string_view) { return false; };
-  conn->held.clear();
+  conn->send = [](std::string_view) { return false; };
   conn->close = [](std::uint16_t, std::string_view) {};
   if (hub_alive.expired()) return;
   try {
@@ -266,20 +265,6 @@ void extension_hub::broadcast_text(std::string_view message) {
   for (auto& [id, c] : connections_) c->send(message);
 }
 
-void extension_hub::broadcast_text_soon(std::string_view message) {
-  if (connections_.empty()) return;
-  for (auto& [id, c] : connections_) c->hold(std::string(message));
-  if (hold_timer_armed_) return;
-  hold_timer_armed_ = true;
-  hold_timer_.expires_after(kNoticeHold);
-  std::weak_ptr<void> alive = alive_;
-  hold_timer_.async_wait([this, alive](const asio::error_code&) {
-    if (alive.expired()) return;
-    hold_timer_armed_ = false;
-    for (auto& [id, c] : connections_) c->flush_held();
-  });
-}
-
 bool extension_hub::send_to(const std::string& connection_id, const json::object& message) {
   auto* c = find(connection_id);
   return c && c->send(json::dump(message));
@@ -362,11 +347,7 @@ void extension_hub::wake(const std::string& id) {
 void extension_hub::shutdown() {
   stopping_ = true;
   for (const auto& id : table_.fail_all(ext_reply::kind::shutdown, "Server shutting down")) wake(id);
-  hold_timer_.cancel();
-  for (auto& [id, c] : connections_) {
-    c->flush_held();
-    c->close(codec::close_code::going_away, "Server shutting down");
-  }
+  for (auto& [id, c] : connections_) c->close(codec::close_code::going_away, "Server shutting down");
 }
 
 }  // namespace opentabs::app

@@ -6,7 +6,6 @@
 // protocol policy stays out of the socket code.  Lives on the io_context thread.
 #pragma once
 
-#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,23 +30,8 @@ struct ext_connection {
 
   // The request methods it handles (extension.capabilities; unannounced = the original set).
   extension_capabilities capabilities;
-  std::function<bool(std::string_view)> write_frame;  // queues one text frame on the socket
+  std::function<bool(std::string_view)> send;  // queues one text frame
   std::function<void(std::uint16_t, std::string_view)> close;
-  std::vector<std::string> held;  // notices waiting to ride with the next frame (hold())
-
-  // Queues one text frame, after any held notices, so frames leave in the order they were
-  // sent or held.
-  bool send(std::string_view text) {
-    flush_held();
-    return write_frame(text);
-  }
-  // Holds a notice that may go out a little later (the hub flushes it within
-  // extension_hub::kNoticeHold): written with the next frame, it shares that frame's write.
-  void hold(std::string text) { held.push_back(std::move(text)); }
-  void flush_held() {
-    for (auto& text : held) write_frame(text);
-    held.clear();
-  }
 };
 
 struct request_options {
@@ -92,12 +76,6 @@ class extension_hub {
   void broadcast(const json::object& message);
   // The same for a message that is already JSON text.
   void broadcast_text(std::string_view message);
-  // Like broadcast_text, for notices whose only reader is a display (tool.invocationEnd):
-  // each waits up to kNoticeHold for the next frame to its connection and leaves in the same
-  // write.  A relayed call then costs one write fewer on the extension's socket, and the
-  // extension one wake-up fewer.
-  void broadcast_text_soon(std::string_view message);
-  static constexpr std::chrono::milliseconds kNoticeHold{5};
   bool send_to(const std::string& connection_id, const json::object& message);
 
   // Where the opentabs extension is to be loaded from, named when a connection cannot
@@ -158,9 +136,6 @@ class extension_hub {
   std::map<std::string, std::string> labels_;
   std::map<std::string, std::shared_ptr<waiter>> waiters_;
   std::map<std::int64_t, std::string> tab_owner_;
-  // Flushes held notices kNoticeHold after the first one is held (broadcast_text_soon).
-  asio::steady_timer hold_timer_;
-  bool hold_timer_armed_ = false;
   bool stopping_ = false;
   std::string install_hint_;
   std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the hub

@@ -42,9 +42,7 @@ invocation_notice::invocation_notice(extension_hub& hub, std::string_view plugin
 void invocation_notice::finish(bool success) {
   if (finished_) return;
   finished_ = true;
-  // The end only moves the side panel's activity feed: it may wait a few ms for the next
-  // frame to the extension (the next call's dispatch) and share its write.
-  hub_.broadcast_text_soon(invocation_end_json(plugin_, tool_, now_epoch_ms() - started_ms_, success));
+  hub_.broadcast_text(invocation_end_json(plugin_, tool_, now_epoch_ms() - started_ms_, success));
 }
 
 }  // namespace opentabs::app

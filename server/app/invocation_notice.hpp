@@ -17,8 +17,7 @@ class extension_hub;
 std::string invocation_start_json(std::string_view plugin, std::string_view tool, std::int64_t ts_ms);
 std::string invocation_end_json(std::string_view plugin, std::string_view tool, std::int64_t duration_ms, bool success);
 
-// Sends the start now and the end when finish() is called (once; within
-// extension_hub::kNoticeHold, see broadcast_text_soon).
+// Sends the start now and the end when finish() is called (once).
 class invocation_notice {
  public:
   invocation_notice(extension_hub& hub, std::string_view plugin, std::string_view tool);

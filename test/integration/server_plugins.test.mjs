@@ -82,7 +82,7 @@ describe('fixture plugins', () => {
     assert.equal(d.id, d.params.__opentabs_dispatchId);
     const r2 = await s.callTool('fixture-notes__echo', { message: 'again' });
     assert.equal(r2.status, 200);
-    // The end notice may wait up to 5 ms for the next frame (extension_hub::kNoticeHold).
+    // The end notice is sent after the answer: it may arrive just after the call returns.
     const ended = () => ext.messages.filter((m) => m.method === 'tool.invocationEnd');
     await until(() => ended().length >= 2, 'the second tool.invocationEnd');
     const starts = ext.messages.filter((m) => m.method === 'tool.invocationStart');

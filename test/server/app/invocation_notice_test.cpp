@@ -1,9 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <string>
-#include <vector>
-
-#include "app/extension_hub.hpp"
 #include "app/invocation_notice.hpp"
 #include "json/json.hpp"
 
@@ -22,24 +18,4 @@ TEST_CASE("invocation notices are the spec's JSON-RPC notifications, names escap
                     R"({"jsonrpc":"2.0","method":"tool.invocationEnd","params":{"plugin":"slack","tool":"send_message","durationMs":42,"success":false}})")
                     .value());
   CHECK(json::parse_object(invocation_end_json("p", "t", 0, true))->at("params").at("success").as_bool());
-}
-
-TEST_CASE("held notices leave before the next frame to their connection, in order") {
-  ext_connection c;
-  std::vector<std::string> wire;
-  c.write_frame = [&](std::string_view text) {
-    wire.emplace_back(text);
-    return true;
-  };
-  c.hold("end 1");
-  c.hold("end 2");
-  CHECK(wire.empty());  // held, not written
-  CHECK(c.send("start 3"));
-  CHECK(wire == std::vector<std::string>{"end 1", "end 2", "start 3"});
-  CHECK(c.held.empty());
-  c.hold("end 3");
-  c.flush_held();  // the hub's timer, when no frame came in kNoticeHold
-  CHECK(wire.back() == "end 3");
-  c.flush_held();
-  CHECK(wire.size() == 4);
 }
