@@ -11,7 +11,7 @@
 // on /mcp and through the stdio bridge, sequential and 16 in flight (issue 18's targets).
 //
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
-//                             [--only raw|sdk|start|list|bridge]  (start: only the start-up and RSS rows;
+//                             [--only raw|sdk|start|list|bridge|instructions]  (start: only the start-up and RSS rows;
 //                             list: only the tools/list row, one 120 × 30 start; bridge: only
 //                             the SDK harness's stdio-bridge rows)
 //                             [--attach 'CMD {pid}']  (run CMD where --profile would record)
@@ -139,10 +139,11 @@ class RawConnection {
 
 // ---------------------------------------------------------------- the server under test
 
-async function startServer({ configDir, env = {} }) {
+async function startServer({ configDir, env = {}, wrap = [] }) {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(BIN, ['start'], {
+  // `wrap`: a command the server runs under (valgrind for the instruction count).
+  const child = spawn(wrap.length ? wrap[0] : BIN, [...wrap.slice(1), ...(wrap.length ? [BIN] : []), 'start'], {
     env: {
       ...process.env,
       OPENTABS_CONFIG_DIR: configDir,
@@ -343,7 +344,7 @@ async function main() {
 
   // Start → /health with a new config folder (the extension is installed first) and warm
   // (a second start on the same folder), median of 10 each.
-  if (ONLY === 'list' || ONLY === 'bridge') {
+  if (ONLY === 'list' || ONLY === 'bridge' || ONLY === 'instructions') {
     await narrowRun(row);
     return writeTable(rows, m, loadBefore);
   }
@@ -405,9 +406,13 @@ async function main() {
   writeTable(rows, m, loadBefore);
 }
 
-/** --only list / --only bridge: one row group, without the start-up rows. */
+/** --only list / bridge / instructions: one row group, without the start-up rows. */
 async function narrowRun(row) {
   if (ONLY === 'bridge') return sdkHarness(row);
+  if (ONLY === 'instructions') {
+    section = 'SDK';
+    return instructionsRow(row);
+  }
   section = 'raw';
   const pluginRoot = join(tmp, 'plugins');
   mkdirSync(pluginRoot);
@@ -627,6 +632,52 @@ async function sdkHarness(row) {
   }
   ext.send('exit');
   await s.stop();
+  if (ONLY !== 'bridge' && hasCommand('valgrind')) await instructionsRow(row);
+}
+
+function hasCommand(name) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The one figure here that does not move with the machine's load: user-space instructions
+ * the server executes per sequential SDK call, counted by callgrind over 300 calls (kernel
+ * time, which is most of a sequential call, is not in it).  Instrumentation is switched on
+ * only around the measured calls.
+ */
+async function instructionsRow(row) {
+  const dir = join(tmp, 'sdk-instructions');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ version: 3, localPlugins: [NOTES_DIR], additionalAllowedDirectories: [NOTES_DIR], permissions: { [NOTES_PLUGIN]: { permission: 'auto' } } }, null, 2));
+  const out = join(tmp, 'callgrind.out');
+  const s = await startServer({ configDir: dir, wrap: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`], env: { OPENTABS_DISPATCH_TIMEOUT_MS: '30000' } });
+  const ext = fork(join(HERE, 'extension.mjs'), [String(s.port), s.secret, '1', JSON.stringify([NOTES_PLUGIN])], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => ext.once('message', r));
+  await new Promise((r) => setTimeout(r, 500));
+  const conn = await connectHttp(s);
+  await conn.client.listTools();
+  await checkCall(conn);
+  await sdkLoad(conn, s, ext, { concurrency: 1, calls: 50 }); // warm-up
+  const calls = 300;
+  execFileSync('callgrind_control', ['-i', 'on', String(s.pid)], { stdio: 'ignore' });
+  await sdkLoad(conn, s, ext, { concurrency: 1, calls });
+  execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
+  execFileSync('callgrind_control', ['-d', String(s.pid)], { stdio: 'ignore' });
+  await conn.close();
+  ext.send('exit');
+  await s.stop();
+  // The dump on request is the largest file (the one at exit holds the little after it).
+  const dumps = readdirSync(tmp).filter((f) => f.startsWith('callgrind.out')).map((f) => join(tmp, f));
+  let total = 0;
+  for (const f of dumps) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/^(?:summary|totals): (\d+)/gm)) total = Math.max(total, Number(m[1]));
+  }
+  row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(total / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
 }
 
 try {
