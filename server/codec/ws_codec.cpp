@@ -154,13 +154,25 @@ namespace {
 // npos when the head goes on.
 std::size_t find_head_end(const char* data, std::size_t size, int& matched) {
   static constexpr char blank_line[] = "\r\n\r\n";
-  for (std::size_t i = 0; i < size; ++i) {
-    if (data[i] == blank_line[matched]) {
-      if (++matched == 4) return i + 1;
-    } else {
-      matched = data[i] == '\r' ? 1 : 0;
-    }
+  // One byte at a time: on a mismatch the longest suffix that can still start a blank line
+  // is "\r" or nothing.
+  auto step = [&](char c) {
+    if (c == blank_line[matched]) return ++matched == 4;
+    matched = c == '\r' ? 1 : 0;
+    return false;
+  };
+  std::size_t i = 0;
+  for (; i < size && matched > 0; ++i)  // finish a match begun in earlier bytes
+    if (step(data[i])) return i + 1;
+  if (i == size) return std::string::npos;
+  // The bulk: a library search instead of the byte loop (a head is ~600 bytes per request).
+  std::string_view rest(data + i, size - i);
+  if (auto at = rest.find("\r\n\r\n"); at != std::string_view::npos) {
+    matched = 4;
+    return i + at + 4;
   }
+  // No blank line: a partial one can only be in the last three bytes.
+  for (std::size_t k = rest.size() > 3 ? rest.size() - 3 : 0; k < rest.size(); ++k) step(rest[k]);
   return std::string::npos;
 }
 
