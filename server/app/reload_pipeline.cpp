@@ -134,6 +134,7 @@ reload_outcome reload_pipeline::reload(bool announce) {
   for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
   auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
   for (const auto& e : files.errors) log::warn("adapter files: " + e);
+  if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
 
   std::vector<tools::tool_def> plugin_tools;
   for (auto& p : state_.plugins)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ class reload_pipeline {
   // when only runtime state changed) becomes the state's config, and the change is announced.
   void apply_own_change(bool rediscover, const config::config_file* saved);
 
+  // Called after a reload wrote adapter files (written without waiting for the disk), to
+  // have them flushed; unset, they are left to the caller of reload().
+  void set_flush(std::function<void()> flush) { flush_ = std::move(flush); }
+
  private:
   net::awaitable<void> wait_for_running_reload();
 
@@ -62,6 +67,7 @@ class reload_pipeline {
   bool reload_waiting_ = false;
   std::uint64_t reload_generation_ = 0;
   reload_outcome last_reload_;
+  std::function<void()> flush_;
 };
 
 }  // namespace opentabs::app

@@ -34,7 +34,7 @@ void write_one(const fs::path& dir, const std::string& name, std::string_view co
     r.unchanged.push_back(name);
     return;
   }
-  if (auto s = write_file_atomic(path, content, file_mode); !s) {
+  if (auto s = write_file_unsynced(path, content, file_mode); !s) {
     r.errors.push_back(name + ": " + s.err().message);
     return;
   }
