@@ -254,7 +254,10 @@ class server_app {
     announce_.hold_sync();
     install_options options;
     options.defer_sync = durable_ != nullptr;
-    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port] {
+    const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
+    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay] {
+      for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
+        std::this_thread::sleep_for(copy_retry_interval);
       auto installed = install_extension(source, target, options);
       const auto give_up = std::chrono::steady_clock::now() + copy_retry_limit;
       while (!installed && out_of_descriptors(installed.err()) && !stop_copy_ && std::chrono::steady_clock::now() < give_up) {
