@@ -214,6 +214,7 @@ class server_app {
     if (auto st = durable_ ? write_file_unsynced(server_json, port_text, 0644) : write_file_atomic(server_json, port_text, 0644);
         !st)
       log::warn("could not write extension/server.json: " + st.err().message);
+    if (options_.on_bound) options_.on_bound(*port);
     if (durable_) {
       durable_->request();  // the first load's adapters, server.json
       reload_.set_flush([this] { durable_->request(); });
