@@ -37,6 +37,7 @@
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
 #include "net/task_group.hpp"
+#include "plugins/adapter_files.hpp"
 #include "util/background_sync.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
@@ -197,6 +198,7 @@ class server_app {
     else if (*removed > 0)
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     prepare_extension_folder();
+    reload_.defer_adapter_files();  // written with the extension copy, once the server listens
     auto first = reload_.reload(false);
     if (!first.ok) log::warn("initial load: " + first.error);
     plugin_manager_.start_update_checks();
@@ -253,10 +255,15 @@ class server_app {
   // descriptors (connections arriving meanwhile) tries again as they come back.
   void start_extension_copy(std::uint16_t port) {
     announce_.hold_sync();
+    // A reload that writes adapter files waits for the first ones to be written.
+    reload_.set_before_adapter_writes([this] {
+      if (copier_.joinable()) copier_.join();
+    });
     install_options options;
     options.defer_sync = durable_ != nullptr;
     const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
-    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay] {
+    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay,
+                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.paths.adapters_dir()] {
       for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
         std::this_thread::sleep_for(copy_retry_interval);
       auto installed = install_extension(source, target, options);
@@ -265,7 +272,13 @@ class server_app {
         std::this_thread::sleep_for(copy_retry_interval);
         installed = install_extension(source, target, options);
       }
-      asio::post(io_, [this, installed = std::move(installed), port]() mutable { extension_copied(std::move(installed), port); });
+      // The first load's adapter files (the extension reads them once sync.full names them).
+      auto files = plugins::write_adapter_file_list(adapters_dir, adapters);
+      if (!options.defer_sync && (!files.written.empty() || !files.removed.empty()))
+        if (auto st = sync_filesystem(adapters_dir); !st) files.errors.push_back(st.err().message);
+      asio::post(io_, [this, installed = std::move(installed), files = std::move(files), port]() mutable {
+        extension_copied(std::move(installed), files, port);
+      });
     };
     try {
       copier_ = std::thread(copy);
@@ -276,7 +289,7 @@ class server_app {
   }
 
   // On the io thread, once the copy ended: its outcome, then the server says it is ready.
-  void extension_copied(result<install_report> installed, std::uint16_t port) {
+  void extension_copied(result<install_report> installed, const plugins::adapter_write_report& adapters, std::uint16_t port) {
     // The copier is past its last step; what its allocations left in its own malloc arena
     // (file contents, ~0.1 MiB) goes back to the system rather than into the idle RSS.
     if (copier_.joinable()) copier_.join();
@@ -295,6 +308,8 @@ class server_app {
                   " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
       if (installed->wrote && durable_) durable_->request();
     }
+    for (const auto& e : adapters.errors) log::warn("adapter files: " + e);
+    if ((!adapters.written.empty() || !adapters.removed.empty()) && durable_) durable_->request();
     announce_.release_sync();
     if (stopping_) return;
     if (options_.on_listening) options_.on_listening(port);
