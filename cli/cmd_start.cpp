@@ -309,8 +309,9 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   if (cmd.has("dev")) opts.dev = true;
   if (cmd.has("conformance-mode")) opts.conformance_mode = true;
   if (child) {
-    // Only the process that owns the port records itself, after it listens.
-    opts.on_listening = [&ctx](std::uint16_t bound) { write_own_pid_file(ctx, bound); };
+    // Only the process that owns the port records itself, once it listens and before it
+    // answers anyone (a concurrent start that gets an answer reads server.pid).
+    opts.on_bound = [&ctx](std::uint16_t bound) { write_own_pid_file(ctx, bound); };
   } else {
     // Printed once bound, so `--port 0` shows the port clients must use; for the terminal,
     // not server.log.

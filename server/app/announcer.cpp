@@ -26,7 +26,15 @@ std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std:
 announcer::announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks)
     : state_(state), hub_(hub), events_(events), tasks_(tasks) {}
 
-void announcer::greet(ext_connection& c) { c.send(json::dump(notification("sync.full", sync_full_params(state_)))); }
+void announcer::greet(ext_connection& c) {
+  if (!sync_held_) c.send(json::dump(notification("sync.full", sync_full_params(state_))));
+}
+
+void announcer::release_sync() {
+  if (!sync_held_) return;
+  sync_held_ = false;
+  if (hub_.connected()) hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+}
 
 void announcer::plugins_changed() { hub_.broadcast(notification("plugins.changed", config_state(state_, hub_))); }
 
@@ -36,7 +44,7 @@ void announcer::config_changed() {
 }
 
 void announcer::reloaded(const reload_news& news) {
-  if (hub_.connected()) {
+  if (hub_.connected() && !sync_held_) {
     hub_.broadcast(notification("sync.full", sync_full_params(state_)));
     if (state_.dev)
       for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, state_.plugins))

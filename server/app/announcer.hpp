@@ -36,8 +36,13 @@ class announcer {
   // `tasks` holds the delayed extension.reload.
   announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks);
 
-  // A new extension connection: sync.full to it alone.
+  // A new extension connection: sync.full to it alone (while sync.full is held, later).
   void greet(ext_connection& c);
+  // While the extension files are being copied (after the server listens, see server.cpp)
+  // no sync.full goes out: it carries the copy's hash, and the extension compares it with
+  // the files it loaded.  release_sync() sends it to every connection that arrived meanwhile.
+  void hold_sync() { sync_held_ = true; }
+  void release_sync();
   // The config state changed (permissions, settings, known updates, WebMCP tools):
   // plugins.changed to every extension.
   void plugins_changed();
@@ -59,6 +64,7 @@ class announcer {
   extension_hub& hub_;
   tools::server_events& events_;
   net::task_group& tasks_;
+  bool sync_held_ = false;
 };
 
 }  // namespace opentabs::app

@@ -106,36 +106,14 @@ result<fs::path> back_up_foreign(const fs::path& target) {
   return backup;
 }
 
-// Replaces `path` atomically (temp file + rename) but without the fsyncs of
-// write_file_atomic: the caller syncs the whole copy once at the end (a cold first start
-// wrote ~90 files, and 90+ fsyncs were most of its time).  A crash before that sync can
-// leave a file stale or empty; the next start compares every file with the source and
-// rewrites it.
-status replace_file_unsynced(const fs::path& path, std::string_view content, unsigned mode) {
-  fs::path tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return make_error("io", "cannot create " + tmp.string() + ": " + std::strerror(errno));
-  int err = write_all(fd, content) && ::fchmod(fd, mode) == 0 ? 0 : errno;
-  ::close(fd);
-  if (err == 0 && ::rename(tmp.c_str(), path.c_str()) == 0) return ok();
-  if (err == 0) err = errno;
-  ::unlink(tmp.c_str());
-  return make_error("io", "cannot write " + path.string() + ": " + std::strerror(err));
-}
-
-// One flush for everything written: syncfs(2) of the file system holding `dir`.
-status sync_once(const fs::path& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return make_error("io", "cannot open " + dir.string() + ": " + std::strerror(errno));
-  int rc = ::syncfs(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return make_error("io", "cannot sync " + dir.string() + ": " + std::strerror(err));
-  return ok();
-}
-
 }  // namespace
+
+bool out_of_descriptors(const error& e) {
+  // The file functions put strerror(errno) in their messages.
+  for (int code : {EMFILE, ENFILE})
+    if (e.message.find(std::strerror(code)) != std::string::npos) return true;
+  return false;
+}
 
 extension_folder classify_extension_folder(const fs::path& source, const fs::path& target) {
   std::error_code ec;
@@ -230,7 +208,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
       ++report.unchanged;
       continue;
     }
-    if (auto st = replace_file_unsynced(dest, *content, 0644); !st) return st.err();
+    if (auto st = write_file_unsynced(dest, *content, 0644); !st) return st.err();
     ++report.copied;
   }
   if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
@@ -241,24 +219,29 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
   auto recorded = read_file(hash_file, 64);
   bool wrote = report.copied > 0;
   if (!recorded || *recorded != report.extension_hash) {
-    if (auto st = replace_file_unsynced(hash_file, report.extension_hash, 0644); !st) return st.err();
+    if (auto st = write_file_unsynced(hash_file, report.extension_hash, 0644); !st) return st.err();
     wrote = true;
   }
   // Rewritten only when the version changed: this runs on every start.
   auto version_file = target / ".opentabs-version";
   auto current = read_file(version_file, 64);
   if (!current || *current != OPENTABS_VERSION) {
-    if (auto st = replace_file_unsynced(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
+    if (auto st = write_file_unsynced(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
     wrote = true;
   }
   const std::string stamp = std::string("opentabs ") + OPENTABS_VERSION + "\n";
   auto stamped = read_file(target / kStampFile, 256);
   if (!stamped || *stamped != stamp) {
-    if (auto st = replace_file_unsynced(target / kStampFile, stamp, 0644); !st) return st.err();
+    if (auto st = write_file_unsynced(target / kStampFile, stamp, 0644); !st) return st.err();
     wrote = true;
   }
-  if (wrote)
-    if (auto st = sync_once(target); !st) return st.err();
+  // The files are written without waiting for the disk (a cold first start wrote ~50 of
+  // them, and an fsync each was most of its time); one flush covers them all.  A power loss
+  // before it can leave a file stale or empty: the next start compares every file with the
+  // source and rewrites it.
+  report.wrote = wrote;
+  if (wrote && !options.defer_sync)
+    if (auto st = sync_filesystem(target); !st) return st.err();
   return report;
 }
 

@@ -43,6 +43,10 @@ struct install_options {
   // Replace a foreign extension: its folder is first renamed to a backup next to it, and the
   // server-owned files (auth.json, server.json, adapters/) are carried over.
   bool force = false;
+  // Leave the flush to the caller: files are replaced without waiting for the disk and
+  // report.wrote says whether a flush is owed (the server hands it to background_sync, so
+  // the first start does not wait for the disk).  Otherwise one syncfs(2) ends the install.
+  bool defer_sync = false;
 };
 
 struct install_report {
@@ -52,6 +56,7 @@ struct install_report {
   std::size_t unchanged = 0;
   bool first_install = false; // the target had no manifest.json before
   std::string extension_hash; // 16 hex digits over the copied files (also in .extension-hash)
+  bool wrote = false;         // any file of the target was written (and not yet flushed when defer_sync)
   std::string foreign_label;  // found == foreign: what the folder holds ("OpenTabs 0.0.115")
   std::optional<std::filesystem::path> backup;  // --force: where the foreign folder went
 };
@@ -59,6 +64,10 @@ struct install_report {
 // Copies the extension into `target` (created 0700).  Errors name the file that failed.
 result<install_report> install_extension(const std::filesystem::path& source, const std::filesystem::path& target,
                                          install_options options = {});
+
+// Whether an install failed only because the process ran out of file descriptors (EMFILE,
+// ENFILE): worth trying again once connections give some back.
+bool out_of_descriptors(const error& e);
 
 // One line for users when a foreign extension was left in place: what is there, what they
 // miss, and the command that replaces it (with a backup).

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "schema/validator.hpp"
+#include "schema/lazy_validator.hpp"
 #include "util/random.hpp"
 
 namespace opentabs::app {
@@ -32,8 +32,7 @@ tools::tool_def make_def(std::string name, std::string description, json::object
   t.description = std::move(description);
   t.icon = "shield-check";
   t.input_schema = std::move(schema);
-  auto v = schema::validator::compile(t.input_schema);
-  if (v) t.validator = *v;
+  t.validator = schema::compile_on_first_use(t.input_schema);
   return t;
 }
 
@@ -84,7 +83,9 @@ std::vector<tools::tool_def> platform_tool_defs() {
 
 tools::call_result platform_tools::call(const tools::tool_def& tool, const json::object& args) {
   if (tool.validator) {
-    if (auto v = tool.validator->check(args))
+    auto& compiled = tool.validator->get();
+    if (!compiled) return tools::call_result::text("Tool \"" + tool.name + "\" cannot be called: " + compiled.err().message, true);
+    if (auto v = (*compiled)->check(args))
       return tools::call_result::text("Invalid arguments:\n  - " + v->display_path() + ": " + v->message, true);
   }
   if (tool.name == "plugin_inspect") return inspect(args);

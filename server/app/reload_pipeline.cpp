@@ -132,8 +132,15 @@ reload_outcome reload_pipeline::reload(bool announce) {
 
   std::vector<const plugins::loaded_plugin*> loaded_ptrs;
   for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
-  auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
-  for (const auto& e : files.errors) log::warn("adapter files: " + e);
+  if (defer_adapters_) {
+    defer_adapters_ = false;
+    deferred_adapters_ = plugins::adapter_files_for(loaded_ptrs);
+  } else {
+    if (before_adapter_writes_) before_adapter_writes_();
+    auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
+    for (const auto& e : files.errors) log::warn("adapter files: " + e);
+    if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
+  }
 
   std::vector<tools::tool_def> plugin_tools;
   for (auto& p : state_.plugins)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "app/server_state.hpp"
 #include "config/config.hpp"
 #include "net/asio.hpp"
+#include "plugins/adapter_files.hpp"
 
 namespace opentabs::app {
 
@@ -51,6 +53,18 @@ class reload_pipeline {
   // when only runtime state changed) becomes the state's config, and the change is announced.
   void apply_own_change(bool rediscover, const config::config_file* saved);
 
+  // Called after a reload wrote adapter files (written without waiting for the disk), to
+  // have them flushed; unset, they are left to the caller of reload().
+  void set_flush(std::function<void()> flush) { flush_ = std::move(flush); }
+
+  // The next reload (the first, at start) computes its adapter files without writing them:
+  // the server writes them off the start-up path (take_deferred_adapter_files), with sync.full
+  // held until they are there.  Later reloads first call before_adapter_writes, where the
+  // server waits until that write has ended.
+  void defer_adapter_files() { defer_adapters_ = true; }
+  std::vector<plugins::adapter_file> take_deferred_adapter_files() { return std::move(deferred_adapters_); }
+  void set_before_adapter_writes(std::function<void()> f) { before_adapter_writes_ = std::move(f); }
+
  private:
   net::awaitable<void> wait_for_running_reload();
 
@@ -62,6 +76,10 @@ class reload_pipeline {
   bool reload_waiting_ = false;
   std::uint64_t reload_generation_ = 0;
   reload_outcome last_reload_;
+  std::function<void()> flush_;
+  bool defer_adapters_ = false;
+  std::vector<plugins::adapter_file> deferred_adapters_;
+  std::function<void()> before_adapter_writes_;
 };
 
 }  // namespace opentabs::app

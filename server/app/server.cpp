@@ -6,12 +6,15 @@
 // pieces; this file connects them.
 #include "app/server.hpp"
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "app/announcer.hpp"
 #include "app/browser_tools.hpp"
@@ -34,6 +37,8 @@
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
 #include "net/task_group.hpp"
+#include "plugins/adapter_files.hpp"
+#include "util/background_sync.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
 #include "util/log.hpp"
@@ -177,11 +182,23 @@ class server_app {
       std::fprintf(stderr, "opentabs: %s\n", st.err().message.c_str());
       return 1;
     }
+    // Files derived from others (extension copy, adapters, server.json) are flushed by one
+    // syncfs on a thread of its own once the server is ready (util/background_sync.hpp);
+    // without it (the folder cannot be opened), each is flushed before start-up goes on.
+    if (auto d = background_sync::open(state_.paths.dir)) {
+      durable_ = std::move(*d);
+    } else {
+      log::warn("flushing synchronously: " + d.err().message);
+      reload_.set_flush([dir = state_.paths.dir] {
+        if (auto st = sync_filesystem(dir); !st) log::warn(st.err().message);
+      });
+    }
     if (auto removed = state_.store.remove_leftover_temp_files(); !removed)
       log::warn("could not remove leftover config.json temp files: " + removed.err().message);
     else if (*removed > 0)
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
-    install_extension_copy();
+    prepare_extension_folder();
+    reload_.defer_adapter_files();  // written with the extension copy, once the server listens
     auto first = reload_.reload(false);
     if (!first.ok) log::warn("initial load: " + first.error);
     plugin_manager_.start_update_checks();
@@ -193,22 +210,26 @@ class server_app {
     router_.set_port(*port);
     // The extension reads its default port from here when the user has not set one in the
     // side panel (an ephemeral or non-default port would otherwise be unreachable).
-    if (auto st = write_file_atomic(state_.paths.extension_dir() / "server.json",
-                                    json::dump(json::object{{"port", *port}}) + "\n", 0644);
+    // Rewritten at every start: flushed with the other derived files below.
+    const auto server_json = state_.paths.extension_dir() / "server.json";
+    const auto port_text = json::dump(json::object{{"port", *port}}) + "\n";
+    if (auto st = durable_ ? write_file_unsynced(server_json, port_text, 0644) : write_file_atomic(server_json, port_text, 0644);
         !st)
       log::warn("could not write extension/server.json: " + st.err().message);
-    if (options_.on_listening) options_.on_listening(*port);
-    std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), *port);
-    std::fflush(stdout);
-    log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(*port) + " (" +
-              std::to_string(state_.plugins.size()) + " plugins, " + std::to_string(state_.registry.all().size()) +
-              " tools)");
+    if (options_.on_bound) options_.on_bound(*port);
+    if (durable_) {
+      durable_->request();  // the first load's adapters, server.json
+      reload_.set_flush([this] { durable_->request(); });
+    }
+    start_extension_copy(*port);
     tasks_.spawn(http_.run(), "accept loop");
     tasks_.spawn(watcher_.run(), "config watcher");
     signals_.async_wait([this](const asio::error_code& ec, int sig) {
       if (!ec) shutdown(sig);
     });
     io_.run();
+    stop_copy_ = true;
+    if (copier_.joinable()) copier_.join();
     return exit_code_;
   }
 
@@ -220,26 +241,87 @@ class server_app {
     return o;
   }
 
-  // The extension copy Chrome loads (spec §6.1); a folder holding another extension is
-  // left alone and the hint given to the user says how to replace it.
-  void install_extension_copy() {
+  // The extension folder and the hint given to users, before anything else needs them.
+  void prepare_extension_folder() {
     config::ensure_extension_dirs(state_.paths);
     hub_.set_install_hint(state_.paths.extension_dir().string());
-    auto installed = install_extension(extension_source_dir(), state_.paths.extension_dir());
+  }
+
+  // The extension copy Chrome loads (spec §6.1), made once the server listens: creating its
+  // ~50 files was most of a first start's time (issue 18), and requests need none of them.
+  // Until it is done no sync.full goes out (it carries the copy's hash), and the server
+  // does not yet say it is ready (the "listening" line, on_listening, "ready" in the log):
+  // whoever loads the extension when told so finds it complete.  A copy that runs out of
+  // descriptors (connections arriving meanwhile) tries again as they come back.
+  void start_extension_copy(std::uint16_t port) {
+    announce_.hold_sync();
+    // A reload that writes adapter files waits for the first ones to be written.
+    reload_.set_before_adapter_writes([this] {
+      if (copier_.joinable()) copier_.join();
+    });
+    install_options options;
+    options.defer_sync = durable_ != nullptr;
+    const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
+    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay,
+                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.paths.adapters_dir()] {
+      for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
+        std::this_thread::sleep_for(copy_retry_interval);
+      auto installed = install_extension(source, target, options);
+      const auto give_up = std::chrono::steady_clock::now() + copy_retry_limit;
+      while (!installed && out_of_descriptors(installed.err()) && !stop_copy_ && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(copy_retry_interval);
+        installed = install_extension(source, target, options);
+      }
+      // The first load's adapter files (the extension reads them once sync.full names them).
+      auto files = plugins::write_adapter_file_list(adapters_dir, adapters);
+      if (!options.defer_sync && (!files.written.empty() || !files.removed.empty()))
+        if (auto st = sync_filesystem(adapters_dir); !st) files.errors.push_back(st.err().message);
+      asio::post(io_, [this, installed = std::move(installed), files = std::move(files), port]() mutable {
+        extension_copied(std::move(installed), files, port);
+      });
+    };
+    try {
+      copier_ = std::thread(copy);
+    } catch (const std::system_error& e) {
+      log::debug(std::string("copying the extension on this thread: ") + e.what());
+      copy();
+    }
+  }
+
+  // On the io thread, once the copy ended: its outcome, then the server says it is ready.
+  void extension_copied(result<install_report> installed, const plugins::adapter_write_report& adapters, std::uint16_t port) {
+    // The copier is past its last step; what its allocations left in its own malloc arena
+    // (file contents, ~0.1 MiB) goes back to the system rather than into the idle RSS.
+    if (copier_.joinable()) copier_.join();
+    ::malloc_trim(0);
     if (!installed) {
       log::warn("extension not installed: " + installed.err().message);
-      return;
+    } else {
+      if (!installed->installed) {
+        log::warn(foreign_extension_notice(state_.paths.extension_dir(), installed->foreign_label));
+        hub_.set_install_hint(state_.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
+                              (installed->foreign_label.empty() ? std::string("another extension") : installed->foreign_label) +
+                              ", which is backed up first)");
+      }
+      if (installed->first_install)
+        log::info("extension installed in " + state_.paths.extension_dir().string() +
+                  " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
+      if (installed->wrote && durable_) durable_->request();
     }
-    if (!installed->installed) {
-      log::warn(foreign_extension_notice(state_.paths.extension_dir(), installed->foreign_label));
-      hub_.set_install_hint(state_.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
-                            (installed->foreign_label.empty() ? std::string("another extension") : installed->foreign_label) +
-                            ", which is backed up first)");
-    }
-    if (installed->first_install)
-      log::info("extension installed in " + state_.paths.extension_dir().string() +
-                " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
+    for (const auto& e : adapters.errors) log::warn("adapter files: " + e);
+    if ((!adapters.written.empty() || !adapters.removed.empty()) && durable_) durable_->request();
+    announce_.release_sync();
+    if (stopping_) return;
+    if (options_.on_listening) options_.on_listening(port);
+    std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), port);
+    std::fflush(stdout);
+    log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(port) + " (" +
+              std::to_string(state_.plugins.size()) + " plugins, " + std::to_string(state_.registry.all().size()) +
+              " tools)");
   }
+
+  static constexpr auto copy_retry_interval = 50ms;
+  static constexpr auto copy_retry_limit = 10s;
 
   void shutdown(int sig) {
     if (stopping_) return;
@@ -301,6 +383,9 @@ class server_app {
   asio::signal_set signals_;
   config_watcher watcher_;
   plugin_manager plugin_manager_;
+  std::unique_ptr<background_sync> durable_;  // null: flush synchronously
+  std::thread copier_;                        // the extension copy (start_extension_copy)
+  std::atomic<bool> stop_copy_{false};
   bool stopping_ = false;
   int exit_code_ = 0;
 };

@@ -19,8 +19,11 @@ struct server_options {
   // Test mode for the MCP conformance suite: no auth and the suite's fixture tools.
   // Refused unless host is a loopback address; logged loudly.
   bool conformance_mode = false;
-  // Called once the socket is bound, with the real port (the one to give clients when
-  // `port` was 0), before the "listening on" line.
+  // Called once the socket is bound, with the real port, before any request is served
+  // (server.pid: whoever gets an answer finds it).
+  std::function<void(std::uint16_t)> on_bound;
+  // Called when the server is ready — bound, and the extension copy in place — with the
+  // real port (the one to give clients when `port` was 0), before the "listening on" line.
   std::function<void(std::uint16_t)> on_listening;
 };
 

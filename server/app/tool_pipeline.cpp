@@ -8,7 +8,7 @@
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "net/run_bounded.hpp"
-#include "schema/validator.hpp"
+#include "schema/lazy_validator.hpp"
 #include "tools/browser_catalog.hpp"
 #include "tools/browser_wire.hpp"
 #include "util/clock.hpp"
@@ -200,8 +200,21 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
     args.erase("tabId");
     args.erase("instance");
   }
-  std::shared_ptr<const schema::validator> validator = tool.validator;
-  if (!validator && tool.kind == tools::tool_kind::webmcp && webmcp_validator_) {
+  std::shared_ptr<const schema::validator> validator;
+  if (tool.validator) {
+    // Compiled on the tool's first call (schema/lazy_validator.hpp); a refusal is logged
+    // the first time and told to every caller.
+    bool first = !tool.validator->compiled();
+    const auto& compiled = tool.validator->get();
+    if (!compiled) {
+      if (first) log::warn("tool " + tool.name + ": input_schema cannot be compiled, the tool cannot be called: " + compiled.err().message);
+      entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
+      co_return finish(tools::call_result::text(
+          "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled: " + compiled.err().message,
+          true, errc::tool_failed));
+    }
+    validator = *compiled;
+  } else if (tool.kind == tools::tool_kind::webmcp && webmcp_validator_) {
     auto compiled = co_await webmcp_validator_(tool);
     if (!compiled) {
       bool gone = compiled.err().is(errc::not_found);

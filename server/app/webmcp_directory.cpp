@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "app/webmcp_naming.hpp"
-#include "schema/validator.hpp"
+#include "schema/lazy_validator.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::app {
@@ -338,7 +338,8 @@ std::vector<tools::tool_def> webmcp_directory::tool_defs() const {
                     std::to_string(std::get<1>(where.first)) + (t.read_only ? "; the page marks it read-only" : "") + ".)";
     d.group = frame.site;
     d.input_schema = t.schema->schema;
-    d.validator = t.schema->validator;  // null until a call compiled it
+    // Null until a call compiled it (webmcp_bridge, on its worker thread).
+    if (t.schema->validator) d.validator = std::make_shared<const schema::lazy_validator>(t.schema->validator);
     out.push_back(std::move(d));
   }
   return out;

@@ -34,7 +34,7 @@ void write_one(const fs::path& dir, const std::string& name, std::string_view co
     r.unchanged.push_back(name);
     return;
   }
-  if (auto s = write_file_atomic(path, content, file_mode); !s) {
+  if (auto s = write_file_unsynced(path, content, file_mode); !s) {
     r.errors.push_back(name + ": " + s.err().message);
     return;
   }
@@ -75,30 +75,37 @@ std::string rewrite_source_mapping_url(std::string_view iife, std::string_view m
   return out;
 }
 
+std::vector<adapter_file> adapter_files_for(const std::vector<const loaded_plugin*>& plugins) {
+  std::vector<adapter_file> out;
+  for (const loaded_plugin* p : plugins) {
+    auto names = adapter_file_names_for(*p);
+    std::string adapter = file_name(names.adapter_file);
+    if (p->source_map) {
+      std::string map = file_name(names.source_map_file);
+      out.push_back({adapter, rewrite_source_mapping_url(p->adapter_source, map)});
+      out.push_back({map, *p->source_map});
+    } else {
+      out.push_back({adapter, p->adapter_source});
+    }
+    if (p->pre_script) out.push_back({file_name(names.pre_script_file), *p->pre_script});
+  }
+  return out;
+}
+
 adapter_write_report write_adapter_files(const fs::path& dir, const std::vector<const loaded_plugin*>& plugins) {
+  return write_adapter_file_list(dir, adapter_files_for(plugins));
+}
+
+adapter_write_report write_adapter_file_list(const fs::path& dir, const std::vector<adapter_file>& files) {
   adapter_write_report r;
   if (auto s = ensure_dir(dir, 0700); !s) {
     r.errors.push_back(s.err().message);
     return r;
   }
   std::set<std::string> expected;
-  for (const loaded_plugin* p : plugins) {
-    auto names = adapter_file_names_for(*p);
-    std::string adapter = file_name(names.adapter_file);
-    expected.insert(adapter);
-    if (p->source_map) {
-      std::string map = file_name(names.source_map_file);
-      expected.insert(map);
-      write_one(dir, adapter, rewrite_source_mapping_url(p->adapter_source, map), r);
-      write_one(dir, map, *p->source_map, r);
-    } else {
-      write_one(dir, adapter, p->adapter_source, r);
-    }
-    if (p->pre_script) {
-      std::string pre = file_name(names.pre_script_file);
-      expected.insert(pre);
-      write_one(dir, pre, *p->pre_script, r);
-    }
+  for (const auto& f : files) {
+    expected.insert(f.name);
+    write_one(dir, f.name, f.content, r);
   }
   std::error_code ec;
   fs::directory_iterator it(dir, ec);

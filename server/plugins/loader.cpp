@@ -5,6 +5,7 @@
 #include "plugins/naming.hpp"
 #include "plugins/sha256.hpp"
 #include "plugins/url_pattern.hpp"
+#include "schema/translate.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::plugins {
@@ -122,12 +123,14 @@ status load_tools(const json::array& tools, loaded_plugin& p, const load_options
     t.input_schema = in->get_object();
     t.input_schema.erase("$schema");
     if (auto* out = json::find(o, "output_schema"); out && out->is_object()) t.output_schema = out->get_object();
-    auto v = schema::validator::compile(t.input_schema, opt.schema_limits);
-    if (v) {
-      t.validator = std::move(*v);
-    } else {
-      t.schema_error = v.err().message;
+    // Compiling waits for the tool's first call (most tools of a large set are never
+    // called in a session); what is cheap to find is reported now.
+    if (auto refused = schema::precheck(t.input_schema, opt.schema_limits)) {
+      t.schema_error = refused->message;
       p.warnings.push_back(at + ": input_schema cannot be compiled, the tool cannot be called: " + t.schema_error);
+      t.validator = std::make_shared<const schema::lazy_validator>(std::move(*refused));
+    } else {
+      t.validator = schema::compile_on_first_use(t.input_schema, opt.schema_limits);
     }
     for (auto& browser_tool : opt.browser_tool_names)
       if (!browser_tool.empty() && t.description.find(browser_tool) != std::string::npos) {

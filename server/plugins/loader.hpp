@@ -1,7 +1,8 @@
 // Loading one plugin package from disk (spec §4.1–4.3): package.json, dist/tools.json
 // (object form or legacy bare array), dist/adapter.iife.js (≤5 MiB, non-empty), the optional
 // source map and pre-script.  Every read is bounded; every failure is a value whose message
-// names the file and what is wrong with it.  Tool input schemas are compiled here, once.
+// names the file and what is wrong with it.  Tool input schemas are checked here for what
+// is cheap to find (schema::precheck) and compiled on the tool's first call.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +13,7 @@
 
 #include "json/json.hpp"
 #include "plugins/settings.hpp"
-#include "schema/validator.hpp"
+#include "schema/lazy_validator.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::plugins {
@@ -42,8 +43,9 @@ struct plugin_tool {
   std::string icon_inactive_svg;
   json::object input_schema;   // as in tools.json
   json::object output_schema;
-  std::shared_ptr<const schema::validator> validator;  // null: schema did not compile
-  std::string schema_error;                            // why, when validator is null
+  // Compiled on first use; already refused when the precheck found why (schema_error).
+  std::shared_ptr<const schema::lazy_validator> validator;
+  std::string schema_error;  // the precheck's refusal, else empty
 };
 
 struct loaded_plugin {

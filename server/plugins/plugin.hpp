@@ -18,7 +18,7 @@ struct plugin {
   adapter_file_names files;
   bool needs_setup = false;
   // One per loaded.tools, same order: name "<plugin>_<tool>", kind plugin, input_schema with
-  // the injected tabId/instance, validator for the stripped arguments (null = uncallable).
+  // the injected tabId/instance, validator for the stripped arguments (compiled on first use).
   std::vector<tools::tool_def> tools;
 
   const std::string& name() const { return loaded.name; }

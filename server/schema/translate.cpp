@@ -856,3 +856,133 @@ result<translation> translate(const json::object& schema, const limits& lim,
 }
 
 }  // namespace opentabs::schema
+
+namespace opentabs::schema {
+namespace {
+
+// The walk of precheck(): the subschema positions translator::node() visits, in its order,
+// refusing only what it refuses without translating anything.
+class prechecker {
+ public:
+  explicit prechecker(const limits& lim) : lim_(lim) { at_.reserve(16); }
+
+  std::optional<error> node(const value& v, std::size_t depth) {
+    if (v.is_bool()) return std::nullopt;
+    if (!v.is_object()) return fail("a schema must be an object or a boolean, found " + std::string(json::type_name(v)));
+    return object_node(v.get_object(), depth);
+  }
+
+  std::optional<error> object_node(const object& in, std::size_t depth) {
+    if (depth > lim_.max_schema_depth)
+      return fail("schemas nest deeper than " + std::to_string(lim_.max_schema_depth) + " levels");
+    if (++nodes_ > lim_.max_schema_nodes)
+      return make_error("invalid_schema", "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
+    for (auto& kv : in) {
+      std::string_view key = kv.key();
+      const value& val = kv.value();
+      if (is_annotation(key)) continue;
+      if (is_unsupported(key)) {
+        scope s(at_, std::string(key));
+        return fail("keyword \"" + std::string(key) + "\" is not supported");
+      }
+      std::optional<error> bad;
+      if (key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
+          key == "dependentSchemas") {
+        if (!val.is_object()) {
+          scope s(at_, std::string(key));
+          return fail("must be an object of schemas");
+        }
+        scope s(at_, std::string(key));
+        for (auto& entry : val.get_object()) {
+          scope e(at_, escape_pointer_token(entry.key()));
+          if ((bad = node(entry.value(), depth + 1))) return bad;
+        }
+      } else if (key == "dependencies" && val.is_object()) {
+        scope s(at_, "dependencies");
+        for (auto& entry : val.get_object()) {
+          if (entry.value().is_array()) continue;
+          scope e(at_, escape_pointer_token(entry.key()));
+          if ((bad = node(entry.value(), depth + 1))) return bad;
+        }
+      } else if (key == "additionalProperties" || key == "additionalItems" || key == "not" || key == "contains") {
+        scope s(at_, std::string(key));
+        if ((bad = node(val, depth + 1))) return bad;
+      } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
+        if ((bad = list(val, key, depth))) return bad;
+      } else if (key == "propertyNames" && val.is_object()) {
+        // Compiled as a schema of its own: its own depth and count, its refusal nested.
+        prechecker inner(lim_);
+        if (auto why = inner.object_node(val.get_object(), 0)) {
+          scope s(at_, "propertyNames");
+          return fail(why->message);
+        }
+      }
+    }
+    // After the other keywords, as translator::node() does.
+    const value* prefix_items = in.if_contains("prefixItems");
+    const value* items = in.if_contains("items");
+    if (prefix_items) {
+      if (auto bad = list(*prefix_items, "prefixItems", depth)) return bad;
+      if (items && !items->is_bool()) {
+        scope s(at_, "items");
+        if (auto bad = node(*items, depth + 1)) return bad;
+      }
+    } else if (items) {
+      if (items->is_array()) {
+        if (auto bad = list(*items, "items", depth)) return bad;
+      } else {
+        scope s(at_, "items");
+        if (auto bad = node(*items, depth + 1)) return bad;
+      }
+    }
+    const value* if_schema = in.if_contains("if");
+    const value* then_schema = in.if_contains("then");
+    const value* else_schema = in.if_contains("else");
+    if (if_schema && (then_schema || else_schema)) {
+      for (auto [k, s] : {std::pair{"if", if_schema}, {"then", then_schema}, {"else", else_schema}}) {
+        if (!s) continue;
+        scope e(at_, k);
+        if (auto bad = node(*s, depth + 1)) return bad;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // Pushes one pointer token for the lifetime of a block.
+  struct scope {
+    scope(std::vector<std::string>& at, std::string token) : at_(at) { at_.push_back(std::move(token)); }
+    ~scope() { at_.pop_back(); }
+    std::vector<std::string>& at_;
+  };
+
+  std::optional<error> list(const value& a, std::string_view key, std::size_t depth) {
+    scope s(at_, std::string(key));
+    if (!a.is_array() || a.get_array().empty()) return fail("must be a non-empty array of schemas");
+    std::size_t i = 0;
+    for (auto& x : a.get_array()) {
+      scope e(at_, std::to_string(i++));
+      if (auto bad = node(x, depth + 1)) return bad;
+    }
+    return std::nullopt;
+  }
+
+  error fail(const std::string& why) const {
+    std::string at;
+    for (auto& token : at_) at += "/" + token;
+    return make_error("invalid_schema", "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
+  }
+
+  const limits& lim_;
+  std::vector<std::string> at_;
+  std::size_t nodes_ = 0;
+};
+
+}  // namespace
+
+std::optional<error> precheck(const json::object& schema, const limits& lim) {
+  prechecker p(lim);
+  return p.object_node(schema, 0);
+}
+
+}  // namespace opentabs::schema

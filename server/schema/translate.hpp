@@ -81,6 +81,14 @@ inline constexpr std::string_view synthetic_tag = "$comment";
 result<translation> translate(const json::object& schema, const limits& lim,
                               const key_schema_compiler& compile_key_schema);
 
+// What translate() refuses that is found without translating: an unsupported keyword
+// (unevaluatedProperties, $dynamicRef, ...), a subschema that is not an object or boolean,
+// nesting deeper than lim.max_schema_depth, more than lim.max_schema_nodes subschemas —
+// with translate()'s message.  A walk without copies, cheap enough for every tool of a
+// plugin when it loads (its schema is compiled on first use); nullopt does not promise
+// that the schema compiles.
+std::optional<error> precheck(const json::object& schema, const limits& lim);
+
 // Calls f(pointer, node) for every subschema of a translated (draft-04) document, parents
 // before their children.
 void for_each_subschema(const json::value& v, const std::string& at,

@@ -11,7 +11,7 @@
 #include "json/json.hpp"
 
 namespace opentabs::schema {
-class validator;  // server/schema/validator.hpp
+class lazy_validator;  // server/schema/lazy_validator.hpp
 }
 
 namespace opentabs::tools {
@@ -52,9 +52,11 @@ struct tool_def {
   std::string icon;
   std::string group;
   json::object input_schema;  // the schema clients see (plugin tools: with injected tabId/instance)
-  // Validates the arguments a caller sent, after injected platform arguments were removed.
-  // Null when the schema could not be compiled: such a tool cannot be called.
-  std::shared_ptr<const schema::validator> validator;
+  // Validates the arguments a caller sent, after injected platform arguments were removed;
+  // compiled on the tool's first call, and a schema that does not compile makes the tool
+  // uncallable (get() says why).  Null for a WebMCP tool whose page schema has not been
+  // compiled yet (webmcp_bridge compiles it on a worker thread) or was refused.
+  std::shared_ptr<const schema::lazy_validator> validator;
   std::string method;        // browser tools: the extension method ("browser.listTabs")
   bool fan_out = false;      // browser tools marked ★ in the spec: sent to every connection
 };

@@ -84,6 +84,36 @@ status write_file_atomic(const fs::path& path, std::string_view content, unsigne
   return ok();
 }
 
+status write_file_unsynced(const fs::path& path, std::string_view content, unsigned mode) {
+  fs::path tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) return io_error(tmp, "cannot create");
+  bool good = write_all(fd, content) && ::fchmod(fd, mode) == 0;
+  auto write_err = good ? error{} : io_error(tmp, "cannot write");
+  ::close(fd);
+  if (!good) {
+    ::unlink(tmp.c_str());
+    return write_err;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    auto e = io_error(path, "cannot replace");
+    ::unlink(tmp.c_str());
+    return e;
+  }
+  return ok();
+}
+
+status sync_filesystem(const fs::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return io_error(dir, "cannot open");
+  int rc = ::syncfs(fd);
+  auto e = rc == 0 ? error{} : io_error(dir, "cannot sync");
+  ::close(fd);
+  if (rc != 0) return e;
+  return ok();
+}
+
 status append_file(const fs::path& path, std::string_view content, unsigned mode) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode);
   if (fd < 0) return io_error(path, "cannot open");

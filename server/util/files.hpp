@@ -24,6 +24,15 @@ bool write_all(int fd, std::string_view data);
 // Replaces `path` atomically with `content`, creating it with `mode`.
 status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode = 0600);
 
+// Replaces `path` with `content` through a temp file and a rename, without waiting for the
+// disk: a SIGKILL leaves the old or the new content, but a power loss before the next flush
+// (background_sync) can leave the file empty or old.  Only for files the server rewrites
+// from their sources at every start (the extension copy, adapters, extension/server.json).
+status write_file_unsynced(const fs::path& path, std::string_view content, unsigned mode);
+
+// Flushes every file written so far on the file system holding `dir` (syncfs(2)).
+status sync_filesystem(const fs::path& dir);
+
 // Appends `content` with O_APPEND (one write call) and fsync-free; creates with `mode`.
 status append_file(const fs::path& path, std::string_view content, unsigned mode = 0600);
 

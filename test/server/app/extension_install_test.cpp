@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <regex>
 
@@ -137,4 +139,29 @@ TEST_CASE("installed_extension_hash: trimmed, letters and digits only, else empt
   CHECK(opentabs::app::installed_extension_hash(tmp / "e") == "abc123");
   write_text(tmp / "e" / ".extension-hash", "abc 123");
   CHECK(opentabs::app::installed_extension_hash(tmp / "e").empty());
+}
+
+TEST_CASE("defer_sync: the report says whether anything was written (the caller owes the flush)") {
+  scratch_dir tmp;
+  make_source(tmp / "src");
+  opentabs::app::install_options o;
+  o.defer_sync = true;
+  auto first = install_extension(tmp / "src", tmp / "target", o);
+  REQUIRE(first);
+  CHECK(first->wrote);
+  CHECK(first->copied == 2);
+  CHECK(read_text(tmp / "target" / ".extension-hash") == first->extension_hash);
+  auto again = install_extension(tmp / "src", tmp / "target", o);
+  REQUIRE(again);
+  CHECK_FALSE(again->wrote);
+  CHECK(again->unchanged == 2);
+}
+
+TEST_CASE("out_of_descriptors: only EMFILE and ENFILE failures are worth retrying") {
+  using opentabs::app::out_of_descriptors;
+  using opentabs::make_error;
+  CHECK(out_of_descriptors(make_error("io", std::string("cannot open /x/a.js: ") + std::strerror(EMFILE))));
+  CHECK(out_of_descriptors(make_error("io", std::string("cannot copy the extension: ") + std::strerror(ENFILE))));
+  CHECK_FALSE(out_of_descriptors(make_error("io", std::string("cannot open /x/a.js: ") + std::strerror(EACCES))));
+  CHECK_FALSE(out_of_descriptors(make_error("no_extension", "the extension files were not found in /x")));
 }

@@ -78,6 +78,16 @@ TEST_CASE("writing, re-writing, and cleaning the adapters directory") {
   REQUIRE(::stat(dir.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
 
+  // The same files as values (written later, on the server's copier thread).
+  auto planned = adapter_files_for({&*notes, &*tracker});
+  REQUIRE(planned.size() == 4);
+  CHECK(planned[0].name == base(nn.adapter_file));
+  CHECK(planned[0].content == written);
+  CHECK(planned[1].name == base(nn.source_map_file));
+  auto from_list = write_adapter_file_list(dir, planned);
+  CHECK(from_list.unchanged.size() == 4);
+  CHECK(from_list.written.empty());
+
   auto again = write_adapter_files(dir, {&*notes, &*tracker});
   CHECK(again.written.empty());
   CHECK(again.unchanged.size() == 4);

@@ -47,7 +47,9 @@ TEST_CASE("the fixture-notes plugin loads with everything tools.json declares") 
   REQUIRE(p.tools.size() >= 10);
   for (auto& t : p.tools) {
     CAPTURE(t.name);
-    CHECK(t.validator != nullptr);
+    REQUIRE(t.validator != nullptr);
+    CHECK_FALSE(t.validator->compiled());  // compiled on the tool's first call
+    CHECK(t.validator->get().ok());
     CHECK_FALSE(t.input_schema.contains("$schema"));
     CHECK_FALSE(t.icon.empty());
   }
@@ -157,12 +159,32 @@ TEST_CASE("each broken file gives an error naming the file and the problem") {
     t.write("p/dist/tools.json", R"({"sdkVersion":"0.0.115","tools":[{"name":"a","description":"x","input_schema":{"type":"object","unevaluatedProperties":false}},{"name":"b","description":"y","input_schema":{}}]})");
     auto r = load_plugin(dir, "local");
     REQUIRE(r.ok());
-    CHECK(r->tools[0].validator == nullptr);
-    CHECK(r->tools[0].schema_error.find("unevaluatedProperties") != std::string::npos);
-    CHECK(r->tools[1].validator != nullptr);
+    // An unsupported keyword is cheap to find: refused at load, with the location.
+    CHECK(r->tools[0].schema_error == "schema /unevaluatedProperties: keyword \"unevaluatedProperties\" is not supported");
+    REQUIRE(r->tools[0].validator != nullptr);
+    REQUIRE_FALSE(r->tools[0].validator->get().ok());
+    CHECK(r->tools[0].validator->get().err().message == r->tools[0].schema_error);
+    REQUIRE(r->tools[1].validator != nullptr);
+    CHECK(r->tools[1].schema_error.empty());
+    CHECK(r->tools[1].validator->get().ok());
     bool warned = false;
     for (auto& w : r->warnings) warned = warned || w.find("tool \"a\": input_schema cannot be compiled") != std::string::npos;
     CHECK(warned);
+  }
+  SUBCASE("a schema refused only by compiling loads, and its tool says why on first use") {
+    // A lookahead is found by the regex compiler, which runs on the tool's first call.
+    t.write("p/dist/tools.json", R"j({"sdkVersion":"0.0.115","tools":[{"name":"a","description":"x","input_schema":{"type":"object","properties":{"q":{"type":"string","pattern":"^(?!x)a"}}}}]})j");
+    auto r = load_plugin(dir, "local");
+    REQUIRE(r.ok());
+    CHECK(r->tools[0].schema_error.empty());
+    REQUIRE(r->tools[0].validator != nullptr);
+    CHECK_FALSE(r->tools[0].validator->compiled());
+    const auto& compiled = r->tools[0].validator->get();
+    REQUIRE_FALSE(compiled.ok());
+    CHECK(compiled.err().message.find("lookahead") != std::string::npos);
+    CHECK(r->tools[0].validator->compiled());
+    // The same refusal every time, without compiling again.
+    CHECK(&r->tools[0].validator->get() == &compiled);
   }
   SUBCASE("SDK too new") {
     t.write("p/dist/tools.json", R"({"sdkVersion":"0.1.0","tools":[]})");

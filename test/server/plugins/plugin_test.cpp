@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "plugins/platform_arguments.hpp"
+#include "schema/lazy_validator.hpp"
 #include "schema/validator.hpp"
 #include "temp_tree.hpp"
 
@@ -36,9 +37,9 @@ TEST_CASE("fixture-notes becomes registry tool definitions") {
   auto args = *json::parse_object(R"({"message":"hi","tabId":12})");
   auto platform = strip_platform_arguments(args);
   CHECK(platform.tab_id == std::optional<std::int64_t>(12));
-  CHECK(echo->validator->validate(args, echo->name).ok());
+  CHECK(echo->validator->get().value()->validate(args, echo->name).ok());
   auto bad = *json::parse_object(R"({"message":5})");
-  auto r = echo->validator->validate(bad, echo->name);
+  auto r = echo->validator->get().value()->validate(bad, echo->name);
   REQUIRE_FALSE(r.ok());
   CHECK(r.err().message == "Invalid arguments for tool \"fixture-notes_echo\":\n  - /message: must be string");
 }

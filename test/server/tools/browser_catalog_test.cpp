@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "schema/lazy_validator.hpp"
 #include "schema/validator.hpp"
 
 using namespace opentabs;
@@ -54,7 +55,8 @@ bool accepts(std::string_view tool, std::string_view arguments) {
   const auto* t = find_browser_tool(tool);
   REQUIRE(t != nullptr);
   REQUIRE(t->validator != nullptr);
-  return t->validator->validate(args(arguments), tool).ok();
+  REQUIRE(t->validator->get().ok());
+  return t->validator->get().value()->validate(args(arguments), tool).ok();
 }
 
 }  // namespace
@@ -80,6 +82,16 @@ TEST_CASE("every tool is owned by the browser pseudo-plugin and fully described"
     CHECK(!t.icon.empty());
     CHECK(!t.group.empty());
     CHECK(t.validator != nullptr);
+  }
+}
+
+TEST_CASE("every input schema compiles (the server compiles each on the tool's first call)") {
+  for (const auto& t : browser_tool_catalog()) {
+    INFO(t.name);
+    REQUIRE(t.validator != nullptr);
+    const auto& compiled = t.validator->get();
+    CHECK_MESSAGE(compiled.ok(), (compiled.ok() ? std::string() : compiled.err().message));
+    CHECK(t.validator->compiled());
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "schema/lazy_validator.hpp"
 #include "schema/validator.hpp"
 #include "tools/browser_catalog.hpp"
 
@@ -18,14 +19,14 @@ json::object args(std::string_view text) { return json::parse_object(text).value
 std::string wire(std::string_view tool, std::string_view arguments) {
   const auto* t = tools::find_browser_tool(tool);
   REQUIRE(t != nullptr);
-  REQUIRE(t->validator->validate(args(arguments), tool).ok());
+  REQUIRE(t->validator->get().value()->validate(args(arguments), tool).ok());
   return json::dump(tools::to_wire_params(tool, tools::with_schema_defaults(*t, args(arguments))));
 }
 
 bool accepts(std::string_view tool, std::string_view arguments) {
   const auto* t = tools::find_browser_tool(tool);
   REQUIRE(t != nullptr);
-  return t->validator->validate(args(arguments), tool).ok();
+  return t->validator->get().value()->validate(args(arguments), tool).ok();
 }
 
 }  // namespace
