@@ -62,10 +62,13 @@ TEST_CASE("wait gives up at its deadline while a task still runs") {
   net::task_group group(io.get_executor());
   asio::steady_timer forever(io, asio::steady_timer::time_point::max());
   bool task_saw_abort = false;
-  group.spawn([&]() -> net::awaitable<void> {
+  // Named, not a temporary: a coroutine lambda's captures live in the lambda object, which
+  // must outlive the coroutine (here, io.run()).
+  auto waits_forever = [&]() -> net::awaitable<void> {
     auto [ec] = co_await forever.async_wait(net::as_value);
     task_saw_abort = ec == asio::error::operation_aborted;
-  }(), "waits forever");
+  };
+  group.spawn(waits_forever(), "waits forever");
   std::optional<bool> first, second;
   asio::co_spawn(
       io,
@@ -89,23 +92,26 @@ TEST_CASE("a closed group starts nothing new; what runs goes on and is still awa
   asio::steady_timer stop_signal(io, asio::steady_timer::time_point::max());
   bool loop_ended = false;
   // A loop its owner ends by cancelling the timer it waits on (as the config watcher is).
-  group.spawn([&]() -> net::awaitable<void> {
+  // (Named lambdas: their captures must outlive the coroutines.)
+  auto loop = [&]() -> net::awaitable<void> {
     for (;;) {
       auto [ec] = co_await stop_signal.async_wait(net::as_value);
       if (ec) break;
     }
     loop_ended = true;
-  }(), "loop");
+  };
+  group.spawn(loop(), "loop");
   bool late_started = true, late_ran = false;
+  auto late = [&]() -> net::awaitable<void> {
+    late_ran = true;
+    co_return;
+  };
   std::optional<bool> all_ended;
   asio::co_spawn(
       io,
       [&]() -> net::awaitable<void> {
         group.close();
-        late_started = group.spawn([&]() -> net::awaitable<void> {
-          late_ran = true;
-          co_return;
-        }(), "late");
+        late_started = group.spawn(late(), "late");
         stop_signal.cancel();
         all_ended = co_await group.wait(net::steady_clock::now() + 60s);
       },
