@@ -57,12 +57,16 @@ result<std::string> read_file(const fs::path& path, std::size_t max_bytes) {
   return out;
 }
 
-status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode) {
+namespace {
+
+// Temp file + rename: `path` holds the old content or the new, never a torn mix.  `durable`
+// also fsyncs the file before the rename and the directory after it.
+status replace_file(const fs::path& path, std::string_view content, unsigned mode, bool durable) {
   fs::path tmp = path;
   tmp += ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0) return io_error(tmp, "cannot create");
-  bool good = write_all(fd, content) && ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
+  bool good = write_all(fd, content) && ::fchmod(fd, mode) == 0 && (!durable || ::fsync(fd) == 0);
   auto write_err = good ? error{} : io_error(tmp, "cannot write");
   ::close(fd);
   if (!good) {
@@ -74,6 +78,7 @@ status write_file_atomic(const fs::path& path, std::string_view content, unsigne
     ::unlink(tmp.c_str());
     return e;
   }
+  if (!durable) return ok();
   // Make the rename itself durable.
   auto dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -84,24 +89,14 @@ status write_file_atomic(const fs::path& path, std::string_view content, unsigne
   return ok();
 }
 
+}  // namespace
+
+status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode) {
+  return replace_file(path, content, mode, true);
+}
+
 status write_file_unsynced(const fs::path& path, std::string_view content, unsigned mode) {
-  fs::path tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) return io_error(tmp, "cannot create");
-  bool good = write_all(fd, content) && ::fchmod(fd, mode) == 0;
-  auto write_err = good ? error{} : io_error(tmp, "cannot write");
-  ::close(fd);
-  if (!good) {
-    ::unlink(tmp.c_str());
-    return write_err;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    auto e = io_error(path, "cannot replace");
-    ::unlink(tmp.c_str());
-    return e;
-  }
-  return ok();
+  return replace_file(path, content, mode, false);
 }
 
 status sync_filesystem(const fs::path& dir) {

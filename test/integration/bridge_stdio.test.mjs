@@ -149,21 +149,31 @@ describe('stdio bridge', () => {
   });
 });
 
+/**
+ * The bridge spawned by hand against server `s`, its stdout collected: lines(n) waits (up to
+ * `waitMs`) for n lines and returns them parsed; output() parses what came so far.
+ */
+function rawBridge(s, waitMs) {
+  const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: s.configDir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  const output = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = async (n) => {
+    const deadline = Date.now() + waitMs;
+    while (out.split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return output();
+  };
+  return { child, exited, lines, output };
+}
+
 describe('stdio bridge, raw stdio', () => {
   test('parse errors answer with id null, stdout is protocol only, EOF exits 0 and deletes the session', { timeout: 60_000 }, async () => {
     const s = await startServer();
-    const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: s.configDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const exited = new Promise((r) => child.on('exit', (code) => r(code)));
-    const lines = async (n) => {
-      const deadline = Date.now() + 10_000;
-      while (out.split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    };
+    const { child, exited, lines, output } = rawBridge(s, 10_000);
     child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
     let msgs = await lines(1);
     assert.equal(msgs[0].id, 1);
@@ -176,7 +186,7 @@ describe('stdio bridge, raw stdio', () => {
     child.stdin.write('{"jsonrpc":"2.0","id":"t","method":"tools/list"}');
     child.stdin.end(); // the last line has no newline: still a message
     assert.equal(await exited, 0);
-    msgs = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    msgs = output();
     assert.equal(msgs.length, 3);
     assert.equal(msgs[2].id, 't');
     assert.ok(msgs[2].result.tools.length >= 76);
@@ -189,18 +199,7 @@ describe('stdio bridge, many requests at once', () => {
   test('40 requests in one write: 40 answers, one line each, every id once', { timeout: 60_000 }, async () => {
     // Answers that arrive together leave in one stdout write; each must still be its own line.
     const s = await startServer();
-    const child = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(s.port)], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENTABS_CONFIG_DIR: s.configDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const exited = new Promise((r) => child.on('exit', (code) => r(code)));
-    const lines = async (n) => {
-      const deadline = Date.now() + 20_000;
-      while (out.split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    };
+    const { child, exited, lines } = rawBridge(s, 20_000);
     child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
     assert.equal((await lines(1))[0].id, 0);
     let burst = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
