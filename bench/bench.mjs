@@ -17,8 +17,10 @@
 //                             [--attach 'CMD {pid}']  (run CMD where --profile would record)
 //                             [--ext-connections N]  (default 1, like one Chrome profile; more
 //                             connections multiply the tool.invocationStart/End broadcasts)
+//                             [--callgrind-out FILE]  (keep the instruction row's callgrind dump
+//                             there, for callgrind_annotate)
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -49,6 +51,7 @@ const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
 // start-up and RSS rows above both harnesses; --only list / --only bridge: only the tools/list
 // row / the stdio-bridge rows (for quick before/after measurements of one of them).
 const ONLY = opt('--only', '');
+const CALLGRIND_OUT = opt('--callgrind-out', '');
 
 const log = (...a) => console.error('[bench]', ...a);
 let section = 'server'; // the harness the next table rows belong to
@@ -674,9 +677,13 @@ async function instructionsRow(row) {
   // The dump on request is the largest file (the one at exit holds the little after it).
   const dumps = readdirSync(tmp).filter((f) => f.startsWith('callgrind.out')).map((f) => join(tmp, f));
   let total = 0;
+  let largest = '';
   for (const f of dumps) {
-    for (const m of readFileSync(f, 'utf8').matchAll(/^(?:summary|totals): (\d+)/gm)) total = Math.max(total, Number(m[1]));
+    for (const m of readFileSync(f, 'utf8').matchAll(/^(?:summary|totals): (\d+)/gm)) {
+      if (Number(m[1]) > total) [total, largest] = [Number(m[1]), f];
+    }
   }
+  if (CALLGRIND_OUT && largest) copyFileSync(largest, resolve(CALLGRIND_OUT));
   row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(total / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
 }
 
