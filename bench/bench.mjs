@@ -672,19 +672,39 @@ async function instructionsRow(row) {
   execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
   execFileSync('callgrind_control', ['-d', String(s.pid)], { stdio: 'ignore' });
   await conn.close();
+  const serverTotal = largestCallgrindDump('callgrind.out', CALLGRIND_OUT);
+  row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(serverTotal / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
+
+  // The same count for the stdio bridge's own process, the server running uninstrumented.
+  execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
+  const bridgeOut = join(tmp, 'bridge-callgrind.out');
+  const stdio = await connectStdio(s, BIN, ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${bridgeOut}`]);
+  await stdio.client.listTools();
+  await checkCall(stdio);
+  await sdkLoad(stdio, s, ext, { concurrency: 1, calls: 50 }); // warm-up
+  execFileSync('callgrind_control', ['-i', 'on', String(stdio.bridgePid)], { stdio: 'ignore' });
+  await sdkLoad(stdio, s, ext, { concurrency: 1, calls });
+  execFileSync('callgrind_control', ['-i', 'off', String(stdio.bridgePid)], { stdio: 'ignore' });
+  execFileSync('callgrind_control', ['-d', String(stdio.bridgePid)], { stdio: 'ignore' });
+  await stdio.close();
   ext.send('exit');
   await s.stop();
-  // The dump on request is the largest file (the one at exit holds the little after it).
-  const dumps = readdirSync(tmp).filter((f) => f.startsWith('callgrind.out')).map((f) => join(tmp, f));
+  const bridgeTotal = largestCallgrindDump('bridge-callgrind.out', CALLGRIND_OUT ? `${CALLGRIND_OUT}.bridge` : '');
+  row('stdio bridge user-space instructions per relayed call, SDK client, sequential (callgrind)', `${Math.round(bridgeTotal / calls).toLocaleString('en-US')}`, '', `${calls} calls; the bridge's own process`);
+}
+
+/** The instruction total of the largest dump whose name starts with `prefix` (the dump on
+ * request; the one at exit holds the little after it), copied to `keep` when given. */
+function largestCallgrindDump(prefix, keep) {
   let total = 0;
   let largest = '';
-  for (const f of dumps) {
+  for (const f of readdirSync(tmp).filter((n) => n.startsWith(prefix)).map((n) => join(tmp, n))) {
     for (const m of readFileSync(f, 'utf8').matchAll(/^(?:summary|totals): (\d+)/gm)) {
       if (Number(m[1]) > total) [total, largest] = [Number(m[1]), f];
     }
   }
-  if (CALLGRIND_OUT && largest) copyFileSync(largest, resolve(CALLGRIND_OUT));
-  row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(total / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
+  if (keep && largest) copyFileSync(largest, resolve(keep));
+  return total;
 }
 
 try {

@@ -41,10 +41,11 @@ export async function connectHttp(s) {
 }
 
 /** An SDK client that spawns the stdio bridge in front of the running server, as hosts do. */
-export async function connectStdio(s, bin) {
+export async function connectStdio(s, bin, wrap = []) {
+  // `wrap`: a command the bridge runs under (valgrind for the instruction count).
   const transport = new StdioClientTransport({
-    command: bin,
-    args: ['start', '--stdio', '--port', String(s.port)],
+    command: wrap.length ? wrap[0] : bin,
+    args: [...wrap.slice(1), ...(wrap.length ? [bin] : []), 'start', '--stdio', '--port', String(s.port)],
     env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1', NO_COLOR: '1' },
     stderr: 'ignore',
   });

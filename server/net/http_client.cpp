@@ -1,6 +1,6 @@
-// The coroutine HTTP/1.1 client (see http_client.hpp).  Each operation races its deadline
-// with the `||` operator; both branches report errors as values so the first to finish
-// wins (a throwing branch would not end the race, see style anchors §0).
+// The coroutine HTTP/1.1 client (see http_client.hpp).  Each wait (connect, read, write)
+// sets the exchange's deadline in the client's deadline_set and clears it after; a deadline
+// that passes cancels the exchange's socket, which ends the wait with operation_aborted.
 #include "net/http_client.hpp"
 
 #include <sys/socket.h>
@@ -12,12 +12,11 @@
 
 namespace opentabs::net {
 
-using namespace asio::experimental::awaitable_operators;
-
 // One request in flight.  It is listed in `live` (where cancel() finds it) for its lifetime.
 struct http_client::exchange {
-  exchange(asio::any_io_executor ex, const response_parse_limits& limits, std::list<exchange*>& live)
-      : socket(ex), timer(ex), parser(limits), live_(live) {
+  exchange(asio::any_io_executor ex, deadline_set& deadlines, const response_parse_limits& limits,
+           std::list<exchange*>& live)
+      : socket(ex), watch(deadlines, [this] { expire(); }), parser(limits), live_(live) {
     live_.push_back(this);
   }
   ~exchange() { live_.remove(this); }
@@ -25,7 +24,7 @@ struct http_client::exchange {
   exchange& operator=(const exchange&) = delete;
 
   tcp::socket socket;
-  asio::steady_timer timer;
+  deadline_set::entry watch;
   steady_clock::time_point overall = steady_clock::time_point::max();
   http_response_parser parser;
   bool cancelled = false;
@@ -34,7 +33,21 @@ struct http_client::exchange {
   bool got_bytes = false;  // some of the response arrived
   char buf[16 * 1024];
 
+  // Around each wait: the deadline (never later than the whole exchange's), then whether
+  // it ended the wait (the operation completed with operation_aborted).
+  void wait_until(steady_clock::time_point t) { watch.expire_at(std::min(overall, t)); }
+  bool timed_out(const std::error_code& ec) {
+    const bool expired = watch.expired();
+    watch.clear();
+    return expired && ec == asio::error::operation_aborted;
+  }
+
  private:
+  void expire() {
+    std::error_code ignored;
+    socket.cancel(ignored);
+  }
+
   std::list<exchange*>& live_;
 };
 
@@ -71,7 +84,7 @@ std::string serialize_request(const http_client_request& req, std::string_view h
 }
 
 http_client::http_client(asio::any_io_executor ex, std::string host, std::uint16_t port, http_client_options options)
-    : ex_(std::move(ex)), host_(std::move(host)), port_(port), options_(options) {}
+    : ex_(std::move(ex)), host_(std::move(host)), port_(port), options_(options), deadlines_(ex_) {}
 
 http_client::~http_client() { cancel(); }
 
@@ -80,7 +93,6 @@ void http_client::cancel() {
     x->cancelled = true;
     std::error_code ignored;
     x->socket.close(ignored);
-    x->timer.cancel();
   }
   idle_.clear();  // (closes them)
 }
@@ -129,48 +141,47 @@ awaitable<status> http_client::connect(exchange& x) {
   std::error_code ec;
   auto address = asio::ip::make_address(host_ == "localhost" ? std::string("127.0.0.1") : host_, ec);
   if (ec) co_return make_error("connect_failed", "not an IP address: " + host_);
-  x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.connect_timeout));
-  auto connected = co_await (x.socket.async_connect(tcp::endpoint(address, port_), as_value) || x.timer.async_wait(as_value));
+  x.wait_until(steady_clock::now() + options_.connect_timeout);
+  auto [cec] = co_await x.socket.async_connect(tcp::endpoint(address, port_), as_value);
+  const bool timed_out = x.timed_out(cec);
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
-  if (connected.index() == 1)
+  if (timed_out)
     co_return make_error("timeout", "no connection to " + host_ + ":" + std::to_string(port_) + " within " +
                                         std::to_string(options_.connect_timeout.count()) + " ms");
-  if (auto [cec] = std::get<0>(connected); cec)
+  if (cec)
     co_return make_error("connect_failed", "cannot connect to " + host_ + ":" + std::to_string(port_) + ": " + cec.message());
   co_return ok();
 }
 
 awaitable<status> http_client::write_request(exchange& x, const std::string& bytes) {
   // A request to the local server almost always fits the socket buffer: write it at once,
-  // without arming the deadline timer (a timerfd update and a cancelled wait per request
-  // for the bridge); only what does not fit goes through the timed write.
+  // without a wait to guard; only what does not fit goes through the timed write.
   std::error_code ec;
   if (!x.socket.non_blocking()) x.socket.non_blocking(true, ec);  // once per connection
   std::size_t done = ec ? 0 : x.socket.write_some(asio::buffer(bytes), ec);
   if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
     co_return io_error("sending the request failed", ec);
   if (done == bytes.size()) co_return ok();
-  x.timer.expires_at(std::min(x.overall, steady_clock::now() + options_.idle_timeout));
-  auto written = co_await (asio::async_write(x.socket, asio::buffer(bytes.data() + done, bytes.size() - done), as_value) ||
-                           x.timer.async_wait(as_value));
+  x.wait_until(steady_clock::now() + options_.idle_timeout);
+  auto [wec, n] = co_await asio::async_write(x.socket, asio::buffer(bytes.data() + done, bytes.size() - done), as_value);
+  const bool timed_out = x.timed_out(wec);
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
-  if (written.index() == 1) co_return make_error("timeout", "sending the request timed out");
-  if (auto [wec, n] = std::get<0>(written); wec) co_return io_error("sending the request failed", wec);
+  if (timed_out) co_return make_error("timeout", "sending the request timed out");
+  if (wec) co_return io_error("sending the request failed", wec);
   co_return ok();
 }
 
 awaitable<status> http_client::read_some(exchange& x) {
-  auto deadline = std::min(x.overall, steady_clock::now() + options_.idle_timeout);
-  x.timer.expires_at(deadline);
-  auto got = co_await (x.socket.async_read_some(asio::buffer(x.buf), as_value) || x.timer.async_wait(as_value));
+  x.wait_until(steady_clock::now() + options_.idle_timeout);
+  const bool overall = x.watch.deadline() == x.overall;
+  auto [ec, n] = co_await x.socket.async_read_some(asio::buffer(x.buf), as_value);
+  const bool timed_out = x.timed_out(ec);
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
-  if (got.index() == 1) {
-    bool overall = deadline == x.overall;
+  if (timed_out) {
     co_return make_error("timeout", overall ? "the response did not complete within " +
                                                   std::to_string(options_.total_timeout.count()) + " ms"
                                             : "no response bytes for " + std::to_string(options_.idle_timeout.count()) + " ms");
   }
-  auto [ec, n] = std::get<0>(got);
   if (n > 0) x.got_bytes = true;
   if (ec == asio::error::eof) {
     x.eof = true;
@@ -214,7 +225,7 @@ awaitable<status> http_client::read_whole(exchange& x, std::string& body) {
 }
 
 awaitable<result<http_client_response>> http_client::send(http_client_request req) {
-  exchange x(ex_, options_.limits, live_);
+  exchange x(ex_, deadlines_, options_.limits, live_);
   const bool head_request = req.method == "HEAD";
   if (head_request) x.parser.expect_no_body();
 
@@ -235,7 +246,7 @@ awaitable<result<http_client_response>> http_client::send(http_client_request re
 
 awaitable<result<response_head>> http_client::stream(http_client_request req, head_handler on_head,
                                                      body_handler on_body) {
-  exchange x(ex_, options_.limits, live_);
+  exchange x(ex_, deadlines_, options_.limits, live_);
 
   status failure = ok();
   bool head_seen = false;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "net/asio.hpp"
+#include "net/deadline_set.hpp"
 #include "net/http_response.hpp"
 #include "net/http_response_parser.hpp"
 #include "util/result.hpp"
@@ -109,6 +110,7 @@ class http_client {
   std::string host_;
   std::uint16_t port_;
   http_client_options options_;
+  deadline_set deadlines_;  // every exchange's connect, read and write deadline, on one timer
   std::list<exchange*> live_;
   std::vector<idle_connection> idle_;
 };
