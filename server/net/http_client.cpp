@@ -3,7 +3,6 @@
 // that passes cancels the exchange's socket, which ends the wait with operation_aborted.
 #include "net/http_client.hpp"
 
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -100,19 +99,13 @@ void http_client::cancel() {
 bool http_client::take_idle(exchange& x) {
   const auto now = steady_clock::now();
   std::erase_if(idle_, [&](const idle_connection& c) { return now - c.since > options_.reuse_idle_limit; });
-  while (!idle_.empty()) {
-    idle_connection c = std::move(idle_.back());
-    idle_.pop_back();
-    // Usable only if nothing is waiting on it: no FIN (the server closed it) and no stray bytes.
-    char probe;
-    ssize_t n = ::recv(c.socket.native_handle(), &probe, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      x.socket = std::move(c.socket);
-      x.reused = true;
-      return true;
-    }
-  }
-  return false;
+  if (idle_.empty()) return false;
+  // Not probed for a FIN first (a recv per request): a connection the server has closed
+  // fails the request before any response byte, and that goes once more on a new one.
+  x.socket = std::move(idle_.back().socket);
+  idle_.pop_back();
+  x.reused = true;
+  return true;
 }
 
 void http_client::keep(exchange& x) {
