@@ -5,7 +5,6 @@
 
 
 #include <algorithm>
-#include <cerrno>
 
 #include "util/strings.hpp"
 
