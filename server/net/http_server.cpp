@@ -1,5 +1,7 @@
 #include "net/http_server.hpp"
 
+#include <limits>
+
 #include <cerrno>
 #include <exception>
 
@@ -152,6 +154,13 @@ awaitable<void> http_server::serve(tcp::socket socket) {
   co_await watch.wait(never);
 }
 
+namespace {
+// async_write's default (transfer_all) hands the socket at most 64 KiB per send: a 3 MiB
+// tools/list went out in 48 sendto calls with a scheduler turn between each.  This asks for
+// all that is left each time; the kernel takes what fits in the send buffer.
+std::size_t whole_write(const asio::error_code& ec, std::size_t) { return ec ? 0 : std::numeric_limits<std::size_t>::max(); }
+}  // namespace
+
 awaitable<void> http_server::write_out(connection& conn) {
   try {
     bool open = true;
@@ -162,7 +171,7 @@ awaitable<void> http_server::write_out(connection& conn) {
       // of frames (dispatch + invocation notices, SSE events) instead of one per message.
       open = conn.out.take_ready(bytes, 256 * 1024);
       conn.dog.write_within(lim_.write_timeout);
-      auto [ec, n] = co_await asio::async_write(conn.socket, asio::buffer(bytes), as_value);
+      auto [ec, n] = co_await asio::async_write(conn.socket, asio::buffer(bytes), whole_write, as_value);
       conn.dog.no_write_deadline();
       if (ec) {
         conn.close_socket();
