@@ -145,6 +145,7 @@ net::http_client_request relay::mcp_request(std::string method, bool with_sessio
   net::http_client_request req;
   req.method = std::move(method);
   req.target = "/mcp";
+  req.headers.reserve(5);
   req.headers.emplace_back("Authorization", "Bearer " + secret_);
   if (req.method == "POST") {
     req.headers.emplace_back("Accept", "application/json, text/event-stream");
@@ -307,7 +308,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   auto req = mcp_request("POST", with_session);
   req.body = body;
   auto head = co_await posts_.stream(
-      req,
+      std::move(req),
       [&](const net::response_head& h) {
         out.status = h.status;
         out.content_type = to_lower(h.header("Content-Type"));

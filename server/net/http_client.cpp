@@ -10,14 +10,27 @@
 
 namespace opentabs::net {
 
-// One request in flight.  It is listed in `live` (where cancel() finds it) for its lifetime.
+// One request in flight.  It is listed in the client's `live_` (where cancel() finds it)
+// for its lifetime, and reads into one of the client's spare buffers: as a member, 16 KiB
+// would make every exchange's coroutine frame a large allocation (malloc's slow path).
 struct http_client::exchange {
-  exchange(asio::any_io_executor ex, deadline_set& deadlines, const response_parse_limits& limits,
-           std::list<exchange*>& live)
-      : socket(ex), watch(deadlines, [this] { expire(); }), parser(limits), live_(live) {
-    live_.push_back(this);
+  explicit exchange(http_client& client)
+      : socket(client.ex_),
+        watch(client.deadlines_, [this] { expire(); }),
+        parser(client.options_.limits),
+        client_(client) {
+    client_.live_.push_back(this);
+    if (client_.spare_buffers_.empty()) {
+      buf = std::make_unique<char[]>(buf_size);
+    } else {
+      buf = std::move(client_.spare_buffers_.back());
+      client_.spare_buffers_.pop_back();
+    }
   }
-  ~exchange() { live_.remove(this); }
+  ~exchange() {
+    std::erase(client_.live_, this);
+    client_.spare_buffers_.push_back(std::move(buf));
+  }
   exchange(const exchange&) = delete;
   exchange& operator=(const exchange&) = delete;
 
@@ -29,7 +42,8 @@ struct http_client::exchange {
   bool eof = false;
   bool reused = false;     // sent over a kept-alive connection
   bool got_bytes = false;  // some of the response arrived
-  char buf[16 * 1024];
+  static constexpr std::size_t buf_size = 16 * 1024;
+  std::unique_ptr<char[]> buf;
 
   // Around each wait: the deadline (never later than the whole exchange's), then whether
   // it ended the wait (the operation completed with operation_aborted).
@@ -46,7 +60,7 @@ struct http_client::exchange {
     socket.cancel(ignored);
   }
 
-  std::list<exchange*>& live_;
+  http_client& client_;
 };
 
 namespace {
@@ -166,7 +180,7 @@ awaitable<status> http_client::write_request(exchange& x, const std::string& byt
 awaitable<status> http_client::read_some(exchange& x) {
   x.wait_until(steady_clock::now() + options_.idle_timeout);
   const bool overall = x.watch.deadline() == x.overall;
-  auto [ec, n] = co_await x.socket.async_read_some(asio::buffer(x.buf), as_value);
+  auto [ec, n] = co_await x.socket.async_read_some(asio::buffer(x.buf.get(), exchange::buf_size), as_value);
   const bool timed_out = x.timed_out(ec);
   if (x.cancelled) co_return make_error("cancelled", "request cancelled");
   if (timed_out) {
@@ -180,7 +194,7 @@ awaitable<status> http_client::read_some(exchange& x) {
     co_return x.parser.finish();
   }
   if (ec) co_return io_error("reading the response failed", ec);
-  co_return x.parser.feed(std::string_view(x.buf, n));
+  co_return x.parser.feed(std::string_view(x.buf.get(), n));
 }
 
 void http_client::reset_for_retry(exchange& x, bool head_request) {
@@ -217,7 +231,7 @@ awaitable<status> http_client::read_whole(exchange& x, std::string& body) {
 }
 
 awaitable<result<http_client_response>> http_client::send(http_client_request req) {
-  exchange x(ex_, deadlines_, options_.limits, live_);
+  exchange x(*this);
   const bool head_request = req.method == "HEAD";
   if (head_request) x.parser.expect_no_body();
 
@@ -238,7 +252,7 @@ awaitable<result<http_client_response>> http_client::send(http_client_request re
 
 awaitable<result<response_head>> http_client::stream(http_client_request req, head_handler on_head,
                                                      body_handler on_body) {
-  exchange x(ex_, deadlines_, options_.limits, live_);
+  exchange x(*this);
 
   status failure = ok();
   bool head_seen = false;

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,7 +111,8 @@ class http_client {
   std::uint16_t port_;
   http_client_options options_;
   deadline_set deadlines_;  // every exchange's connect, read and write deadline, on one timer
-  std::list<exchange*> live_;
+  std::vector<exchange*> live_;
+  std::vector<std::unique_ptr<char[]>> spare_buffers_;  // read buffers of finished exchanges
   std::vector<idle_connection> idle_;
 };
 

@@ -1,6 +1,8 @@
 // HTTP/1.1 response parsing for the client side (see http_response_parser.hpp).
 #include "net/http_response_parser.hpp"
 
+#include <algorithm>
+
 #include <charconv>
 
 #include "util/strings.hpp"
@@ -107,6 +109,7 @@ status http_response_parser::parse_head() {
   head_.status = status;
   head_.reason = std::string(trim(status_line.substr(std::min(status_line.size(), sp + 4))));
   std::string_view rest = line_end == std::string_view::npos ? std::string_view{} : text.substr(line_end + 2);
+  head_.headers.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1);
   while (!rest.empty()) {
     auto nl = rest.find("\r\n");
     std::string_view line = rest.substr(0, nl);
