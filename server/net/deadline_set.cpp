@@ -25,18 +25,17 @@ struct deadline_set::state {
     if (ec || s->closed || generation != s->generation) return;
     s->armed = never;
     const auto now = steady_clock::now();
-    time_point next = never;
-    for (entry* e : s->entries) {
-      if (e->deadline_ == never) continue;
-      if (e->deadline_ <= now) {
-        e->deadline_ = never;
-        e->expired_ = true;
-        e->on_expired_();
-      } else {
-        next = std::min(next, e->deadline_);
-      }
+    // By index: a callback may set a new deadline (its own included), not add or remove entries.
+    for (std::size_t i = 0; i < s->entries.size(); ++i) {
+      entry* e = s->entries[i];
+      if (e->deadline_ > now) continue;
+      e->deadline_ = never;
+      e->expired_ = true;
+      e->on_expired_();
     }
-    if (next != never) arm(s, next);
+    time_point next = never;
+    for (entry* e : s->entries) next = std::min(next, e->deadline_);
+    if (next < s->armed) arm(s, next);
   }
 
   void disarm() {

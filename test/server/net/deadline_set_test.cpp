@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 using namespace opentabs;
 using namespace std::chrono_literals;
@@ -100,4 +101,21 @@ TEST_CASE("an entry outliving its set neither fires nor crashes") {
   e.expire_at(steady_clock::now() + 1ms);  // the set is closed: nothing is armed
   io.run_for(50ms);
   CHECK(fired == 0);
+}
+
+TEST_CASE("a callback may set its entry's next deadline (a keep-alive every period)") {
+  asio::io_context io;
+  net::deadline_set set(io.get_executor());
+  int fired = 0;
+  std::optional<net::deadline_set::entry> e;
+  e.emplace(set, [&] {
+    if (++fired < 3) e->expire_at(steady_clock::now() + 2ms);
+  });
+  net::deadline_set::entry far(set, [] {});
+  far.expire_at(steady_clock::now() + 1h);  // the timer must not be re-armed for this one first
+  e->expire_at(steady_clock::now() + 2ms);
+  io.run_for(500ms);
+  CHECK(fired == 3);
+  CHECK(set.armed() == far.deadline());
+  far.clear();
 }
