@@ -7,8 +7,9 @@ namespace opentabs::net {
 
 // Shared with the timer's pending handler, which may run after the set is gone.
 struct deadline_set::state {
-  explicit state(asio::any_io_executor ex) : timer(std::move(ex)) {}
+  state(asio::any_io_executor ex, when_empty idle) : timer(std::move(ex)), keep_when_empty(idle == when_empty::keep_timer) {}
   asio::steady_timer timer;
+  bool keep_when_empty;
   time_point armed = never;
   std::uint64_t generation = 0;  // a handler of an older arming (cancelled or superseded) does nothing
   std::vector<entry*> entries;
@@ -46,7 +47,8 @@ struct deadline_set::state {
   }
 };
 
-deadline_set::deadline_set(asio::any_io_executor ex) : state_(std::make_shared<state>(std::move(ex))) {}
+deadline_set::deadline_set(asio::any_io_executor ex, when_empty idle)
+    : state_(std::make_shared<state>(std::move(ex), idle)) {}
 
 deadline_set::~deadline_set() {
   state_->closed = true;
@@ -63,7 +65,7 @@ deadline_set::entry::entry(deadline_set& set, std::function<void()> on_expired)
 deadline_set::entry::~entry() {
   std::erase(state_->entries, this);
   // Nobody left to watch: a pending wait would hold io_context::run() open.
-  if (state_->entries.empty()) state_->disarm();
+  if (state_->entries.empty() && !state_->keep_when_empty) state_->disarm();
 }
 
 void deadline_set::entry::expire_at(time_point t) {

@@ -7,8 +7,10 @@
 // two spawned coroutines per wait, and the timer is re-armed (a timerfd update) every time.
 // Here a wait costs two stores: the timer is armed only when a deadline earlier than the
 // armed one appears, a later one is found when the timer fires and re-arms for what is then
-// earliest, and the timer is cancelled once no entry has a deadline (a pending wait would
-// keep io_context::run() from returning).
+// earliest.  When the last entry goes, the timer is cancelled (a pending wait would keep
+// io_context::run() from returning) unless the owner runs until io_context::stop() and asks
+// to keep it: then a stream of short-lived entries (one per MCP call) arms it about once per
+// deadline period instead of once per entry.
 #pragma once
 
 #include <functional>
@@ -26,7 +28,8 @@ class deadline_set {
   using time_point = steady_clock::time_point;
   static constexpr time_point never = time_point::max();
 
-  explicit deadline_set(asio::any_io_executor ex);
+  enum class when_empty { cancel_timer, keep_timer };
+  explicit deadline_set(asio::any_io_executor ex, when_empty idle = when_empty::cancel_timer);
   ~deadline_set();  // entries still registered stay valid; their deadlines no longer fire
   deadline_set(const deadline_set&) = delete;
   deadline_set& operator=(const deadline_set&) = delete;

@@ -119,3 +119,20 @@ TEST_CASE("a callback may set its entry's next deadline (a keep-alive every peri
   CHECK(set.armed() == far.deadline());
   far.clear();
 }
+
+TEST_CASE("keep_timer: entries that come and go arm the timer once, and it still fires for the live one") {
+  asio::io_context io;
+  net::deadline_set set(io.get_executor(), net::deadline_set::when_empty::keep_timer);
+  const auto first = steady_clock::now() + 20ms;
+  {
+    net::deadline_set::entry a(set, [] {});
+    a.expire_at(first);
+  }
+  CHECK(set.armed() == first);  // kept: the next entry's later deadline needs no new arming
+  int fired = 0;
+  net::deadline_set::entry b(set, [&] { ++fired; });
+  b.expire_at(first + 10ms);
+  CHECK(set.armed() == first);
+  io.run_for(300ms);
+  CHECK(fired == 1);
+}
