@@ -41,7 +41,7 @@ bool http_exchange::send_chunk(std::string_view data) {
   if (deferred_head_.empty()) return conn_.out.push(encode_chunk(data));
   // Head and first chunk as one outbox item, so they leave in one write.
   std::string both = std::exchange(deferred_head_, {});
-  both += encode_chunk(data);
+  append_chunk(both, data);
   return conn_.out.push(std::move(both));
 }
 

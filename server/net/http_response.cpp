@@ -122,14 +122,18 @@ std::string serialize_stream_head(int status, const header_list& headers, bool k
   return out;
 }
 
-std::string encode_chunk(std::string_view data) {
+void append_chunk(std::string& out, std::string_view data) {
   char size[32];
   int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
-  std::string out;
-  out.reserve(static_cast<std::size_t>(n) + data.size() + 2);
+  out.reserve(out.size() + static_cast<std::size_t>(n) + data.size() + 2);
   out.append(size, static_cast<std::size_t>(n));
   out.append(data);
   out += "\r\n";
+}
+
+std::string encode_chunk(std::string_view data) {
+  std::string out;
+  append_chunk(out, data);
   return out;
 }
 

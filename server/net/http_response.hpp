@@ -49,6 +49,8 @@ std::string serialize_head(const http_response& res, bool keep_alive);
 std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive);
 // One chunk of a chunked body, and the terminating chunk.
 std::string encode_chunk(std::string_view data);
+// The same chunk appended to `out` (no string of its own).
+void append_chunk(std::string& out, std::string_view data);
 std::string_view last_chunk();
 
 }  // namespace opentabs::net

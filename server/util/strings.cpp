@@ -51,6 +51,26 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+bool icontains(std::string_view haystack, std::string_view needle) noexcept {
+  if (needle.size() > haystack.size()) return false;
+  for (std::size_t at = 0; at + needle.size() <= haystack.size(); ++at)
+    if (iequals(haystack.substr(at, needle.size()), needle)) return true;
+  return false;
+}
+
+bool part_reader::next(std::string_view& part) noexcept {
+  if (done_) return false;
+  auto pos = rest_.find(sep_);
+  if (pos == std::string_view::npos) {
+    part = rest_;
+    done_ = true;
+  } else {
+    part = rest_.substr(0, pos);
+    rest_.remove_prefix(pos + 1);
+  }
+  return true;
+}
+
 bool starts_with(std::string_view s, std::string_view prefix) noexcept {
   return s.substr(0, prefix.size()) == prefix;
 }
