@@ -24,6 +24,16 @@ TEST_CASE("constant_time_equals") {
   CHECK_FALSE(constant_time_equals("abc", "abd"));
   CHECK_FALSE(constant_time_equals("abc", "abcd"));
   CHECK(constant_time_equals("", ""));
+  CHECK_FALSE(constant_time_equals("", "a"));
+  CHECK_FALSE(constant_time_equals("abcd", "abc"));
+  // A difference at any position of a 64-byte token (the equal-length path).
+  const std::string token(64, 'k');
+  CHECK(constant_time_equals(token, std::string(64, 'k')));
+  for (std::size_t at = 0; at < token.size(); ++at) {
+    auto other = token;
+    other[at] = 'j';
+    CHECK_FALSE(constant_time_equals(token, other));
+  }
 }
 
 TEST_CASE("closest_match suggests within distance") {
