@@ -54,8 +54,8 @@ net::head_verdict router::screen(const codec::http_request& head) const {
   }
   const std::string& path = head.path;
   bool is_mcp = path == "/mcp" || path == "/mcp/gateway";
-  if (!origin_allowed(head.header("Origin"), head.has_header("Origin")) &&
-      !(is_mcp && is_own_loopback_origin(head.header("Origin"), port_))) {
+  const auto origin = head.header("Origin");
+  if (!origin_allowed(origin, head.has_header("Origin")) && !(is_mcp && is_own_loopback_origin(origin, port_))) {
     v.refusal = http_response::error(403, "forbidden", "Forbidden: browser requests are not allowed");
     return v;
   }
@@ -88,8 +88,13 @@ net::head_verdict router::screen(const codec::http_request& head) const {
 }
 
 net::awaitable<void> router::handle(net::http_exchange& ex) {
-  // The server screened the head before reading the body; screening again here keeps
-  // every refusal decided in one function even for a caller that did not.
+  // The server screened the head with screen() before reading the body and admitted it;
+  // a caller that did not (a server without the screen) gets the same screen here, so
+  // every refusal is still decided in one function.
+  if (const auto& authenticated = ex.screened_authenticated()) {
+    co_await route(ex, *authenticated);
+    co_return;
+  }
   auto verdict = screen(ex.request());
   if (verdict.refusal) {
     if (verdict.close_after_refusal) ex.close_after();

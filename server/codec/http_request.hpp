@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,17 +20,37 @@ struct http_request {
   std::string path;     // "/tools" (percent-decoding is the router's business)
   std::string query;    // "plugin=x" (without '?')
   std::string version;  // "HTTP/1.1"
-  std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
 
-  // Case-insensitive header lookup; empty when absent.
+  // Case-insensitive header lookup; empty when absent.  A field sent more than once has
+  // its values joined with ", " (as websocketpp's parser joins them).
   std::string_view header(std::string_view name) const;
   bool has_header(std::string_view name) const;
+  // Adds a field (the name is stored lowercased); the parser adds each distinct name once.
+  void add_header(std::string_view name, std::string_view value);
+  // The fields in the order they were added: (lowercased name, value).
+  std::size_t header_count() const { return fields_.size(); }
+  std::pair<std::string_view, std::string_view> header_at(std::size_t i) const;
   // Value of one query parameter, percent-decoded; empty when absent.
   std::string query_param(std::string_view name) const;
   bool has_query_param(std::string_view name) const;
   // HTTP/1.1 keep-alive unless "Connection: close" (HTTP/1.0: only with keep-alive).
   bool keep_alive() const;
+
+ private:
+  // Every header name and value lives in one string, so that a request's headers cost two
+  // allocations (this and fields_), not two per field.  Offsets, not views: the request
+  // is moved (and may be copied).
+  struct field {
+    std::uint64_t name_key;  // name_prefix_key(name)
+    std::uint32_t name_at, name_size, value_at, value_size;
+  };
+  static std::uint64_t name_prefix_key(std::string_view name) noexcept;
+  const field* find_field(std::string_view name) const noexcept;
+  std::string header_bytes_;
+  std::vector<field> fields_;
+
+  friend class request_parser;  // reserves both once per head
 };
 
 struct parse_limits {
@@ -71,6 +92,7 @@ class request_parser {
  private:
   bool check_head();  // framing checks once the head is in; false (rejected) on failure
   void capture_head();  // copies the request line and headers out of websocketpp's request
+  std::size_t take_body(const char* data, std::size_t size);
 
   struct impl;
   std::unique_ptr<impl> impl_;
@@ -81,7 +103,9 @@ class request_parser {
   std::size_t announced_body_bytes_ = 0;
   int reject_status_ = 0;
   std::string reject_reason_;
-  http_request head_;  // built once when the head completes (the screen and take() share it)
+  // Built once when the head completes (the screen and take() share it); the body is
+  // appended to it by Content-Length here, not by websocketpp (which would copy it twice).
+  http_request head_;
 };
 
 std::string percent_decode(std::string_view s);

@@ -3,6 +3,18 @@
 // the HTTP request parser and processor::hybi13.  websocketpp's parser throws on bad
 // input; every throw is caught here and turned into a value.
 #define _WEBSOCKETPP_CPP11_STL_
+
+// websocketpp keeps request headers in a std::map ordered by utility::ci_less, which folds
+// case with an unqualified call to `tolower`: a libc call per character compared, 5 % of
+// the server's instructions per relayed call.  Declared here, before websocketpp's
+// headers, this ASCII fold is what that unqualified name finds inside
+// websocketpp::utility.  The server never calls setlocale, so libc's tolower runs in the
+// "C" locale, where it maps exactly A–Z and leaves every other value (EOF, bytes ≥ 0x80)
+// as it is: the order, and so the parser's behaviour, are unchanged.
+namespace websocketpp::utility {
+constexpr int tolower(int c) noexcept { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+}  // namespace websocketpp::utility
+
 #include <websocketpp/extensions/permessage_deflate/disabled.hpp>
 #include <websocketpp/http/request.hpp>
 #include <websocketpp/http/response.hpp>
@@ -13,7 +25,9 @@
 
 #include "codec/ws_codec.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "util/strings.hpp"
 
@@ -60,8 +74,68 @@ codec_config::request_type to_wpp_request(const http_request& req) {
   r.set_method(req.method);
   r.set_uri(req.target);
   r.set_version(req.version);
-  for (const auto& [k, v] : req.headers) r.append_header(k, v);
+  for (std::size_t i = 0; i < req.header_count(); ++i) {
+    auto [k, v] = req.header_at(i);
+    r.append_header(std::string(k), std::string(v));
+  }
   return r;
+}
+
+constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Eight bytes ASCII-lowercased at once: A–Z get 0x20 added, every other byte (including
+// those ≥ 0x80) is left as it is.
+constexpr std::uint64_t ascii_lower_word(std::uint64_t w) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ull;
+  const std::uint64_t low7 = w & (0x7f * ones);
+  const std::uint64_t above_z = low7 + (0x80 - 'Z' - 1) * ones;  // high bit: byte > 'Z'
+  const std::uint64_t from_a = low7 + (0x80 - 'A') * ones;       // high bit: byte >= 'A'
+  const std::uint64_t upper = (from_a & ~above_z & ~w) & (0x80 * ones);
+  return w | (upper >> 2);
+}
+// Every byte value, in the lowest and the highest byte of a word, folds as ascii_lower does.
+constexpr bool ascii_lower_word_matches_per_byte() {
+  for (unsigned b = 0; b < 256; ++b) {
+    const unsigned want = b >= 'A' && b <= 'Z' ? b + 0x20 : b;
+    const std::uint64_t filler = 0x5a415b40c17b7a60ull & ~0xff000000000000ffull;  // 'Z' 'A' '[' '@' 0xc1 '{' 'z' '`'
+    const std::uint64_t folded_filler = 0x7a615b40c17b7a60ull & ~0xff000000000000ffull;
+    if (ascii_lower_word(filler | b | (std::uint64_t{b} << 56)) != (folded_filler | want | (std::uint64_t{want} << 56)))
+      return false;
+  }
+  return true;
+}
+static_assert(ascii_lower_word_matches_per_byte());
+
+void ascii_lower_in_place(char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    w = ascii_lower_word(w);
+    std::memcpy(p + i, &w, 8);
+  }
+  for (; i < n; ++i) p[i] = ascii_lower(p[i]);
+}
+
+// Whether `lower` (already lowercase) equals `name` ignoring ASCII case.
+bool equals_lowercased(std::string_view lower, std::string_view name) noexcept {
+  if (lower.size() != name.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (lower[i] != ascii_lower(name[i])) return false;
+  return true;
+}
+
+// How many leading bytes of `s` are ASCII (high bit clear): eight bytes per step.
+std::size_t ascii_prefix_size(std::string_view s) noexcept {
+  constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, s.data() + i, sizeof word);
+    if (word & high_bits) break;
+  }
+  while (i < s.size() && !(static_cast<unsigned char>(s[i]) & 0x80)) ++i;
+  return i;
 }
 
 std::string encode_control(wpp::frame::opcode::value op, std::string_view payload) {
@@ -78,15 +152,54 @@ std::string encode_control(wpp::frame::opcode::value op, std::string_view payloa
 
 // ---------------------------------------------------------------- http_request
 
-std::string_view http_request::header(std::string_view name) const {
-  const auto* v = find_header_field(headers, name);
-  return v ? std::string_view(*v) : std::string_view();
+// The first eight bytes of a header name, ASCII-lowercased and zero-padded, as one word:
+// a lookup compares this word and the length, and compares the rest of the name only on
+// a match (the SDK's ~12 headers × ~20 lookups per request).
+std::uint64_t http_request::name_prefix_key(std::string_view name) noexcept {
+  std::uint64_t key = 0;
+  std::memcpy(&key, name.data(), name.size() < 8 ? name.size() : 8);
+  return ascii_lower_word(key);
 }
 
-bool http_request::has_header(std::string_view name) const { return find_header_field(headers, name) != nullptr; }
+const http_request::field* http_request::find_field(std::string_view name) const noexcept {
+  const auto key = name_prefix_key(name);
+  for (const auto& f : fields_) {
+    if (f.name_key != key || f.name_size != name.size()) continue;
+    if (name.size() <= 8 || equals_lowercased({header_bytes_.data() + f.name_at + 8, f.name_size - 8}, name.substr(8)))
+      return &f;
+  }
+  return nullptr;
+}
+
+std::string_view http_request::header(std::string_view name) const {
+  const auto* f = find_field(name);
+  return f ? std::string_view(header_bytes_.data() + f->value_at, f->value_size) : std::string_view();
+}
+
+bool http_request::has_header(std::string_view name) const { return find_field(name) != nullptr; }
+
+void http_request::add_header(std::string_view name, std::string_view value) {
+  field f{};
+  f.name_key = name_prefix_key(name);
+  f.name_at = static_cast<std::uint32_t>(header_bytes_.size());
+  f.name_size = static_cast<std::uint32_t>(name.size());
+  header_bytes_.append(name);
+  ascii_lower_in_place(header_bytes_.data() + f.name_at, name.size());
+  f.value_at = static_cast<std::uint32_t>(header_bytes_.size());
+  f.value_size = static_cast<std::uint32_t>(value.size());
+  header_bytes_.append(value);
+  fields_.push_back(f);
+}
+
+std::pair<std::string_view, std::string_view> http_request::header_at(std::size_t i) const {
+  const auto& f = fields_.at(i);
+  return {std::string_view(header_bytes_.data() + f.name_at, f.name_size),
+          std::string_view(header_bytes_.data() + f.value_at, f.value_size)};
+}
 
 std::string http_request::query_param(std::string_view name) const {
-  for (auto part : split(query, '&')) {
+  part_reader parts(query, '&');
+  for (std::string_view part; parts.next(part);) {
     auto eq = part.find('=');
     auto key = part.substr(0, eq);
     if (percent_decode(key) == name) return eq == std::string_view::npos ? std::string() : percent_decode(part.substr(eq + 1));
@@ -95,16 +208,17 @@ std::string http_request::query_param(std::string_view name) const {
 }
 
 bool http_request::has_query_param(std::string_view name) const {
-  for (auto part : split(query, '&')) {
+  part_reader parts(query, '&');
+  for (std::string_view part; parts.next(part);) {
     if (percent_decode(part.substr(0, part.find('='))) == name) return true;
   }
   return false;
 }
 
 bool http_request::keep_alive() const {
-  auto conn = to_lower(header("Connection"));
-  if (version == "HTTP/1.0") return conn.find("keep-alive") != std::string::npos;
-  return conn.find("close") == std::string::npos;
+  auto conn = header("Connection");
+  if (version == "HTTP/1.0") return icontains(conn, "keep-alive");
+  return !icontains(conn, "close");
 }
 
 std::string percent_decode(std::string_view s) {
@@ -180,13 +294,12 @@ std::size_t find_head_end(const char* data, std::size_t size, int& matched) {
 
 std::size_t request_parser::feed(const char* data, std::size_t size) {
   if (state_ != state::need_more) return 0;
+  if (head_complete_) return take_body(data, size);
   // While the head is arriving, websocketpp is fed at most up to its blank line, so no
   // body byte is taken before the caller has screened the head.
   std::size_t offer = size;
-  if (!head_complete_) {
-    auto end = find_head_end(data, size, head_end_match_);
-    if (end != std::string::npos) offer = end;
-  }
+  auto end = find_head_end(data, size, head_end_match_);
+  if (end != std::string::npos) offer = end;
   std::size_t used = 0;
   try {
     used = impl_->req.consume(data, offer);
@@ -200,17 +313,30 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
       reject_reason_ = "request body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes";
     return size;
   }
-  if (!head_complete_ && head_end_match_ == 4) {
-    if (!check_head()) return size;
+  if (head_end_match_ == 4) {
     capture_head();
+    if (!check_head()) return size;
     head_complete_ = true;
+    // websocketpp has checked the announced length against the limit (413); the body is
+    // taken here by that length, not fed to websocketpp, which would append it to a string
+    // of its own that take() would then have to copy.
+    if (announced_body_bytes_ == 0) state_ = state::done;
   }
-  if (impl_->req.ready()) state_ = state::done;
   return used;
 }
 
+std::size_t request_parser::take_body(const char* data, std::size_t size) {
+  auto& body = head_.body;
+  std::size_t n = std::min(size, announced_body_bytes_ - body.size());
+  // The whole announced length at once when it is modest (a JSON-RPC call is a few hundred
+  // bytes); a large one grows as it arrives, so memory follows the bytes received.
+  if (body.empty() && announced_body_bytes_ <= 64 * 1024) body.reserve(announced_body_bytes_);
+  body.append(data, n);
+  if (body.size() == announced_body_bytes_) state_ = state::done;
+  return n;
+}
+
 bool request_parser::check_head() {
-  const auto& r = impl_->req;
   auto reject = [this](int status, std::string reason) {
     state_ = state::rejected;
     reject_status_ = status;
@@ -219,15 +345,17 @@ bool request_parser::check_head() {
   };
   // websocketpp ignores Transfer-Encoding (it would misread a chunked body as the next
   // request), and parses Content-Length leniently: both are checked here, on the head.
-  if (!r.get_header("Transfer-Encoding").empty())
+  if (!head_.header("Transfer-Encoding").empty())
     return reject(411, "Transfer-Encoding request bodies are not supported; send a Content-Length body");
-  const auto& cl = r.get_header("Content-Length");
+  auto cl = head_.header("Content-Length");
   for (char c : cl)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return reject(400, "invalid Content-Length header");
-  auto v = r.get_version();
+    if (c < '0' || c > '9') return reject(400, "invalid Content-Length header");
+  const auto& v = head_.version;
   if (v != "HTTP/1.1" && v != "HTTP/1.0") return reject(505, "unsupported HTTP version");
   // (websocketpp already refused a length over the limit with 413, so this cannot overflow.)
-  announced_body_bytes_ = cl.empty() ? 0 : static_cast<std::size_t>(std::stoull(cl));
+  std::size_t length = 0;
+  for (char c : cl) length = length * 10 + static_cast<std::size_t>(c - '0');
+  announced_body_bytes_ = length;
   return true;
 }
 
@@ -240,28 +368,31 @@ void request_parser::capture_head() {
   head_.path = head_.target.substr(0, q);
   if (q != std::string::npos) head_.query = head_.target.substr(q + 1);
   const auto& headers = r.get_headers();
-  head_.headers.reserve(headers.size());
-  for (const auto& [k, v] : headers) head_.headers.emplace_back(k, v);
+  std::size_t bytes = 0;
+  for (const auto& [k, v] : headers) bytes += k.size() + v.size();
+  head_.header_bytes_.reserve(bytes);
+  head_.fields_.reserve(headers.size());
+  for (const auto& [k, v] : headers) head_.add_header(k, v);
 }
 
 http_request request_parser::take() {
   http_request out = std::move(head_);
   head_ = http_request();
-  out.body = impl_->req.get_body();
   return out;
 }
 
 // ---------------------------------------------------------------- handshake
 
 bool is_websocket_upgrade(const http_request& req) {
-  return to_lower(req.header("Upgrade")).find("websocket") != std::string::npos;
+  return icontains(req.header("Upgrade"), "websocket");
 }
 
 std::vector<std::string> offered_subprotocols(const http_request& req) {
   std::vector<std::string> out;
   auto h = req.header("Sec-WebSocket-Protocol");
   if (h.empty()) return out;
-  for (auto part : split(h, ',')) {
+  part_reader parts(h, ',');
+  for (std::string_view part; parts.next(part);) {
     auto t = trim(part);
     if (!t.empty()) out.emplace_back(t);
   }
@@ -350,8 +481,12 @@ std::string encode_text(std::string_view payload) {
   // What hybi13::prepare_data_frame does for an unmasked, uncompressed server frame
   // (validate UTF-8, then header + payload), without its two message objects and the two
   // payload copies into them: every relayed call sends two or three text frames.
+  // ASCII bytes are whole code points, so the validator only has to see the payload from
+  // its first non-ASCII byte on (almost every frame is all ASCII JSON).
   wpp::utf8_validator::validator utf8;
-  if (!utf8.decode(payload.begin(), payload.end()) || !utf8.complete()) return {};
+  if (!utf8.decode(payload.begin() + static_cast<std::ptrdiff_t>(ascii_prefix_size(payload)), payload.end()) ||
+      !utf8.complete())
+    return {};
   const wpp::frame::basic_header basic(wpp::frame::opcode::text, payload.size(), true, false);
   const wpp::frame::extended_header extended(payload.size());
   const auto header_bytes = wpp::frame::get_header_len(basic);

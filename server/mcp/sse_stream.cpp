@@ -16,8 +16,10 @@ void stream_sink::end_soon() {
   if (wake) wake->cancel();
 }
 
-net::header_list sse_headers() {
-  return {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
+const net::header_list& sse_headers() {
+  static const net::header_list headers{
+      {"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
+  return headers;
 }
 
 net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval,

@@ -40,8 +40,8 @@ struct sink_guard {
   }
 };
 
-// The headers of every SSE response.
-net::header_list sse_headers();
+// The headers of every SSE response (built once, not per response).
+const net::header_list& sse_headers();
 
 // Holds a standalone stream open until `session_ended()` is true, end_soon() is called, or a
 // write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,

@@ -9,7 +9,8 @@ namespace {
 
 // q=0 means "not acceptable".
 bool zero_quality(std::string_view params) {
-  for (auto p : split(params, ';')) {
+  part_reader parts(params, ';');
+  for (std::string_view p; parts.next(p);) {
     p = trim(p);
     if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
       auto v = trim(p.substr(2));
@@ -27,7 +28,8 @@ bool zero_quality(std::string_view params) {
 bool accepts(std::string_view accept_header, std::string_view media_type) {
   auto slash = media_type.find('/');
   auto type = media_type.substr(0, slash);
-  for (auto range : split(accept_header, ',')) {
+  part_reader ranges(accept_header, ',');
+  for (std::string_view range; ranges.next(range);) {
     range = trim(range);
     auto semi = range.find(';');
     auto mr = trim(range.substr(0, semi));

@@ -29,7 +29,9 @@ void http_exchange::start_stream_deferred(int status, const header_list& headers
   if (responded_) return;
   responded_ = true;
   streaming_ = true;
-  deferred_head_ = serialize_stream_head(status, headers, keep_alive());
+  // Room for a typical first chunk (one SSE event with a tools/call result), which
+  // send_chunk appends to the head.
+  deferred_head_ = serialize_stream_head(status, headers, keep_alive(), 512);
 }
 
 void http_exchange::flush_head() {
@@ -41,7 +43,7 @@ bool http_exchange::send_chunk(std::string_view data) {
   if (deferred_head_.empty()) return conn_.out.push(encode_chunk(data));
   // Head and first chunk as one outbox item, so they leave in one write.
   std::string both = std::exchange(deferred_head_, {});
-  both += encode_chunk(data);
+  append_chunk(both, data);
   return conn_.out.push(std::move(both));
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,9 +19,13 @@ class ws_connection;
 
 class http_exchange {
  public:
-  http_exchange(connection& conn, codec::http_request req) : conn_(conn), req_(std::move(req)) {}
+  // `screened_authenticated`: set when the server's head screen admitted the request
+  // (to whether it showed the secret), so the handler need not screen it again.
+  http_exchange(connection& conn, codec::http_request req, std::optional<bool> screened_authenticated = std::nullopt)
+      : conn_(conn), req_(std::move(req)), screened_authenticated_(screened_authenticated) {}
 
   const codec::http_request& request() const { return req_; }
+  const std::optional<bool>& screened_authenticated() const { return screened_authenticated_; }
 
   // A complete response.  Only the first call counts.
   void respond(http_response res);
@@ -54,6 +59,7 @@ class http_exchange {
  private:
   connection& conn_;
   codec::http_request req_;
+  std::optional<bool> screened_authenticated_;
   bool responded_ = false;
   bool streaming_ = false;
   bool stream_ended_ = false;

@@ -81,6 +81,14 @@ std::string_view status_text(int status) {
 
 namespace {
 
+// An upper bound on what append_head and the framing lines after it write, so a response
+// is built in one allocation instead of growing through four or five.
+std::size_t head_capacity(const header_list& headers) {
+  std::size_t n = 128;  // status line (≤ 46), Content-Length or Transfer-Encoding, Connection, blank line
+  for (const auto& [k, v] : headers) n += k.size() + v.size() + 4;
+  return n;
+}
+
 void append_head(std::string& out, int status, const header_list& headers) {
   out += "HTTP/1.1 ";
   out += std::to_string(status);
@@ -95,41 +103,51 @@ void append_head(std::string& out, int status, const header_list& headers) {
   }
 }
 
-}  // namespace
-
-std::string serialize_head(const http_response& res, bool keep_alive) {
-  std::string out;
-  out.reserve(160);
+void append_fixed_length_head(std::string& out, const http_response& res, bool keep_alive) {
   append_head(out, res.status, res.headers);
   out += "Content-Length: ";
   out += std::to_string(res.body.size());
   out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
+}
+
+}  // namespace
+
+std::string serialize_head(const http_response& res, bool keep_alive) {
+  std::string out;
+  out.reserve(head_capacity(res.headers));
+  append_fixed_length_head(out, res, keep_alive);
   return out;
 }
 
 std::string serialize(const http_response& res, bool keep_alive) {
-  std::string out = serialize_head(res, keep_alive);
-  out.reserve(out.size() + res.body.size());
+  std::string out;
+  out.reserve(head_capacity(res.headers) + res.body.size());
+  append_fixed_length_head(out, res, keep_alive);
   out += res.body;
   return out;
 }
 
-std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive) {
+std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive, std::size_t spare_capacity) {
   std::string out;
+  out.reserve(head_capacity(headers) + spare_capacity);
   append_head(out, status, headers);
   out += "Transfer-Encoding: chunked\r\n";
   out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
   return out;
 }
 
-std::string encode_chunk(std::string_view data) {
+void append_chunk(std::string& out, std::string_view data) {
   char size[32];
   int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
-  std::string out;
-  out.reserve(static_cast<std::size_t>(n) + data.size() + 2);
+  out.reserve(out.size() + static_cast<std::size_t>(n) + data.size() + 2);
   out.append(size, static_cast<std::size_t>(n));
   out.append(data);
   out += "\r\n";
+}
+
+std::string encode_chunk(std::string_view data) {
+  std::string out;
+  append_chunk(out, data);
   return out;
 }
 

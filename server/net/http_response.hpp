@@ -46,9 +46,13 @@ std::string serialize(const http_response& res, bool keep_alive);
 // enough to be queued separately rather than copied behind their head.
 std::string serialize_head(const http_response& res, bool keep_alive);
 // The head of a chunked streamed response (Transfer-Encoding: chunked).
-std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive);
+// `spare_capacity`: room reserved behind the head for a first chunk appended to it.
+std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive,
+                                  std::size_t spare_capacity = 0);
 // One chunk of a chunked body, and the terminating chunk.
 std::string encode_chunk(std::string_view data);
+// The same chunk appended to `out` (no string of its own).
+void append_chunk(std::string& out, std::string_view data);
 std::string_view last_chunk();
 
 }  // namespace opentabs::net

@@ -66,7 +66,8 @@ class http_server {
   // slot marked authenticated, or an unauthenticated body's bytes leased from the budget.
   // A refusal to send, or nullopt to read the body and handle the request.
   std::optional<refusal_answer> admit_head(const codec::http_request& head, std::size_t body_bytes,
-                                           connection_slots::id slot, std::optional<body_budget::lease>& body_lease);
+                                           connection_slots::id slot, std::optional<body_budget::lease>& body_lease,
+                                           std::optional<bool>& screened_authenticated);
   awaitable<void> read_requests(connection& conn, connection_slots::id slot);
   awaitable<void> write_out(connection& conn);
   // Answers a request whose body was not read, then reads and discards what the peer

@@ -43,13 +43,20 @@ awaitable<std::string> outbox::next() {
   co_return std::move(bytes);
 }
 
-bool outbox::take_ready(std::string& batch, std::size_t max_bytes) {
+bool outbox::take_ready(std::vector<std::string>& batch, std::size_t max_bytes, std::size_t max_items) {
+  std::size_t bytes = 0;
+  for (const auto& item : batch) bytes += item.size();
   bool more = true;
-  while (more && !closed_ && carry_.empty() && batch.size() < max_bytes) {
-    bool got = channel_.try_receive([&](asio::error_code ec, std::string bytes) {
-      if (ec || bytes.empty()) more = false;  // closed, or the end marker
-      else if (!batch.empty() && batch.size() + bytes.size() > max_bytes) carry_ = std::move(bytes);
-      else batch += bytes;
+  while (more && !closed_ && carry_.empty() && bytes < max_bytes && batch.size() < max_items) {
+    bool got = channel_.try_receive([&](asio::error_code ec, std::string item) {
+      if (ec || item.empty()) {
+        more = false;  // closed, or the end marker
+      } else if (!batch.empty() && bytes + item.size() > max_bytes) {
+        carry_ = std::move(item);
+      } else {
+        bytes += item.size();
+        batch.push_back(std::move(item));
+      }
     });
     if (!got) break;
   }

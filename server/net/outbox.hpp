@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "net/asio.hpp"
 
@@ -29,11 +30,12 @@ class outbox {
 
   // Writer side: the next bytes, or empty when the writer should stop.
   awaitable<std::string> next();
-  // Writer side, without waiting: appends what is already queued (up to `max_bytes`) to
-  // `batch` so it can go out in one write.  An item that would take the batch past
-  // `max_bytes` is not copied in: it is kept and returned whole by the next next().
-  // Returns false once the end marker was taken.
-  bool take_ready(std::string& batch, std::size_t max_bytes);
+  // Writer side, without waiting: moves what is already queued onto the end of `batch`
+  // (up to `max_bytes` and `max_items` in all) so it can go out in one gathered write,
+  // without copying the items into one string.  An item that would take the batch past
+  // `max_bytes` stays behind and is returned whole by the next next().  Returns false once
+  // the end marker was taken.
+  bool take_ready(std::vector<std::string>& batch, std::size_t max_bytes, std::size_t max_items);
 
  private:
   asio::experimental::channel<void(asio::error_code, std::string)> channel_;

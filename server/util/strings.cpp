@@ -51,6 +51,26 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+bool icontains(std::string_view haystack, std::string_view needle) noexcept {
+  if (needle.size() > haystack.size()) return false;
+  for (std::size_t at = 0; at + needle.size() <= haystack.size(); ++at)
+    if (iequals(haystack.substr(at, needle.size()), needle)) return true;
+  return false;
+}
+
+bool part_reader::next(std::string_view& part) noexcept {
+  if (done_) return false;
+  auto pos = rest_.find(sep_);
+  if (pos == std::string_view::npos) {
+    part = rest_;
+    done_ = true;
+  } else {
+    part = rest_.substr(0, pos);
+    rest_.remove_prefix(pos + 1);
+  }
+  return true;
+}
+
 bool starts_with(std::string_view s, std::string_view prefix) noexcept {
   return s.substr(0, prefix.size()) == prefix;
 }
@@ -108,6 +128,13 @@ std::string quote_for_error(std::string_view text, std::size_t max_bytes) {
 }
 
 bool constant_time_equals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() == b.size()) {
+    // The usual case (a right-length token): one pass without per-byte bounds checks, which
+    // the compiler can vectorise; still no early exit, so the time depends on the length only.
+    unsigned char diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+  }
   // Compare over the longer length so a mismatch in length costs the same as a mismatch in content.
   std::size_t n = std::max(a.size(), b.size());
   unsigned char diff = static_cast<unsigned char>(a.size() != b.size());

@@ -14,6 +14,23 @@ bool iequals(std::string_view a, std::string_view b) noexcept;
 std::string to_lower(std::string_view s);
 std::string_view trim(std::string_view s) noexcept;
 std::vector<std::string_view> split(std::string_view s, char sep);
+// Whether `needle` occurs in `haystack` ignoring ASCII case (no copy of either).
+bool icontains(std::string_view haystack, std::string_view needle) noexcept;
+
+// The parts of `s` between `sep`s, one at a time, as split() gives them but without
+// building a vector (header values are split on every request): a string with n
+// separators has n + 1 parts, so "" has one empty part and "a," has "a" and "".
+class part_reader {
+ public:
+  part_reader(std::string_view s, char sep) noexcept : rest_(s), sep_(sep) {}
+  // Sets `part` to the next part; false after the last.
+  bool next(std::string_view& part) noexcept;
+
+ private:
+  std::string_view rest_;
+  char sep_;
+  bool done_ = false;
+};
 bool starts_with(std::string_view s, std::string_view prefix) noexcept;
 
 // The value of the first (name, value) field whose name equals `name` ignoring ASCII case

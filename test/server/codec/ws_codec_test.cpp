@@ -247,3 +247,84 @@ TEST_CASE("encoders produce unmasked server frames") {
   CHECK(static_cast<unsigned char>(c[3]) == 0xe9);
   CHECK(static_cast<unsigned char>(encode_pong("")[0]) == 0x8a);
 }
+
+TEST_CASE("encode_text: the ASCII fast path still refuses invalid UTF-8 wherever it is") {
+  const std::string ascii(24, 'a');  // three 8-byte words
+  for (std::size_t at = 0; at <= ascii.size(); ++at) {
+    CAPTURE(at);
+    auto with = [&](std::string_view bytes) { return ascii.substr(0, at) + std::string(bytes) + ascii.substr(at); };
+    // A lone continuation byte, an invalid byte, an overlong form, a surrogate: refused.
+    CHECK(encode_text(with("\x80")).empty());
+    CHECK(encode_text(with("\xff")).empty());
+    CHECK(encode_text(with("\xc0\xaf")).empty());
+    CHECK(encode_text(with("\xed\xa0\x80")).empty());
+    // Valid two-, three- and four-byte characters anywhere: framed as they are.
+    for (std::string_view ok : {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"}) {
+      auto payload = with(ok);
+      auto frame = encode_text(payload);
+      REQUIRE(frame.size() == 2 + payload.size());
+      CHECK(frame.substr(2) == payload);
+    }
+  }
+  // A multi-byte character cut at the end, after a long ASCII run or inside the last word.
+  for (std::size_t n = 0; n <= 17; ++n) {
+    CAPTURE(n);
+    CHECK(encode_text(std::string(n, 'a') + "\xe2\x82").empty());
+    CHECK(encode_text(std::string(n, 'a') + "\xf0\x9f\x98").empty());
+  }
+  CHECK(encode_text("").size() == 2);
+}
+
+TEST_CASE("request headers: looked up in any case, repeated fields joined, names kept lowercase") {
+  auto req = parse_all(
+      "POST /mcp HTTP/1.1\r\nHost: localhost\r\nMCP-Session-Id: abc\r\nAccept: application/json\r\n"
+      "accept: text/event-stream\r\nX-Empty:\r\nContent-Length: 2\r\n\r\n{}");
+  CHECK(req.header("mcp-session-id") == "abc");
+  CHECK(req.header("Mcp-Session-Id") == "abc");
+  CHECK(req.header("MCP-SESSION-ID") == "abc");
+  CHECK(req.header("Accept") == "application/json, text/event-stream");
+  CHECK(req.has_header("x-empty"));
+  CHECK(req.header("X-Empty").empty());
+  CHECK_FALSE(req.has_header("Origin"));
+  CHECK_FALSE(req.has_header("Mcp-Session-I"));
+  CHECK_FALSE(req.has_header("Mcp-Session-Ix"));  // same length and first eight bytes
+  CHECK_FALSE(req.has_header("Mcp-Sessiom-Id"));
+  CHECK_FALSE(req.has_header("Hosx"));
+  CHECK_FALSE(req.has_header("Hos"));
+  CHECK_FALSE(req.has_header(""));
+  CHECK(req.header("HOST") == "localhost");
+  CHECK(req.header("x-EMPTY").empty());
+  CHECK(req.header("Origin").empty());
+  CHECK(req.body == "{}");
+  bool saw_session = false;
+  for (std::size_t i = 0; i < req.header_count(); ++i) {
+    auto [name, value] = req.header_at(i);
+    for (char c : name) CHECK_FALSE((c >= 'A' && c <= 'Z'));
+    if (name == "mcp-session-id") saw_session = value == "abc";
+  }
+  CHECK(saw_session);
+  // A copy (offsets, not views into the original) answers the same.
+  http_request copy = req;
+  req = http_request();
+  CHECK(copy.header("host") == "localhost");
+  // Connection tokens in any case.
+  CHECK_FALSE(parse_all("GET / HTTP/1.1\r\nHost: x\r\nConnection: CLOSE\r\n\r\n").keep_alive());
+  CHECK(parse_all("GET / HTTP/1.0\r\nHost: x\r\nConnection: Keep-Alive\r\n\r\n").keep_alive());
+  CHECK_FALSE(parse_all("GET / HTTP/1.0\r\nHost: x\r\n\r\n").keep_alive());
+}
+
+TEST_CASE("request parser: a body arriving in pieces ends exactly at Content-Length; the next request's bytes stay") {
+  const std::string raw = "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\nabcdefgGET / HTTP/1.1\r\n";
+  request_parser p;
+  std::size_t used = p.feed(raw.data(), raw.size());
+  REQUIRE(p.head_complete());
+  for (std::size_t i = 0; i < 3; ++i) used += p.feed(raw.data() + used, 1);
+  CHECK(p.current() == request_parser::state::need_more);
+  used += p.feed(raw.data() + used, raw.size() - used);
+  REQUIRE(p.current() == request_parser::state::done);
+  CHECK(raw.substr(used) == "GET / HTTP/1.1\r\n");
+  CHECK(p.feed(raw.data() + used, raw.size() - used) == 0);
+  CHECK(p.take().body == "abcdefg");
+  p.reset();
+  CHECK(p.announced_body_bytes() == 0);
+}

@@ -11,18 +11,25 @@ using namespace opentabs;
 
 namespace {
 
-// Drains the outbox the way http_server's writer does and returns the writes it would make.
-std::vector<std::string> drain(net::outbox& box, asio::io_context& io, std::size_t max_batch) {
+// Drains the outbox the way http_server's writer does and returns the writes it would make
+// (each gathered write's buffers joined).
+std::vector<std::string> drain(net::outbox& box, asio::io_context& io, std::size_t max_batch,
+                               std::size_t max_items = 64) {
   std::vector<std::string> writes;
   asio::co_spawn(
       io,
       [&]() -> net::awaitable<void> {
         bool open = true;
+        std::vector<std::string> batch;
         while (open) {
-          auto bytes = co_await box.next();
-          if (bytes.empty()) break;
-          open = box.take_ready(bytes, max_batch);
-          writes.push_back(std::move(bytes));
+          auto first = co_await box.next();
+          if (first.empty()) break;
+          batch.clear();
+          batch.push_back(std::move(first));
+          open = box.take_ready(batch, max_batch, max_items);
+          std::string write;  // what one gathered write puts on the wire
+          for (const auto& item : batch) write += item;
+          writes.push_back(std::move(write));
         }
       },
       asio::detached);
@@ -62,4 +69,25 @@ TEST_CASE("a large first item is not held back") {
   REQUIRE(box.push("z"));
   box.finish();
   CHECK(drain(box, io, 1024) == std::vector<std::string>{big, "z"});
+}
+
+TEST_CASE("a gathered write keeps every item's bytes in order, and at most max_items items") {
+  asio::io_context io;
+  net::outbox box(io.get_executor(), 256);
+  std::string all;
+  for (int i = 0; i < 150; ++i) {
+    auto item = std::to_string(i) + (i % 7 == 0 ? std::string(100, 'x') : std::string(",")) ;
+    all += item;
+    REQUIRE(box.push(item));
+  }
+  box.finish();
+  auto writes = drain(box, io, 1 << 20, 64);
+  // 150 items: 64 + 64 + 22, nothing lost, nothing reordered.
+  REQUIRE(writes.size() == 3);
+  std::string joined;
+  for (const auto& w : writes) joined += w;
+  CHECK(joined == all);
+  std::string first;
+  for (int i = 0; i < 64; ++i) first += std::to_string(i) + (i % 7 == 0 ? std::string(100, 'x') : std::string(","));
+  CHECK(writes[0] == first);
 }

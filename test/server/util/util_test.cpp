@@ -24,6 +24,16 @@ TEST_CASE("constant_time_equals") {
   CHECK_FALSE(constant_time_equals("abc", "abd"));
   CHECK_FALSE(constant_time_equals("abc", "abcd"));
   CHECK(constant_time_equals("", ""));
+  CHECK_FALSE(constant_time_equals("", "a"));
+  CHECK_FALSE(constant_time_equals("abcd", "abc"));
+  // A difference at any position of a 64-byte token (the equal-length path).
+  const std::string token(64, 'k');
+  CHECK(constant_time_equals(token, std::string(64, 'k')));
+  for (std::size_t at = 0; at < token.size(); ++at) {
+    auto other = token;
+    other[at] = 'j';
+    CHECK_FALSE(constant_time_equals(token, other));
+  }
 }
 
 TEST_CASE("closest_match suggests within distance") {
@@ -104,4 +114,29 @@ TEST_CASE("find_header_field: first field of that name, any case") {
   CHECK(*find_header_field(fields, "X-TWO") == "1");
   CHECK(find_header_field(fields, "Content-Length") == nullptr);
   CHECK(find_header_field({}, "Host") == nullptr);
+}
+
+TEST_CASE("icontains: ASCII case ignored, bytes beyond ASCII compared exactly") {
+  using opentabs::icontains;
+  CHECK(icontains("Upgrade, Keep-Alive", "keep-alive"));
+  CHECK(icontains("CLOSE", "close"));
+  CHECK(icontains("close", "close"));
+  CHECK(icontains("anything", ""));
+  CHECK_FALSE(icontains("clos", "close"));
+  CHECK_FALSE(icontains("", "close"));
+  CHECK_FALSE(icontains("keep_alive", "keep-alive"));
+  CHECK(icontains("x\xc3\x89y", "\xc3\x89"));
+  CHECK_FALSE(icontains("x\xc3\x89y", "\xc3\xa9"));  // É is not é: only A–Z fold
+}
+
+TEST_CASE("part_reader gives the parts split() gives, without a vector") {
+  auto parts = [](std::string_view s, char sep) {
+    std::vector<std::string_view> out;
+    opentabs::part_reader r(s, sep);
+    for (std::string_view p; r.next(p);) out.push_back(p);
+    return out;
+  };
+  for (std::string_view s : {"", ",", "a", "a,b", "a,,b", ",a,", "application/json, text/event-stream"})
+    CHECK(parts(s, ',') == opentabs::split(s, ','));
+  CHECK(parts("a;q=0", ';') == std::vector<std::string_view>{"a", "q=0"});
 }
