@@ -86,7 +86,7 @@ class dispatch_table {
 
  private:
   dispatch_timing timing_;
-  std::map<std::string, record> records_;
+  std::map<std::string, record, std::less<>> records_;
 };
 
 }  // namespace opentabs::app

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/call_results.hpp"
+#include "app/extension_wire.hpp"
 #include "app/invocation_notice.hpp"
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
@@ -350,8 +351,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
       co_return r;
     }
   }
-  json::object params{{"plugin", json::str(tool.plugin)}, {"tool", json::str(tool.base_name)}, {"input", std::move(args)}};
-  if (tab_id) params["tabId"] = *tab_id;
+  std::string params = tool_dispatch_params(tool.plugin, tool.base_name, args, tab_id);
   request_options ro;
   ro.plugin = tool.plugin;
   ro.label = tool.plugin + "/" + tool.base_name;
@@ -364,7 +364,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
   }
   cancel_link link(options.cancel);
   ro.cancel_hook = &link.hook;
-  auto reply = co_await hub_.request("tool.dispatch", std::move(params), std::move(ro));
+  auto reply = co_await hub_.request_json("tool.dispatch", std::move(params), std::move(ro));
   tools::call_result r = reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);
   if (!reply.ok()) entry.error = audit_error_of(reply);
   end(r);

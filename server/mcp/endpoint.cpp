@@ -208,7 +208,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(transport_error(415, "Unsupported Media Type: Content-Type must be application/json"));
       co_return;
     }
-    auto body = json::parse(req.body);
+    // The body and what classify() views in it die with this request; everything kept
+    // longer (ids, arguments, progress tokens) is copied out into default storage.
+    json::arena memory;
+    auto body = json::parse(req.body, memory);
     if (!body) {
       ex.respond(transport_error(400, rpc_error::parse_error(body.err().message)));
       co_return;
@@ -325,7 +328,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
                                                                  "(send initialize first to start a session)")));
       return;
     }
-    auto init = parse_initialize(m.params);
+    auto init = parse_initialize(m.params());
     if (!init) {
       ex.respond(json_response(400, error_json(m.id, init.error)));
       return;
@@ -381,7 +384,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   // tools/call: routes gateway meta-tools, then awaits the pipeline (its stream kept alive
   // by a call_stream_keeper when the answer streams) with the call registered for cancellation.
   awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
-    auto p = parse_tools_call(m.params);
+    auto p = parse_tools_call(m.params());
     if (!p) co_return error_json(m.id, p.error);
     auto& req = *p.value;
     const auto key = id_key(m.id);
