@@ -91,6 +91,15 @@ TEST_CASE("append_quoted escapes every byte exactly as dump() does") {
     CHECK(mine == "prefix" + json::dump(json::str(s)));
     CHECK(json::quote(s) == json::dump(json::str(s)));
   }
+  // Every byte at every position of a longer string (the eight-bytes-at-a-time scan).
+  for (int c = 0; c < 256; ++c)
+    for (std::size_t at = 0; at < 20; ++at) {
+      std::string s = "0123456789abcdefghij";
+      s[at] = static_cast<char>(c);
+      std::string mine;
+      json::append_quoted(mine, s);
+      REQUIRE(mine == json::dump(json::str(s)));
+    }
   for (std::string s : {std::string(), std::string("\"\\\"\\"), std::string("\x01\x1f\x7f", 3), std::string("\0x\0", 3),
                         std::string("héllo – 日本語 🙂 \xff\xfe broken \xc3"), std::string("line\nnext\r\ttab\b\f/slash</script>")}) {
     std::string mine;
