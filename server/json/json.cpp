@@ -156,22 +156,33 @@ void append_quoted(std::string& out, std::string_view s) {
   // control characters, 0 for bytes written as they are.
   static constexpr char esc[33] = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
   static constexpr char hex[] = "0123456789abcdef";
-  out.reserve(out.size() + s.size() + 2);
+  // Eight bytes at a time while none of them needs escaping (a control character, '"' or
+  // '\\'), then byte by byte.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  const auto clean_word = [&](std::size_t at) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + at, 8);
+    const std::uint64_t quotes = x ^ (ones * '"'), backslashes = x ^ (ones * '\\');
+    return ((((x - ones * 0x20) & ~x) | ((quotes - ones) & ~quotes) | ((backslashes - ones) & ~backslashes)) & highs) == 0;
+  };
+  const auto clean_byte = [](unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; };
+  std::size_t i = 0;
+  while (i + 8 <= s.size() && clean_word(i)) i += 8;
+  while (i < s.size() && clean_byte(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == s.size()) {
+    // Nothing to escape (names, ids, timestamps): one copy.
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    char* p = out.data() + at;
+    *p = '"';
+    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+    p[s.size() + 1] = '"';
+    return;
+  }
   out += '"';
   std::size_t run = 0;  // start of the bytes not yet copied
-  std::size_t i = 0;
   for (;;) {
-    // Eight bytes at a time while none of them needs escaping (a control character, '"'
-    // or '\\'): the usual name or id is copied in one append.
-    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    while (i + 8 <= s.size()) {
-      std::uint64_t x;
-      std::memcpy(&x, s.data() + i, 8);
-      const std::uint64_t quotes = x ^ (ones * '"'), backslashes = x ^ (ones * '\\');
-      const std::uint64_t special = ((x - ones * 0x20) & ~x) | ((quotes - ones) & ~quotes) | ((backslashes - ones) & ~backslashes);
-      if (special & highs) break;
-      i += 8;
-    }
+    while (i + 8 <= s.size() && clean_word(i)) i += 8;
     if (i >= s.size()) break;
     const auto c = static_cast<unsigned char>(s[i++]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;

@@ -64,8 +64,12 @@ std::string tools_call_response(const json::value& id, const tools::call_result&
   if (result.failure == errc::not_found && !gateway)
     return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));
   // dump(response_object(id, result.to_json())) written as text, without copying the content.
+  std::size_t text_bytes = 0;
+  for (const auto& block : result.content)
+    if (const auto* o = block.if_object())
+      if (const auto* t = json::get_string(*o, "text")) text_bytes += t->size();
   std::string out;
-  out.reserve(96 + (result.content.empty() ? 0 : 64));
+  out.reserve(128 + text_bytes + text_bytes / 8);
   jsonrpc::append_response_head(out, id);
   out += R"({"content":)";
   json::append_dump(out, result.content);
