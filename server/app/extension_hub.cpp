@@ -268,7 +268,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
   }
   // A response to one of our requests (their ids are strings).
   if (env.kind != jsonrpc::envelope_kind::response || !env.id->is_string()) return;
-  std::string rid(env.id->get_string());
+  const std::string_view rid = env.id->get_string();  // lives in `parsed`
   ext_reply rep;
   if (env.error) {
     rep.outcome = ext_reply::kind::error;
@@ -282,7 +282,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     return;
   }
   if (table_.settle(rid, std::move(rep))) wake(rid);
-  else log::debug("ignoring a late or duplicate reply " + rid);
+  else log::debug("ignoring a late or duplicate reply " + std::string(rid));
 }
 
 void extension_hub::broadcast(const json::object& message) { broadcast_text(json::dump(message)); }
@@ -371,7 +371,7 @@ bool extension_hub::report_progress(const std::string& dispatch_id, double progr
   return true;
 }
 
-void extension_hub::wake(const std::string& id) {
+void extension_hub::wake(std::string_view id) {
   if (auto it = waiters_.find(id); it != waiters_.end()) it->second->timer.cancel();
 }
 

@@ -128,7 +128,7 @@ class extension_hub {
   void fail_oversize_reply(const ext_connection& c, std::string_view text);
   // By value: callers pass the map's own element, which erase() destroys.
   void drop_connection(std::shared_ptr<ext_connection> c);
-  void wake(const std::string& id);
+  void wake(std::string_view id);
 
   asio::any_io_executor ex_;
   dispatch_table table_;

@@ -354,7 +354,8 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
   std::string params = tool_dispatch_params(tool.plugin, tool.base_name, args, tab_id);
   request_options ro;
   ro.plugin = tool.plugin;
-  ro.label = tool.plugin + "/" + tool.base_name;
+  ro.label.reserve(tool.plugin.size() + 1 + tool.base_name.size());
+  ro.label.append(tool.plugin).append("/").append(tool.base_name);
   ro.connection_id = hub_.choose_connection("", tab_id, tool.plugin);
   if (options.on_progress) {
     auto cb = options.on_progress;
