@@ -360,7 +360,15 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
     std::string failure;
     try {
-      co_return co_await answer_request(std::move(s), m, std::move(sink));
+      // One coroutine frame less per request than awaiting a separate answer_request.
+      busy_guard busy(s->rec, table);
+      const auto* method = methods.find(m.method, true);
+      if (!method) co_return error_json(m.id, rpc_error::method_not_found(m.method));
+      // Named, not a temporary inside the co_await: GCC 12 destroys some temporaries of a
+      // co_await expression twice, which would drop a reference to the session too many.
+      request_context ctx{std::move(s), m, std::move(sink)};
+      auto answer = method->handler(std::move(ctx));
+      co_return co_await std::move(answer);
     } catch (const std::exception& e) {
       failure = e.what();
     } catch (...) {
@@ -368,17 +376,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     log::error(std::string(name()) + ": " + m.method.substr(0, 64) + " failed unexpectedly: " + failure);
     co_return error_json(m.id, rpc_error::internal("the request failed unexpectedly; see the server log"));
-  }
-
-  awaitable<std::optional<std::string>> answer_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
-    busy_guard busy(s->rec, table);
-    const auto* method = methods.find(m.method, true);
-    if (!method) co_return error_json(m.id, rpc_error::method_not_found(m.method));
-    // Named, not a temporary inside the co_await: GCC 12 destroys some temporaries of a
-    // co_await expression twice, which would drop a reference to the session too many.
-    request_context ctx{std::move(s), m, std::move(sink)};
-    auto answer = method->handler(std::move(ctx));
-    co_return co_await std::move(answer);
   }
 
   // tools/call: routes gateway meta-tools, then awaits the pipeline (its stream kept alive
@@ -452,10 +449,9 @@ endpoint::endpoint(asio::any_io_executor ex, tools::tool_service& service, tools
 
 endpoint::~endpoint() { shutdown(); }
 
-net::awaitable<void> endpoint::handle(net::http_exchange& ex) {
-  auto st = impl_->st;
-  co_await st->handle(ex);
-}
+// Not a coroutine (one frame less per request): the state's handle() holds the state
+// itself (shared_from_this) from its first step, which runs as soon as the caller awaits.
+net::awaitable<void> endpoint::handle(net::http_exchange& ex) { return impl_->st->handle(ex); }
 
 std::size_t endpoint::session_count() const { return impl_->st->sessions.size(); }
 
