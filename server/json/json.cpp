@@ -1,6 +1,7 @@
 #include "json/json.hpp"
 #include "json/validate.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -217,6 +218,17 @@ void drain(std::string& out, boost::json::serializer& sr) {
 }  // namespace
 
 void append_dump(std::string& out, const value& v) {
+  // Integers (request ids, most of all) as the serializer writes them: plain decimal.
+  if (v.is_int64() || v.is_uint64()) {
+    char buf[24];
+    auto r = v.is_int64() ? std::to_chars(buf, buf + sizeof buf, v.get_int64()) : std::to_chars(buf, buf + sizeof buf, v.get_uint64());
+    out.append(buf, r.ptr);
+    return;
+  }
+  if (v.is_string()) {
+    append_quoted(out, v.get_string());
+    return;
+  }
   boost::json::serializer sr;
   sr.reset(&v);
   drain(out, sr);

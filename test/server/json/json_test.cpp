@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "json/json.hpp"
@@ -144,4 +145,15 @@ TEST_CASE("parse into an arena: the same values, and copies assigned out of it o
   }
   CHECK(json::dump(kept) == R"({"q":"a string longer than the inline size","n":[1,2,3]})");
   CHECK(kept_id == "a-rather-long-request-id-0001");
+}
+
+TEST_CASE("append_dump writes integers and strings exactly as dump() does") {
+  for (const json::value& v : {json::value(0), json::value(-1), json::value(INT64_MIN), json::value(INT64_MAX),
+                               json::value(std::uint64_t(18446744073709551615ull)), json::value(std::uint64_t(0)),
+                               json::value(42), json::str("id \"x\"\n"), json::str(""), json::value(1.5), json::value(nullptr),
+                               json::value(true)}) {
+    std::string out = "x";
+    json::append_dump(out, v);
+    CHECK(out == "x" + json::dump(v));
+  }
 }
