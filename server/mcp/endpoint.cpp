@@ -427,7 +427,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       // pipeline included), so no keep-alive outlives its call.
       std::optional<call_stream_keeper> keeper;
       if (sink) keeper.emplace(exec, sink, options.sse_head_delay, options.sse_keepalive_interval);
-      auto call = service.call_tool(tool, std::move(arguments), std::move(opts));
+      auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
       result = co_await std::move(call);
     }
     if (c->cancelled) co_return std::nullopt;
