@@ -80,7 +80,9 @@ tools::call_result success_result(const json::value& result, bool unwrap_output)
     if (const auto* o = result.if_object())
       if (const auto* out = o->if_contains("output")) payload = out;
   }
-  return tools::call_result::text(json::dump(sanitize_output(*payload)));
+  // Most results are clean: those are written as they are, without sanitize_output's copy.
+  if (!needs_sanitizing(*payload, 0)) return tools::call_result::text(json::dump(*payload));
+  return tools::call_result::text(json::dump(sanitize_rec(*payload, 0)));
 }
 
 tools::call_result browser_success(std::string_view tool_name, const json::value& result) {

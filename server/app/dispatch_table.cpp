@@ -17,14 +17,14 @@ bool dispatch_table::add(const std::string& id, std::string connection_id, std::
   return records_.emplace(id, std::move(r)).second;
 }
 
-bool dispatch_table::settle(const std::string& id, ext_reply reply) {
+bool dispatch_table::settle(std::string_view id, ext_reply reply) {
   auto it = records_.find(id);
   if (it == records_.end() || it->second.outcome) return false;
   it->second.outcome = std::move(reply);
   return true;
 }
 
-bool dispatch_table::progress(const std::string& id, clock_type::time_point now) {
+bool dispatch_table::progress(std::string_view id, clock_type::time_point now) {
   auto it = records_.find(id);
   if (it == records_.end() || it->second.outcome) return false;
   it->second.deadline = std::min(now + timing_.timeout, it->second.cap);
@@ -57,7 +57,7 @@ std::vector<std::string> dispatch_table::fail_all(ext_reply::kind kind, const st
   return ids;
 }
 
-bool dispatch_table::expire_if_due(const std::string& id, clock_type::time_point now) {
+bool dispatch_table::expire_if_due(std::string_view id, clock_type::time_point now) {
   auto it = records_.find(id);
   if (it == records_.end() || it->second.outcome || now < it->second.deadline) return false;
   auto& r = it->second;
@@ -72,12 +72,12 @@ bool dispatch_table::expire_if_due(const std::string& id, clock_type::time_point
   return true;
 }
 
-const dispatch_table::record* dispatch_table::find(const std::string& id) const {
+const dispatch_table::record* dispatch_table::find(std::string_view id) const {
   auto it = records_.find(id);
   return it == records_.end() ? nullptr : &it->second;
 }
 
-std::optional<ext_reply> dispatch_table::take(const std::string& id) {
+std::optional<ext_reply> dispatch_table::take(std::string_view id) {
   auto it = records_.find(id);
   if (it == records_.end() || !it->second.outcome) return std::nullopt;
   auto out = std::move(it->second.outcome);

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json/json.hpp"
@@ -65,19 +66,19 @@ class dispatch_table {
            clock_type::time_point now);
   // An answer arrived.  False for unknown, already-settled (duplicate) or late ids: those
   // are ignored by the caller.
-  bool settle(const std::string& id, ext_reply reply);
+  bool settle(std::string_view id, ext_reply reply);
   // A progress report: pushes the deadline out.  False for unknown or settled ids.
-  bool progress(const std::string& id, clock_type::time_point now);
+  bool progress(std::string_view id, clock_type::time_point now);
   // Settles every open request sent on `connection_id` as disconnected; returns their ids.
   std::vector<std::string> fail_connection(const std::string& connection_id, const std::string& message);
   // Settles every open request (server shutdown).
   std::vector<std::string> fail_all(ext_reply::kind kind, const std::string& message);
   // Settles the request as timed out when its deadline has passed.  True if it did.
-  bool expire_if_due(const std::string& id, clock_type::time_point now);
+  bool expire_if_due(std::string_view id, clock_type::time_point now);
 
-  const record* find(const std::string& id) const;
+  const record* find(std::string_view id) const;
   // Removes a settled record and returns its outcome (the waiter's last step).
-  std::optional<ext_reply> take(const std::string& id);
+  std::optional<ext_reply> take(std::string_view id);
 
   std::size_t open_count() const;
   std::size_t open_for_plugin(const std::string& plugin) const;
@@ -86,7 +87,7 @@ class dispatch_table {
 
  private:
   dispatch_timing timing_;
-  std::map<std::string, record> records_;
+  std::map<std::string, record, std::less<>> records_;
 };
 
 }  // namespace opentabs::app

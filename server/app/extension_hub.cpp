@@ -49,6 +49,31 @@ struct extension_hub::waiter {
   std::function<void(double, std::optional<double>, const std::string&)> on_progress;
 };
 
+namespace {
+
+// Registers a waiter of request_json's frame for its id and unregisters it when the frame
+// ends, however it ends (also when the frame is destroyed unresumed at shutdown; a hub
+// already gone is then left alone).
+template <class Map, class Waiter>
+struct waiter_entry {
+  Map& waiters;
+  std::weak_ptr<void> hub_alive;
+  std::string_view id;
+  Waiter* waiter;
+  waiter_entry(Map& m, std::weak_ptr<void> alive, std::string_view i, Waiter* w)
+      : waiters(m), hub_alive(std::move(alive)), id(i), waiter(w) {
+    waiters.emplace(id, w);
+  }
+  ~waiter_entry() {
+    if (hub_alive.expired()) return;
+    if (auto it = waiters.find(id); it != waiters.end() && it->second == waiter) waiters.erase(it);
+  }
+  waiter_entry(const waiter_entry&) = delete;
+  waiter_entry& operator=(const waiter_entry&) = delete;
+};
+
+}  // namespace
+
 extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {
   using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
   methods_.add("ping", {[](ext_connection& c, const json::object&, const json::value*) {
@@ -243,7 +268,7 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
   }
   // A response to one of our requests (their ids are strings).
   if (env.kind != jsonrpc::envelope_kind::response || !env.id->is_string()) return;
-  std::string rid(env.id->get_string());
+  const std::string_view rid = env.id->get_string();  // lives in `parsed`
   ext_reply rep;
   if (env.error) {
     rep.outcome = ext_reply::kind::error;
@@ -251,12 +276,13 @@ void extension_hub::handle_text(ext_connection& c, std::string_view text, bool o
     if (const auto* m = json::get_string(*env.error, "message")) rep.message = std::string(*m);
     if (const auto* d = json::find(*env.error, "data")) rep.data = *d;
   } else if (env.result) {
-    rep.result = *env.result;
+    // `parsed` is ours and dies here: its result is moved out, not copied.
+    rep.result = std::move(*parsed->if_contains("result"));
   } else {
     return;
   }
   if (table_.settle(rid, std::move(rep))) wake(rid);
-  else log::debug("ignoring a late or duplicate reply " + rid);
+  else log::debug("ignoring a late or duplicate reply " + std::string(rid));
 }
 
 void extension_hub::broadcast(const json::object& message) { broadcast_text(json::dump(message)); }
@@ -289,6 +315,12 @@ std::string extension_hub::choose_connection(const std::string& requested, std::
 }
 
 net::awaitable<ext_reply> extension_hub::request(std::string method, json::object params, request_options options) {
+  // Not a coroutine: the returned awaitable is request_json's.
+  params.erase(kDispatchIdKey);
+  return request_json(std::move(method), json::dump(params), std::move(options));
+}
+
+net::awaitable<ext_reply> extension_hub::request_json(std::string method, std::string params_json, request_options options) {
   if (stopping_) co_return ext_reply{ext_reply::kind::shutdown, {}, 0, "Server shutting down", {}};
   std::string conn_id = options.connection_id.empty() ? choose_connection("", std::nullopt, options.plugin)
                                                       : choose_connection(options.connection_id, std::nullopt, "");
@@ -297,36 +329,35 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
   if (auto* c = find(conn_id); c && !c->capabilities.supports(method))
     co_return ext_reply{ext_reply::kind::unsupported, {}, 0, unsupported_method_message(method, install_hint_), {}};
   std::string id = uuid_v4();
-  params["__opentabs_dispatchId"] = json::str(id);
   table_.add(id, conn_id, options.plugin, options.label.empty() ? method : options.label, clock_type::now());
-  auto w = std::make_shared<waiter>(ex_);
-  w->on_progress = std::move(options.on_progress);
-  waiters_[id] = w;
+  waiter w(ex_);
+  w.on_progress = std::move(options.on_progress);
+  waiter_entry<decltype(waiters_), waiter> registered{waiters_, alive_, id, &w};
   if (options.cancel_hook) {
     *options.cancel_hook = [this, id] {
       if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
     };
   }
-  json::object message = jsonrpc::request_object(json::str(id), method, std::move(params));
+  const std::string frame = request_frame(method, id, params_json);
+  params_json = std::string();
   // A send that fails settles the request at once; the wait below then returns immediately.
-  if (!send_to(conn_id, message)) table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}});
+  auto* target = find(conn_id);
+  if (!target || !target->send(frame)) table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}});
   try {
     while (true) {
       const auto* rec = table_.find(id);
       if (!rec || rec->outcome) break;
       if (table_.expire_if_due(id, clock_type::now())) break;
-      w->timer.expires_at(rec->deadline);
-      co_await w->timer.async_wait(net::as_value);
+      w.timer.expires_at(rec->deadline);
+      co_await w.timer.async_wait(net::as_value);
     }
   } catch (...) {
     // The awaiting coroutine was cancelled from outside: forget the request.
     table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled", {}});
     table_.take(id);
-    waiters_.erase(id);
     if (options.cancel_hook) *options.cancel_hook = nullptr;
     throw;
   }
-  waiters_.erase(id);
   if (options.cancel_hook) *options.cancel_hook = nullptr;
   auto out = table_.take(id);
   co_return out ? std::move(*out) : ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}};
@@ -340,7 +371,7 @@ bool extension_hub::report_progress(const std::string& dispatch_id, double progr
   return true;
 }
 
-void extension_hub::wake(const std::string& id) {
+void extension_hub::wake(std::string_view id) {
   if (auto it = waiters_.find(id); it != waiters_.end()) it->second->timer.cancel();
 }
 

@@ -86,6 +86,10 @@ class extension_hub {
   // the chosen connection does not handle fails at once (kind::unsupported) instead of
   // waiting for a timeout.
   net::awaitable<ext_reply> request(std::string method, json::object params, request_options options);
+  // The same with params already written as a compact JSON object without the dispatch id
+  // key (extension_wire.hpp's request_frame adds it).  request() serialises its object and
+  // comes here; a caller's own "__opentabs_dispatchId" member is replaced by ours.
+  net::awaitable<ext_reply> request_json(std::string method, std::string params_json, request_options options);
 
   // Forwards a tool.progress report to the waiting request; false when unknown.
   bool report_progress(const std::string& dispatch_id, double progress, std::optional<double> total,
@@ -124,7 +128,7 @@ class extension_hub {
   void fail_oversize_reply(const ext_connection& c, std::string_view text);
   // By value: callers pass the map's own element, which erase() destroys.
   void drop_connection(std::shared_ptr<ext_connection> c);
-  void wake(const std::string& id);
+  void wake(std::string_view id);
 
   asio::any_io_executor ex_;
   dispatch_table table_;
@@ -134,7 +138,9 @@ class extension_hub {
   std::map<std::string, std::shared_ptr<ext_connection>> connections_;
   std::vector<std::string> order_;  // connection ids in connect order
   std::map<std::string, std::string> labels_;
-  std::map<std::string, std::shared_ptr<waiter>> waiters_;
+  // The waiting request_json coroutines by request id.  Key and waiter live in the waiting
+  // coroutine's frame, which removes its entry however it ends (waiter_entry).
+  std::map<std::string_view, waiter*, std::less<>> waiters_;
   std::map<std::int64_t, std::string> tab_owner_;
   bool stopping_ = false;
   std::string install_hint_;

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "json/json.hpp"
 #include "util/result.hpp"
@@ -25,5 +28,18 @@ json::object extension_error_json(const error& e);
 
 // A reply body {"error": extension_error_json(e)} for an inbound request.
 json::object extension_error_reply(const error& e);
+
+// The key under which a request's id is repeated inside its params (spec §3.3).
+inline constexpr std::string_view kDispatchIdKey = "__opentabs_dispatchId";
+
+// One request of ours as the frame sent: {"jsonrpc":"2.0","method":<method>,"params":
+// {<params' members>,"__opentabs_dispatchId":<id>},"id":<id>}.  `params_json` is a compact
+// JSON object (json::dump's form) without the dispatch key.  Written as text: every
+// tool.dispatch sends one, and building it as an object copied the call's arguments twice.
+std::string request_frame(std::string_view method, std::string_view id, std::string_view params_json);
+
+// tool.dispatch params: {"plugin":<plugin>,"tool":<tool>,"input":<input>[,"tabId":<tab>]}.
+std::string tool_dispatch_params(std::string_view plugin, std::string_view tool, const json::object& input,
+                                 std::optional<std::int64_t> tab_id);
 
 }  // namespace opentabs::app

@@ -7,31 +7,37 @@
 namespace opentabs::app {
 namespace {
 
-// {"jsonrpc":"2.0","method":<method>,"params":{"plugin":<plugin>,"tool":<tool>,<rest>}}
-std::string invocation_json(std::string_view method, std::string_view plugin, std::string_view tool, std::string_view rest) {
+// {"jsonrpc":"2.0","method":<method>,"params":{"plugin":<plugin>,"tool":<tool>, — the
+// caller appends the rest of params and "}}".
+std::string invocation_head(std::string_view method, std::string_view plugin, std::string_view tool) {
   std::string out;
-  out.reserve(96 + plugin.size() + tool.size() + rest.size());
+  out.reserve(112 + plugin.size() + tool.size());
   out += R"({"jsonrpc":"2.0","method":")";
   out += method;
   out += R"(","params":{"plugin":)";
-  out += json::quote(plugin);
+  json::append_quoted(out, plugin);
   out += R"(,"tool":)";
-  out += json::quote(tool);
+  json::append_quoted(out, tool);
   out += ',';
-  out += rest;
-  out += "}}";
   return out;
 }
 
 }  // namespace
 
 std::string invocation_start_json(std::string_view plugin, std::string_view tool, std::int64_t ts_ms) {
-  return invocation_json("tool.invocationStart", plugin, tool, R"("ts":)" + std::to_string(ts_ms));
+  auto out = invocation_head("tool.invocationStart", plugin, tool);
+  out += R"("ts":)";
+  out += std::to_string(ts_ms);
+  out += "}}";
+  return out;
 }
 
 std::string invocation_end_json(std::string_view plugin, std::string_view tool, std::int64_t duration_ms, bool success) {
-  return invocation_json("tool.invocationEnd", plugin, tool,
-                         R"("durationMs":)" + std::to_string(duration_ms) + R"(,"success":)" + (success ? "true" : "false"));
+  auto out = invocation_head("tool.invocationEnd", plugin, tool);
+  out += R"("durationMs":)";
+  out += std::to_string(duration_ms);
+  out += success ? R"(,"success":true}})" : R"(,"success":false}})";
+  return out;
 }
 
 invocation_notice::invocation_notice(extension_hub& hub, std::string_view plugin, std::string_view tool)

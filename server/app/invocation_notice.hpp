@@ -17,7 +17,8 @@ class extension_hub;
 std::string invocation_start_json(std::string_view plugin, std::string_view tool, std::int64_t ts_ms);
 std::string invocation_end_json(std::string_view plugin, std::string_view tool, std::int64_t duration_ms, bool success);
 
-// Sends the start now and the end when finish() is called (once).
+// Sends the start now and the end when finish() is called (once).  The names are viewed,
+// not copied: they must outlive the notice (the tool definition a call holds does).
 class invocation_notice {
  public:
   invocation_notice(extension_hub& hub, std::string_view plugin, std::string_view tool);
@@ -25,7 +26,7 @@ class invocation_notice {
 
  private:
   extension_hub& hub_;
-  std::string plugin_, tool_;
+  std::string_view plugin_, tool_;
   std::int64_t started_ms_;
   bool finished_ = false;
 };

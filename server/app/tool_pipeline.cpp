@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/call_results.hpp"
+#include "app/extension_wire.hpp"
 #include "app/invocation_notice.hpp"
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
@@ -99,11 +100,11 @@ std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
   return out;
 }
 
-net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object arguments,
+net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object args,
                                                             tools::call_options options) {
   test_fault::throw_if_armed("pipeline-throw", name);
-  auto tool = state_.registry.find(name);
-  if (!tool) {
+  auto found = state_.registry.find(name);
+  if (!found) {
     std::string text = "Tool " + name + " not found";
     auto similar = state_.registry.similar_names(name);
     if (!similar.empty()) {
@@ -113,62 +114,10 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     }
     co_return tools::call_result::text(text, true, errc::not_found);
   }
-  // `tool` keeps the definition alive even if a reload swaps the registry meanwhile.
-  co_return co_await run(*tool, std::move(arguments), options);
-}
+  // `found` keeps the definition alive even if a reload swaps the registry meanwhile.  The
+  // call runs in this coroutine's frame (one frame per call less than a separate run()).
+  const tools::tool_def& tool = *found;
 
-tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) const {
-  if (tool.kind == tools::tool_kind::browser) {
-    return tools::call_result::text(
-        "Tool \"" + tool.name +
-            "\" is currently disabled. Browser tools are off until the user enables them: in the OpenTabs side "
-            "panel (browser tools card), or with `opentabs config set tool-permission.browser." +
-            tool.name + " auto` (or `plugin-permission.browser ask|auto` for all browser tools).",
-        true, errc::tool_failed);
-  }
-  if (tool.kind == tools::tool_kind::webmcp) {
-    return tools::call_result::text(
-        "WebMCP tool \"" + tool.name + "\" of " + tool.plugin +
-            " is turned off. Tools that web pages publish are off until the user enables their site: in the "
-            "OpenTabs side panel (WebMCP card), or with `opentabs config set plugin-permission." +
-            tool.plugin + " ask` (or auto).",
-        true, errc::tool_failed);
-  }
-  const auto* p = state_.find_plugin(tool.plugin);
-  std::string version = p ? p->loaded.version : "?";
-  const auto it = state_.cfg.permissions.find(tool.plugin);
-  std::string text;
-  if (it != state_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
-    text = "Plugin \"" + tool.plugin + "\" has been updated from v" + *it->second.reviewed_version + " to v" + version +
-           " and needs re-review.";
-  } else if (it != state_.cfg.permissions.end() && it->second.reviewed_version) {
-    text = "Tool \"" + tool.name + "\" of plugin \"" + tool.plugin + "\" is turned off.";
-  } else {
-    text = "Plugin \"" + tool.plugin + "\" (v" + version + ") has not been reviewed yet.";
-  }
-  text += " To enable it: call plugin_inspect with {\"plugin\":\"" + tool.plugin +
-          "\"} to review the adapter code, then plugin_mark_reviewed with the review token; or ask the user to "
-          "enable it in the OpenTabs side panel, or run `opentabs config set plugin-permission." +
-          tool.plugin + " ask`.";
-  return tools::call_result::text(text, true, errc::tool_failed);
-}
-
-void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& result) {
-  entry.success = !result.is_error;
-  if (result.is_error && !entry.error) {
-    audit::audit_error e;
-    e.code = "UNKNOWN";
-    if (!result.content.empty())
-      if (const auto* t = json::get_string(result.content.front().as_object(), "text")) e.message = std::string(*t);
-    entry.error = std::move(e);
-  }
-  if (entry.success) entry.error.reset();
-  auto st = state_.audit.append(std::move(entry));
-  if (!st) log::warn("audit log: " + st.err().message);
-}
-
-net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& tool, json::object args,
-                                                      tools::call_options& options) {
   if (tool.kind == tools::tool_kind::platform) {
     if (!platform_) co_return tools::call_result::text("Tool " + tool.name + " is not available", true, errc::not_found);
     co_return co_await platform_(tool, args);
@@ -257,6 +206,56 @@ net::awaitable<tools::call_result> tool_pipeline::run(const tools::tool_def& too
   else
     result = co_await dispatch_browser(tool, std::move(args), options, entry);
   co_return finish(std::move(result));
+}
+
+tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) const {
+  if (tool.kind == tools::tool_kind::browser) {
+    return tools::call_result::text(
+        "Tool \"" + tool.name +
+            "\" is currently disabled. Browser tools are off until the user enables them: in the OpenTabs side "
+            "panel (browser tools card), or with `opentabs config set tool-permission.browser." +
+            tool.name + " auto` (or `plugin-permission.browser ask|auto` for all browser tools).",
+        true, errc::tool_failed);
+  }
+  if (tool.kind == tools::tool_kind::webmcp) {
+    return tools::call_result::text(
+        "WebMCP tool \"" + tool.name + "\" of " + tool.plugin +
+            " is turned off. Tools that web pages publish are off until the user enables their site: in the "
+            "OpenTabs side panel (WebMCP card), or with `opentabs config set plugin-permission." +
+            tool.plugin + " ask` (or auto).",
+        true, errc::tool_failed);
+  }
+  const auto* p = state_.find_plugin(tool.plugin);
+  std::string version = p ? p->loaded.version : "?";
+  const auto it = state_.cfg.permissions.find(tool.plugin);
+  std::string text;
+  if (it != state_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
+    text = "Plugin \"" + tool.plugin + "\" has been updated from v" + *it->second.reviewed_version + " to v" + version +
+           " and needs re-review.";
+  } else if (it != state_.cfg.permissions.end() && it->second.reviewed_version) {
+    text = "Tool \"" + tool.name + "\" of plugin \"" + tool.plugin + "\" is turned off.";
+  } else {
+    text = "Plugin \"" + tool.plugin + "\" (v" + version + ") has not been reviewed yet.";
+  }
+  text += " To enable it: call plugin_inspect with {\"plugin\":\"" + tool.plugin +
+          "\"} to review the adapter code, then plugin_mark_reviewed with the review token; or ask the user to "
+          "enable it in the OpenTabs side panel, or run `opentabs config set plugin-permission." +
+          tool.plugin + " ask`.";
+  return tools::call_result::text(text, true, errc::tool_failed);
+}
+
+void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& result) {
+  entry.success = !result.is_error;
+  if (result.is_error && !entry.error) {
+    audit::audit_error e;
+    e.code = "UNKNOWN";
+    if (!result.content.empty())
+      if (const auto* t = json::get_string(result.content.front().as_object(), "text")) e.message = std::string(*t);
+    entry.error = std::move(e);
+  }
+  if (entry.success) entry.error.reset();
+  auto st = state_.audit.append(std::move(entry));
+  if (!st) log::warn("audit log: " + st.err().message);
 }
 
 net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const tools::tool_def& tool,
@@ -350,11 +349,11 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
       co_return r;
     }
   }
-  json::object params{{"plugin", json::str(tool.plugin)}, {"tool", json::str(tool.base_name)}, {"input", std::move(args)}};
-  if (tab_id) params["tabId"] = *tab_id;
+  std::string params = tool_dispatch_params(tool.plugin, tool.base_name, args, tab_id);
   request_options ro;
   ro.plugin = tool.plugin;
-  ro.label = tool.plugin + "/" + tool.base_name;
+  ro.label.reserve(tool.plugin.size() + 1 + tool.base_name.size());
+  ro.label.append(tool.plugin).append("/").append(tool.base_name);
   ro.connection_id = hub_.choose_connection("", tab_id, tool.plugin);
   if (options.on_progress) {
     auto cb = options.on_progress;
@@ -364,7 +363,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
   }
   cancel_link link(options.cancel);
   ro.cancel_hook = &link.hook;
-  auto reply = co_await hub_.request("tool.dispatch", std::move(params), std::move(ro));
+  auto reply = co_await hub_.request_json("tool.dispatch", std::move(params), std::move(ro));
   tools::call_result r = reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);
   if (!reply.ok()) entry.error = audit_error_of(reply);
   end(r);

@@ -58,7 +58,6 @@ class tool_pipeline final : public tools::tool_service {
   json::value list_plugin_tabs(const std::string& plugin) const;
 
  private:
-  net::awaitable<tools::call_result> run(const tools::tool_def& tool, json::object args, tools::call_options& options);
   net::awaitable<tools::call_result> dispatch_plugin(const tools::tool_def& tool, json::object args,
                                                      std::optional<std::int64_t> tab_id, const std::string& instance,
                                                      tools::call_options& options, audit::audit_entry& audit);

@@ -31,7 +31,7 @@ void tool_registry::set_webmcp_tools(std::vector<tools::tool_def> webmcp_tools) 
 }
 
 void tool_registry::reindex() {
-  std::unordered_map<std::string, std::size_t> index;
+  string_map<std::size_t> index;
   index.reserve(tools_.size() * 2);
   for (std::size_t i = 0; i < tools_.size(); ++i) {
     const auto& t = *tools_[i];
@@ -47,7 +47,7 @@ void tool_registry::reindex() {
 }
 
 tool_registry::tool_ptr tool_registry::find(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
+  auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : tools_[it->second];
 }
 

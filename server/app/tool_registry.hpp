@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tools/tool.hpp"
+#include "util/string_keyed.hpp"
 
 namespace opentabs::app {
 
@@ -40,7 +41,7 @@ class tool_registry {
 
   std::vector<tool_ptr> tools_;
   std::size_t webmcp_begin_ = 0;  // tools_[webmcp_begin_..] are the WebMCP tools
-  std::unordered_map<std::string, std::size_t> by_name_;
+  string_map<std::size_t> by_name_;
   std::size_t plugin_count_ = 0;
   std::size_t browser_count_ = 0;
   std::uint64_t generation_ = 0;

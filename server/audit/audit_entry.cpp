@@ -50,28 +50,28 @@ json::object to_json(const audit_entry& e) {
   return o;
 }
 
-// Written as text, in to_json's key order and with its escaping (json::quote is the same
-// serializer): one line per audited call, so it is worth skipping the object.
+// Written as text, in to_json's key order and with its escaping (json::append_quoted writes
+// exactly the serializer's escaping): one line per audited call, so it is worth skipping the object.
 std::string to_ndjson_line(const audit_entry& e) {
   std::string out;
   out.reserve(128 + e.tool.size() + e.plugin.size() + (e.error ? e.error->message.size() + 64 : 0));
   out += R"({"timestamp":)";
-  out += json::quote(e.timestamp);
+  json::append_quoted(out, e.timestamp);
   out += R"(,"tool":)";
-  out += json::quote(e.tool);
+  json::append_quoted(out, e.tool);
   out += R"(,"plugin":)";
-  out += json::quote(e.plugin);
+  json::append_quoted(out, e.plugin);
   out += e.success ? R"(,"success":true)" : R"(,"success":false)";
   out += R"(,"durationMs":)";
   out += std::to_string(e.duration_ms);
   if (e.error) {
     out += R"(,"error":{"code":)";
-    out += json::quote(e.error->code);
+    json::append_quoted(out, e.error->code);
     out += R"(,"message":)";
-    out += json::quote(e.error->message);
+    json::append_quoted(out, e.error->message);
     if (e.error->category) {
       out += R"(,"category":)";
-      out += json::quote(*e.error->category);
+      json::append_quoted(out, *e.error->category);
     }
     out += '}';
   }

@@ -1,7 +1,10 @@
 #include "json/json.hpp"
 #include "json/validate.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace opentabs::json {
 namespace {
@@ -78,13 +81,18 @@ bool has_non_finite(const value& v, int depth = 0) {
 
 }  // namespace
 
-result<value> parse(std::string_view text, const parse_limits& limits) {
+namespace {
+
+result<value> parse_into(std::string_view text, const parse_limits& limits, boost::json::storage_ptr storage) {
   if (text.size() > limits.max_bytes)
     return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                                        std::to_string(limits.max_bytes) + " bytes");
   boost::json::parse_options opts;
   opts.max_depth = limits.max_depth;
-  boost::json::parser p(boost::json::storage_ptr(), opts);
+  // The parser's own stack starts in `scratch` (no heap for ordinary nesting).
+  unsigned char scratch[1024];
+  boost::json::parser p(boost::json::storage_ptr(), opts, scratch, sizeof scratch);
+  p.reset(std::move(storage));
   boost::system::error_code ec;
   std::size_t used = p.write_some(text.data(), text.size(), ec);
   if (!ec && used < text.size()) {
@@ -99,6 +107,14 @@ result<value> parse(std::string_view text, const parse_limits& limits) {
   return v;
 }
 
+}  // namespace
+
+result<value> parse(std::string_view text, const parse_limits& limits) { return parse_into(text, limits, {}); }
+
+result<value> parse(std::string_view text, arena& memory, const parse_limits& limits) {
+  return parse_into(text, limits, memory.storage());
+}
+
 status validate(std::string_view text, const parse_limits& limits) {
   if (text.size() > limits.max_bytes)
     return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
@@ -107,11 +123,11 @@ status validate(std::string_view text, const parse_limits& limits) {
   // parser's own stack in `scratch`; larger ones continue on the heap.
   unsigned char nodes[8192];
   unsigned char scratch[2048];
-  boost::json::monotonic_resource arena(nodes, sizeof nodes);
+  boost::json::monotonic_resource nodes_arena(nodes, sizeof nodes);
   boost::json::parse_options opts;
   opts.max_depth = limits.max_depth;
   boost::json::parser p(boost::json::storage_ptr(), opts, scratch, sizeof scratch);
-  p.reset(&arena);
+  p.reset(&nodes_arena);
   boost::system::error_code ec;
   std::size_t used = p.write_some(text.data(), text.size(), ec);
   if (!ec && used < text.size()) return make_error("parse_error", "unexpected data after the JSON value at " + position_of(text, used));
@@ -130,7 +146,105 @@ result<object> parse_object(std::string_view text, const parse_limits& limits) {
 std::string dump(const value& v) { return boost::json::serialize(v); }
 std::string dump(const object& o) { return boost::json::serialize(o); }
 
-std::string quote(std::string_view s) { return boost::json::serialize(boost::json::string_view(s.data(), s.size())); }
+std::string quote(std::string_view s) {
+  std::string out;
+  append_quoted(out, s);
+  return out;
+}
+
+void append_quoted(std::string& out, std::string_view s) {
+  // Boost.JSON's serializer's table: the two-character escapes it uses, 'u' for the other
+  // control characters, 0 for bytes written as they are.
+  static constexpr char esc[33] = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
+  static constexpr char hex[] = "0123456789abcdef";
+  // Eight bytes at a time while none of them needs escaping (a control character, '"' or
+  // '\\'), then byte by byte.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  const auto clean_word = [&](std::size_t at) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + at, 8);
+    const std::uint64_t quotes = x ^ (ones * '"'), backslashes = x ^ (ones * '\\');
+    return ((((x - ones * 0x20) & ~x) | ((quotes - ones) & ~quotes) | ((backslashes - ones) & ~backslashes)) & highs) == 0;
+  };
+  const auto clean_byte = [](unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; };
+  std::size_t i = 0;
+  while (i + 8 <= s.size() && clean_word(i)) i += 8;
+  while (i < s.size() && clean_byte(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == s.size()) {
+    // Nothing to escape (names, ids, timestamps): one copy.
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    char* p = out.data() + at;
+    *p = '"';
+    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+    p[s.size() + 1] = '"';
+    return;
+  }
+  out += '"';
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (;;) {
+    while (i + 8 <= s.size() && clean_word(i)) i += 8;
+    if (i >= s.size()) break;
+    const auto c = static_cast<unsigned char>(s[i++]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - 1 - run);
+    run = i;
+    out += '\\';
+    if (c == '"' || c == '\\') {
+      out += static_cast<char>(c);
+    } else if (esc[c] != 'u') {
+      out += esc[c];
+    } else {
+      out += "u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+namespace {
+
+// Drains a serializer into `out` through a stack buffer (no temporary string).
+void drain(std::string& out, boost::json::serializer& sr) {
+  char buf[4096];
+  while (!sr.done()) {
+    auto sv = sr.read(buf, sizeof buf);
+    out.append(sv.data(), sv.size());
+  }
+}
+
+}  // namespace
+
+void append_dump(std::string& out, const value& v) {
+  // Integers (request ids, most of all) as the serializer writes them: plain decimal.
+  if (v.is_int64() || v.is_uint64()) {
+    char buf[24];
+    auto r = v.is_int64() ? std::to_chars(buf, buf + sizeof buf, v.get_int64()) : std::to_chars(buf, buf + sizeof buf, v.get_uint64());
+    out.append(buf, r.ptr);
+    return;
+  }
+  if (v.is_string()) {
+    append_quoted(out, v.get_string());
+    return;
+  }
+  boost::json::serializer sr;
+  sr.reset(&v);
+  drain(out, sr);
+}
+
+void append_dump(std::string& out, const object& o) {
+  boost::json::serializer sr;
+  sr.reset(&o);
+  drain(out, sr);
+}
+
+void append_dump(std::string& out, const array& a) {
+  boost::json::serializer sr;
+  sr.reset(&a);
+  drain(out, sr);
+}
 
 std::string dump_pretty(const value& v) {
   std::string out;

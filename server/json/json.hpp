@@ -30,6 +30,24 @@ struct parse_limits {
 // and at which line/column/byte offset.
 result<value> parse(std::string_view text, const parse_limits& limits = {});
 
+// Memory for the values of one request that die with it: parse() into an arena puts a
+// message of a few KiB in its inline buffer (more continues on the heap) and frees it all
+// at once.  A value parsed into an arena must not outlive it: copies into values of the
+// default storage (assignment to one, parse_tools_call's arguments, ...) are heap copies,
+// but a copy *constructed* from an arena value lives in the arena too.
+class arena {
+ public:
+  arena() : resource_(buffer_, sizeof buffer_) {}
+  arena(const arena&) = delete;
+  arena& operator=(const arena&) = delete;
+  boost::json::storage_ptr storage() { return boost::json::storage_ptr(&resource_); }
+
+ private:
+  unsigned char buffer_[4096];
+  boost::json::monotonic_resource resource_;
+};
+result<value> parse(std::string_view text, arena& memory, const parse_limits& limits = {});
+
 // Like parse() but also requires the top level to be an object (code "not_object").
 result<object> parse_object(std::string_view text, const parse_limits& limits = {});
 
@@ -39,6 +57,14 @@ std::string dump(const object& o);
 // One string as a JSON string literal, quotes and escapes included, for messages that are
 // assembled as text on hot paths.
 std::string quote(std::string_view s);
+// The same, appended to `out` without a temporary: exactly the bytes quote() and dump()
+// write (control characters as \b \t \n \f \r or \u00xx, '"' and '\\' escaped, every other
+// byte as it is).
+void append_quoted(std::string& out, std::string_view s);
+// dump(v) appended to `out`, for messages assembled as text around a value.
+void append_dump(std::string& out, const value& v);
+void append_dump(std::string& out, const object& o);
+void append_dump(std::string& out, const array& a);
 
 // Pretty serialisation with two-space indentation, for files people read and edit.
 std::string dump_pretty(const value& v);

@@ -105,7 +105,7 @@ classified classify(const json::value& v) {
           return failure(rpc_error::invalid_params("params", "must be an object, got " + std::string(json::type_name(*p))), id);
         return failure(rpc_error::invalid_request("\"params\" must be an object"), id);
       }
-      m.params = p->get_object();
+      m.params_view = &p->get_object();
     }
     classified c;
     c.msg = std::move(m);
@@ -124,6 +124,11 @@ classified classify(const json::value& v) {
     return c;
   }
   return failure(rpc_error::invalid_request("a message needs \"method\" (request or notification) or \"id\" with exactly one of \"result\"/\"error\" (response)"), id);
+}
+
+const json::object& message::params() const {
+  static const json::object empty;
+  return params_view ? *params_view : empty;
 }
 
 const json::object* envelope::params_object() const {
@@ -155,16 +160,30 @@ envelope classify_peer(const json::object& o, peer_rules rules) {
 }
 
 std::string id_key(const json::value& id) {
-  if (id.is_string()) return "s:" + std::string(id.get_string());
-  return "n:" + json::dump(id);
+  std::string key;
+  if (id.is_string()) {
+    const auto& s = id.get_string();
+    key.reserve(2 + s.size());
+    key += "s:";
+    key.append(s.data(), s.size());
+    return key;
+  }
+  key = "n:";
+  json::append_dump(key, id);
+  return key;
+}
+
+void append_response_head(std::string& out, const json::value& id) {
+  out += R"({"jsonrpc":"2.0","id":)";
+  if (id.is_string()) json::append_quoted(out, id.get_string());
+  else json::append_dump(out, id);
+  out += R"(,"result":)";
 }
 
 std::string response_json(const json::value& id, std::string_view result_json) {
   std::string out;
   out.reserve(result_json.size() + 48);
-  out += R"({"jsonrpc":"2.0","id":)";
-  out += json::dump(id);
-  out += R"(,"result":)";
+  append_response_head(out, id);
   out += result_json;
   out += '}';
   return out;
@@ -174,9 +193,9 @@ std::string response_json(const json::value& id, const json::object& result) { r
 
 std::string error_json(const json::value& id, const rpc_error& error) {
   std::string out = R"({"jsonrpc":"2.0","id":)";
-  out += json::dump(id);
+  json::append_dump(out, id);
   out += R"(,"error":)";
-  out += json::dump(error.to_json());
+  json::append_dump(out, error.to_json());
   out += '}';
   return out;
 }

@@ -55,12 +55,17 @@ struct rpc_error {
 
 enum class message_kind { request, notification, response };
 
-// A classified message.  `params` is empty when the message had none.
+// A classified message.  params() is empty when the message had none.
 struct message {
   message_kind kind = message_kind::request;
   json::value id;  // requests and responses: a string or an integer
   std::string method;
-  json::object params;
+  // The params object inside the value that was classified, not a copy of it (a tools/call's
+  // arguments are copied once, by the request that owns them): valid while that value
+  // lives.  Null: the message had none.
+  const json::object* params_view = nullptr;
+
+  const json::object& params() const;
 };
 
 // The outcome of classifying one message.  On failure `id` holds the request id when it
@@ -73,7 +78,7 @@ struct classified {
 };
 
 // Classifies one element: a whole POST body or one element of a batch.  Checks "jsonrpc",
-// the id's type and that params is an object.
+// the id's type and that params is an object.  The message's params() points into `v`.
 classified classify(const json::value& v);
 
 // ---- a peer's envelope (extension channel, stdio bridge) --------------------------------
@@ -112,6 +117,9 @@ std::string id_key(const json::value& id);
 
 // Every output is one compact line.
 std::string response_json(const json::value& id, std::string_view result_json);
+// {"jsonrpc":"2.0","id":<id>,"result": appended to `out`, for a result written as text
+// right after it (then one closing '}').
+void append_response_head(std::string& out, const json::value& id);
 std::string response_json(const json::value& id, const json::object& result);
 std::string error_json(const json::value& id, const rpc_error& error);
 std::string notification_json(std::string_view method, const json::object& params);

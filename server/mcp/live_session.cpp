@@ -40,7 +40,7 @@ void live_session::handle_notification(const jsonrpc::message& m) {
   if (m.method == "notifications/initialized") {
     rec->initialized = true;
   } else if (m.method == "notifications/cancelled") {
-    auto id = parse_cancelled(m.params);
+    auto id = parse_cancelled(m.params());
     if (!id) return;  // malformed cancellations are ignored (spec)
     auto it = calls.find(jsonrpc::id_key(*id));
     if (it == calls.end()) return;  // finished or unknown: a normal race

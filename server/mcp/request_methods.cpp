@@ -28,7 +28,7 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
   table.add("ping", {[](request_context ctx) { return answer_now(jsonrpc::response_json(ctx.msg.id, "{}")); },
                      params_kind::none, call_kind::request});
   table.add("tools/list", {[gateway, &catalog](request_context ctx) {
-                             auto p = parse_tools_list(ctx.msg.params);
+                             auto p = parse_tools_list(ctx.msg.params());
                              if (!p) return answer_now(jsonrpc::error_json(ctx.msg.id, p.error));
                              return answer_now(jsonrpc::response_json(
                                  ctx.msg.id, gateway ? gateway::tools_list_result() : catalog.tools_list_result()));
@@ -37,7 +37,7 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
   table.add("tools/call", {std::move(tools_call), params_kind::object, call_kind::request});
   if (!gateway) {
     table.add("logging/setLevel", {[](request_context ctx) {
-                                     auto p = parse_set_level(ctx.msg.params);
+                                     auto p = parse_set_level(ctx.msg.params());
                                      if (!p) return answer_now(jsonrpc::error_json(ctx.msg.id, p.error));
                                      ctx.session->rec->log.set(p.value->level);
                                      return answer_now(jsonrpc::response_json(ctx.msg.id, "{}"));
@@ -56,14 +56,26 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
 
 std::optional<std::string> tools_list_gzip(bool gateway, tool_catalog& catalog, const jsonrpc::message& request) {
   if (gateway || request.kind != jsonrpc::message_kind::request || request.method != "tools/list") return std::nullopt;
-  if (!parse_tools_list(request.params)) return std::nullopt;
+  if (!parse_tools_list(request.params())) return std::nullopt;
   return catalog.tools_list_gzip(request.id);
 }
 
 std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway) {
   if (result.failure == errc::not_found && !gateway)
     return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));
-  return jsonrpc::response_json(id, result.to_json());
+  // dump(response_object(id, result.to_json())) written as text, without copying the content.
+  std::size_t text_bytes = 0;
+  for (const auto& block : result.content)
+    if (const auto* o = block.if_object())
+      if (const auto* t = json::get_string(*o, "text")) text_bytes += t->size();
+  std::string out;
+  out.reserve(128 + text_bytes + text_bytes / 8);
+  jsonrpc::append_response_head(out, id);
+  out += R"({"content":)";
+  json::append_dump(out, result.content);
+  if (result.is_error) out += R"(,"isError":true)";
+  out += "}}";
+  return out;
 }
 
 }  // namespace opentabs::mcp

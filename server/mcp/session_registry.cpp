@@ -21,7 +21,7 @@ session_registry::session_registry(asio::any_io_executor ex, net::task_group* ta
     : ex_(std::move(ex)), tasks_(tasks), table_(idle_expiry, max_new_per_minute), name_(std::move(name)) {}
 
 std::shared_ptr<live_session> session_registry::find(std::string_view id) {
-  auto it = sessions_.find(std::string(id));
+  auto it = sessions_.find(id);
   if (it == sessions_.end()) return nullptr;
   if (!table_.find(id)) {  // idle-expired, its coroutine has not woken up yet
     end(it->second, "idle expiry");

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "util/string_keyed.hpp"
+
 #include "mcp/live_session.hpp"
 #include "mcp/session_table.hpp"
 #include "net/asio.hpp"
@@ -50,7 +52,7 @@ class session_registry {
   net::task_group* tasks_;
   session_table table_;
   std::string name_;
-  std::unordered_map<std::string, std::shared_ptr<live_session>> sessions_;
+  string_map<std::shared_ptr<live_session>> sessions_;
 };
 
 }  // namespace opentabs::mcp

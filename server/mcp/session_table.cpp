@@ -45,7 +45,7 @@ std::shared_ptr<session_record> session_table::create(std::string protocol_versi
 }
 
 session_record* session_table::find(std::string_view id) {
-  auto it = sessions_.find(std::string(id));
+  auto it = sessions_.find(id);
   if (it == sessions_.end()) return nullptr;
   if (expired(*it->second)) return nullptr;
   return it->second.get();

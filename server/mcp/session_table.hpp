@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "mcp/log_level.hpp"
+#include "util/string_keyed.hpp"
 
 namespace opentabs::mcp {
 
@@ -76,7 +77,7 @@ class session_table {
   std::chrono::milliseconds idle_;
   clock_fn now_;
   creation_bucket bucket_;
-  std::unordered_map<std::string, std::shared_ptr<session_record>> sessions_;
+  string_map<std::shared_ptr<session_record>> sessions_;
 };
 
 }  // namespace opentabs::mcp

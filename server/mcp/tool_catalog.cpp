@@ -55,7 +55,7 @@ std::string tool_catalog::tools_list_gzip(const json::value& id) {
 
 std::string_view tool_catalog::plugin_of(std::string_view tool) {
   if (!built_) build();
-  auto it = plugin_by_tool_.find(std::string(tool));
+  auto it = plugin_by_tool_.find(tool);
   return it == plugin_by_tool_.end() ? std::string_view() : std::string_view(it->second);
 }
 

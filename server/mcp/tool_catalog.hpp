@@ -14,6 +14,7 @@
 #include "codec/gzip.hpp"
 #include "json/json.hpp"
 #include "tools/tool_service.hpp"
+#include "util/string_keyed.hpp"
 
 namespace opentabs::mcp {
 
@@ -48,7 +49,7 @@ class tool_catalog {
   std::string tools_list_;
   std::optional<codec::gzip_prefix> tools_list_gzip_;  // of {"result":<tools_list_>
   std::string gateway_all_;
-  std::unordered_map<std::string, std::string> plugin_by_tool_;
+  string_map<std::string> plugin_by_tool_;
 };
 
 }  // namespace opentabs::mcp

@@ -184,18 +184,20 @@ class sax_walk {
           if (!walk(x, depth + 1)) return false;
         return h_.EndArray(static_cast<rapidjson::SizeType>(v.get_array().size()));
       }
-      case json::kind::object: {
-        if (depth >= max_depth_) return deep();
-        if (!h_.StartObject()) return false;
-        for (auto& kv : v.get_object()) {
-          detail::current_string = {kv.key().data(), kv.key().size()};
-          if (!h_.Key(kv.key().data(), static_cast<rapidjson::SizeType>(kv.key().size()), false)) return false;
-          if (!walk(kv.value(), depth + 1)) return false;
-        }
-        return h_.EndObject(static_cast<rapidjson::SizeType>(v.get_object().size()));
-      }
+      case json::kind::object: return walk(v.get_object(), depth);
     }
     return false;
+  }
+
+  bool walk(const json::object& o, std::size_t depth) {
+    if (depth >= max_depth_) return deep();
+    if (!h_.StartObject()) return false;
+    for (auto& kv : o) {
+      detail::current_string = {kv.key().data(), kv.key().size()};
+      if (!h_.Key(kv.key().data(), static_cast<rapidjson::SizeType>(kv.key().size()), false)) return false;
+      if (!walk(kv.value(), depth + 1)) return false;
+    }
+    return h_.EndObject(static_cast<rapidjson::SizeType>(o.size()));
   }
 
  private:
@@ -207,8 +209,13 @@ class sax_walk {
   std::size_t max_depth_;
 };
 
-std::optional<failure> run(const compiled& c, const json::value& instance, std::size_t max_depth) {
-  rj_validator validator(*c.schema);
+// `Instance`: a json::value, or a json::object walked as it is (no copy into a value).
+template <class Instance>
+std::optional<failure> run(const compiled& c, const Instance& instance, std::size_t max_depth) {
+  // The validator's state allocator and its two stacks' allocators are this one (RapidJSON
+  // would otherwise allocate one allocator object for each, per validation).
+  rapidjson::CrtAllocator state;
+  rj_validator validator(*c.schema, &state);
   sax_walk w(validator, max_depth);
   bool ok = w.walk(instance, 0);
   if (w.too_deep) return failure{"", "", "", true};
@@ -636,6 +643,9 @@ std::optional<violation> validator::check(const json::value& instance) const {
 }
 
 status validator::validate(const json::object& args, std::string_view tool_name) const {
+  // Valid arguments (the common case) are walked as they are; only a refusal is copied into
+  // a value for check() to explain.
+  if (!run(*impl_->main, args, impl_->lim.max_instance_depth)) return ok();
   auto v = check(json::value(args));
   if (!v) return ok();
   return make_error("invalid_arguments", describe_invalid_arguments(tool_name, *v));

@@ -69,12 +69,12 @@ std::string uuid_v4() {
   take_random(b.data(), b.size());
   b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
   b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
-  std::string out;
-  out.reserve(36);
+  std::string out(36, '-');
+  char* p = out.data();
   for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[b[i] >> 4]);
-    out.push_back(kHex[b[i] & 0xf]);
+    if (i == 4 || i == 6 || i == 8 || i == 10) ++p;  // over a '-'
+    *p++ = kHex[b[i] >> 4];
+    *p++ = kHex[b[i] & 0xf];
   }
   return out;
 }

@@ -24,18 +24,18 @@ void handle(const json::value& element) {
   }
   const jsonrpc::message& m = *c.msg;
   if (m.kind == jsonrpc::message_kind::request) (void)jsonrpc::id_key(m.id);
-  (void)mcp::parse_initialize(m.params);
-  (void)mcp::parse_tools_list(m.params);
-  if (auto call = mcp::parse_tools_call(m.params)) {
+  (void)mcp::parse_initialize(m.params());
+  (void)mcp::parse_tools_list(m.params());
+  if (auto call = mcp::parse_tools_call(m.params())) {
     (void)json::dump(call.value->arguments);
   } else if (call.error.message.empty()) {
     __builtin_trap();
   }
-  (void)mcp::parse_set_level(m.params);
-  (void)mcp::parse_cancelled(m.params);
-  (void)jsonrpc::response_json(m.id, m.params);
+  (void)mcp::parse_set_level(m.params());
+  (void)mcp::parse_cancelled(m.params());
+  (void)jsonrpc::response_json(m.id, m.params());
   (void)jsonrpc::error_json(m.id, mcp::rpc_error::method_not_found(m.method));
-  (void)jsonrpc::notification_json(m.method, m.params);
+  (void)jsonrpc::notification_json(m.method, m.params());
 }
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "json/json.hpp"
@@ -77,4 +78,82 @@ TEST_CASE("validate: one JSON text with parse()'s limits, small or large") {
   for (int i = 0; i < 20000; ++i) big += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
   big += "]";
   CHECK(json::validate(big, lim).ok());
+}
+
+// append_quoted / quote write strings by hand on hot paths: they must produce exactly the
+// bytes Boost.JSON's serializer writes, for every byte value and mixed with UTF-8.
+TEST_CASE("append_quoted escapes every byte exactly as dump() does") {
+  for (int c = 0; c < 256; ++c) {
+    std::string s = "a";
+    s += static_cast<char>(c);
+    s += "b";
+    std::string mine = "prefix";
+    json::append_quoted(mine, s);
+    CHECK(mine == "prefix" + json::dump(json::str(s)));
+    CHECK(json::quote(s) == json::dump(json::str(s)));
+  }
+  // Every byte at every position of a longer string (the eight-bytes-at-a-time scan).
+  for (int c = 0; c < 256; ++c)
+    for (std::size_t at = 0; at < 20; ++at) {
+      std::string s = "0123456789abcdefghij";
+      s[at] = static_cast<char>(c);
+      std::string mine;
+      json::append_quoted(mine, s);
+      REQUIRE(mine == json::dump(json::str(s)));
+    }
+  for (std::string s : {std::string(), std::string("\"\\\"\\"), std::string("\x01\x1f\x7f", 3), std::string("\0x\0", 3),
+                        std::string("héllo – 日本語 🙂 \xff\xfe broken \xc3"), std::string("line\nnext\r\ttab\b\f/slash</script>")}) {
+    std::string mine;
+    json::append_quoted(mine, s);
+    CHECK(mine == json::dump(json::str(s)));
+  }
+}
+
+TEST_CASE("append_dump appends exactly dump()'s text, large and nested values included") {
+  auto v = json::parse(R"({"a":[1,2.5,-3,1e300,"x\n\u0001é"],"b":{"c":{"d":[[],{}]}},"e":null,"f":true,"g":18446744073709551615})");
+  REQUIRE(v.ok());
+  std::string out = "<";
+  json::append_dump(out, *v);
+  CHECK(out == "<" + json::dump(*v));
+  std::string obj;
+  json::append_dump(obj, v->get_object());
+  CHECK(obj == json::dump(v->get_object()));
+  std::string arr;
+  json::append_dump(arr, v->get_object().at("a").get_array());
+  CHECK(arr == json::dump(json::value(v->get_object().at("a").get_array())));
+  // More than the serializer's stack buffer.
+  json::array big;
+  for (int i = 0; i < 5000; ++i) big.push_back(json::str("item " + std::to_string(i) + " \"quoted\""));
+  std::string big_out;
+  json::append_dump(big_out, big);
+  CHECK(big_out == json::dump(json::value(big)));
+}
+
+TEST_CASE("parse into an arena: the same values, and copies assigned out of it outlive it") {
+  json::object kept;
+  json::value kept_id;
+  {
+    json::arena memory;
+    const std::string text = R"({"jsonrpc":"2.0","id":"a-rather-long-request-id-0001","params":{"arguments":{"q":"a string longer than the inline size","n":[1,2,3]}}})";
+    auto v = json::parse(text, memory);
+    REQUIRE(v.ok());
+    CHECK(json::dump(*v) == json::dump(*json::parse(text)));
+    kept = v->get_object().at("params").get_object().at("arguments").get_object();
+    kept_id = v->get_object().at("id");
+    CHECK(*kept.storage() == *json::object().storage());
+    CHECK(json::parse("[1,", memory).err().code == "parse_error");
+  }
+  CHECK(json::dump(kept) == R"({"q":"a string longer than the inline size","n":[1,2,3]})");
+  CHECK(kept_id == "a-rather-long-request-id-0001");
+}
+
+TEST_CASE("append_dump writes integers and strings exactly as dump() does") {
+  for (const json::value& v : {json::value(0), json::value(-1), json::value(INT64_MIN), json::value(INT64_MAX),
+                               json::value(std::uint64_t(18446744073709551615ull)), json::value(std::uint64_t(0)),
+                               json::value(42), json::str("id \"x\"\n"), json::str(""), json::value(1.5), json::value(nullptr),
+                               json::value(true)}) {
+    std::string out = "x";
+    json::append_dump(out, v);
+    CHECK(out == "x" + json::dump(v));
+  }
 }

@@ -26,9 +26,13 @@ TEST_CASE("requests, notifications and responses are told apart") {
   REQUIRE(s);
   CHECK(s.msg->kind == message_kind::response);
 
-  auto p = classify(j(R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"t"}})"));
+  // params() views the classified value, which must outlive the message.
+  const auto body = j(R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"t"}})");
+  auto p = classify(body);
   REQUIRE(p);
-  CHECK(*json::get_string(p.msg->params, "name") == "t");
+  CHECK(*json::get_string(p.msg->params(), "name") == "t");
+  CHECK(&p.msg->params() == &body.get_object().at("params").get_object());
+  CHECK(r.msg->params().empty());
 }
 
 TEST_CASE("wrong shapes are -32600 and keep a readable id") {

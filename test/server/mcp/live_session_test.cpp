@@ -14,11 +14,13 @@ struct fixture {
   session_table table{std::chrono::minutes(30), 5};
   live_session session{io.get_executor(), table.create("2025-06-18")};
 
-  static jsonrpc::message note(std::string method, json::object params = {}) {
+  // The message views `params`, which a temporary argument keeps alive for the call
+  // it is passed to.
+  static jsonrpc::message note(std::string method, const json::object& params = {}) {
     jsonrpc::message m;
     m.kind = jsonrpc::message_kind::notification;
     m.method = std::move(method);
-    m.params = std::move(params);
+    m.params_view = &params;
     return m;
   }
 

@@ -43,3 +43,20 @@ TEST_CASE("an unknown tool is -32602 on /mcp and a tool result through the gatew
   CHECK(tools_call_response(json::value("a"), failed, false) ==
         R"({"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"denied"}],"isError":true}})");
 }
+
+// tools_call_response writes the result as text: the bytes must be those of
+// response_json(id, result.to_json()), the object form it replaced.
+TEST_CASE("tools_call_response writes exactly the object form of a CallToolResult response") {
+  std::vector<tools::call_result> results = {
+      tools::call_result::text("plain"),
+      tools::call_result::text("{\"ok\":true,\"s\":\"é \\\"q\\\" \\n\"}\n\ttab \x01 \xf0\x9f\x99\x82", false),
+      tools::call_result::text("failed: </script>", true, errc::tool_failed),
+      tools::call_result{},
+  };
+  results.back().content.push_back(json::object{{"type", "image"}, {"data", "AAAA"}, {"mimeType", "image/png"}});
+  results.back().content.push_back(json::object{{"type", "text"}, {"text", json::str(std::string(5000, 'x'))}});
+  for (const auto& r : results)
+    for (const json::value& id : {json::value(7), json::value("id \"quoted\""), json::value(-1), json::value(std::uint64_t(18446744073709551615ull))})
+      for (bool gateway : {false, true})
+        CHECK(tools_call_response(id, r, gateway) == jsonrpc::response_json(id, r.to_json()));
+}

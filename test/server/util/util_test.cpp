@@ -17,6 +17,17 @@ TEST_CASE("uuid_v4 and random_hex have the right shape") {
   CHECK(u[14] == '4');
   CHECK(random_hex(32).size() == 64);
   CHECK(uuid_v4() != uuid_v4());
+  // 8-4-4-4-12 lowercase hex, version 4, RFC 4122 variant.
+  for (int n = 0; n < 100; ++n) {
+    auto id = uuid_v4();
+    REQUIRE(id.size() == 36);
+    for (std::size_t i = 0; i < id.size(); ++i) {
+      if (i == 8 || i == 13 || i == 18 || i == 23) CHECK(id[i] == '-');
+      else CHECK(std::string_view("0123456789abcdef").find(id[i]) != std::string_view::npos);
+    }
+    CHECK(id[14] == '4');
+    CHECK(std::string_view("89ab").find(id[19]) != std::string_view::npos);
+  }
 }
 
 TEST_CASE("constant_time_equals") {
