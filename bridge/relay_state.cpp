@@ -15,17 +15,19 @@ constexpr std::string_view kBridgeIdPrefix = "opentabs-bridge-reinitialize-";
 result<client_message> read_client_message(std::string line, std::size_t max_bytes) {
   json::parse_limits lim;
   lim.max_bytes = max_bytes;
-  auto v = json::parse(line, lim);
+  // Parsed into scratch memory: the bridge keeps only the shape, the id and the method (and
+  // relays the bytes); what it keeps is copied out to the default storage.
+  json::arena scratch;
+  auto v = json::parse(line, scratch, lim);
   if (!v) return make_error(errc::parse_error, v.err().message);
   client_message m;
   m.text = std::move(line);
   if (v->is_array()) {
     m.kind = message_kind::batch;
-    m.value = std::move(*v);
     return m;
   }
   if (!v->is_object()) return make_error(errc::invalid_request, "a JSON-RPC message must be an object");
-  // The server validates the rest; the bridge needs only the shape (and relays the bytes).
+  // The server validates the rest; the bridge needs only the shape.
   auto envelope = jsonrpc::classify_peer(v->as_object());
   switch (envelope.kind) {
     case jsonrpc::envelope_kind::request: m.kind = message_kind::request; break;
@@ -35,8 +37,8 @@ result<client_message> read_client_message(std::string line, std::size_t max_byt
       return make_error(errc::invalid_request, "not a JSON-RPC request, notification or response");
   }
   m.method = std::string(envelope.method);
-  if (envelope.id) m.id = *envelope.id;
-  m.value = std::move(*v);
+  if (envelope.id) m.id = json::copy_out(*envelope.id);
+  if (m.kind == message_kind::request && m.method == "initialize") m.value = json::copy_out(*v);
   return m;
 }
 

@@ -19,7 +19,7 @@ enum class message_kind { request, notification, response, batch };
 struct client_message {
   message_kind kind = message_kind::request;
   std::string text;    // the line as read: relayed as it is (the server parses it anyway)
-  json::value value;
+  json::value value;   // the parsed message, kept only for initialize (replayed on re-initialize)
   json::value id;      // null unless a request (or response)
   std::string method;  // empty for responses and batches
 };

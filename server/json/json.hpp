@@ -47,6 +47,8 @@ class arena {
   boost::json::monotonic_resource resource_;
 };
 result<value> parse(std::string_view text, arena& memory, const parse_limits& limits = {});
+// A copy of `v` in the default storage, to keep after the arena `v` lives in is gone.
+inline value copy_out(const value& v) { return value(v, boost::json::storage_ptr()); }
 
 // Like parse() but also requires the top level to be an object (code "not_object").
 result<object> parse_object(std::string_view text, const parse_limits& limits = {});

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include <cstdint>
 #include <string>
 
@@ -145,6 +147,19 @@ TEST_CASE("parse into an arena: the same values, and copies assigned out of it o
   }
   CHECK(json::dump(kept) == R"({"q":"a string longer than the inline size","n":[1,2,3]})");
   CHECK(kept_id == "a-rather-long-request-id-0001");
+}
+
+TEST_CASE("copy_out: a copy constructed out of an arena lives in the default storage") {
+  std::optional<json::value> kept;
+  {
+    json::arena memory;
+    auto v = json::parse(R"({"method":"initialize","params":{"clientInfo":{"name":"a name longer than sixteen bytes"}}})", memory);
+    REQUIRE(v.ok());
+    CHECK_FALSE(*json::value(*v).storage() == *json::value().storage());  // the plain copy stays in the arena
+    kept.emplace(json::copy_out(*v));
+    CHECK(*kept->storage() == *json::value().storage());
+  }
+  CHECK(json::dump(*kept) == R"({"method":"initialize","params":{"clientInfo":{"name":"a name longer than sixteen bytes"}}})");
 }
 
 TEST_CASE("append_dump writes integers and strings exactly as dump() does") {
