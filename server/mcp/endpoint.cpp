@@ -81,6 +81,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   session_table& table;
   tool_catalog catalog;
   request_methods methods;
+  // The calls' stream keepers (head delay, keep-alives).  The timer stays armed between
+  // calls: the server ends with io_context::stop().
+  net::deadline_set call_deadlines{exec, net::deadline_set::when_empty::keep_timer};
   tools::server_events::token tools_token = 0, log_token = 0;
   bool shut = false;
 
@@ -426,7 +429,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       // The keeper's timer ends with this scope, however the call ends (a throwing
       // pipeline included), so no keep-alive outlives its call.
       std::optional<call_stream_keeper> keeper;
-      if (sink) keeper.emplace(exec, sink, options.sse_head_delay, options.sse_keepalive_interval);
+      if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval);
       auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
       result = co_await std::move(call);
     }

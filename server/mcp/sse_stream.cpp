@@ -35,44 +35,21 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
   }
 }
 
-struct call_stream_keeper::state {
-  state(asio::any_io_executor ex, std::shared_ptr<stream_sink> s, std::chrono::milliseconds i)
-      : timer(std::move(ex)), sink(std::move(s)), interval(i) {}
-  asio::steady_timer timer;
-  std::shared_ptr<stream_sink> sink;
-  std::chrono::milliseconds interval;
-  bool head_out = false;
-};
+call_stream_keeper::call_stream_keeper(net::deadline_set& deadlines, std::shared_ptr<stream_sink> sink,
+                                       std::chrono::milliseconds head_delay, std::chrono::milliseconds interval)
+    : sink_(std::move(sink)), interval_(interval), due_(deadlines, [this] { on_due(); }) {
+  due_.expire_at(net::steady_clock::now() + std::min(head_delay, interval));
+}
 
-namespace {
-
-void keep_alive_after(const std::shared_ptr<call_stream_keeper::state>& st, std::chrono::milliseconds delay);
-
-void on_keepalive_timer(const std::shared_ptr<call_stream_keeper::state>& st, const asio::error_code& ec) {
-  if (ec) return;  // the call ended (the keeper cancelled the wait)
-  if (!st->head_out) {
-    st->head_out = true;
-    st->sink->flush_head();
-    keep_alive_after(st, st->interval);
+void call_stream_keeper::on_due() {
+  if (!head_out_) {
+    head_out_ = true;
+    sink_->flush_head();
+    due_.expire_at(net::steady_clock::now() + interval_);
     return;
   }
   // A failed write means the peer is gone; the call still runs to its end (and is audited).
-  if (st->sink->send_raw(sse_keepalive_comment())) keep_alive_after(st, st->interval);
+  if (sink_->send_raw(sse_keepalive_comment())) due_.expire_at(net::steady_clock::now() + interval_);
 }
-
-void keep_alive_after(const std::shared_ptr<call_stream_keeper::state>& st, std::chrono::milliseconds delay) {
-  st->timer.expires_after(delay);
-  st->timer.async_wait([st](const asio::error_code& ec) { on_keepalive_timer(st, ec); });
-}
-
-}  // namespace
-
-call_stream_keeper::call_stream_keeper(asio::any_io_executor ex, std::shared_ptr<stream_sink> sink,
-                                       std::chrono::milliseconds head_delay, std::chrono::milliseconds interval)
-    : state_(std::make_shared<state>(std::move(ex), std::move(sink), interval)) {
-  keep_alive_after(state_, std::min(head_delay, interval));
-}
-
-call_stream_keeper::~call_stream_keeper() { state_->timer.cancel(); }
 
 }  // namespace opentabs::mcp

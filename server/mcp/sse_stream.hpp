@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "net/asio.hpp"
+#include "net/deadline_set.hpp"
 #include "net/http_exchange.hpp"
 
 namespace opentabs::mcp {
@@ -54,23 +55,24 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
 
 // Keeps a POST's SSE stream alive while its call runs, from construction to destruction:
 // the stream's head (deferred by the handler) goes out after `head_delay` if no event has
-// carried it yet, then a keep-alive comment each `interval`.  Timer callbacks rather than a
-// coroutine raced with the call: a call answered within head_delay costs one timer wait and
-// its cancellation, and the answer leaves with the head in one write.
+// carried it yet, then a keep-alive comment each `interval`.  The deadlines live in the
+// endpoint's deadline_set (one timer for every call, armed about once per head delay
+// instead of once per call): a call answered within head_delay costs two stores, and the
+// answer leaves with the head in one write.
 class call_stream_keeper {
  public:
-  call_stream_keeper(asio::any_io_executor ex, std::shared_ptr<stream_sink> sink, std::chrono::milliseconds head_delay,
+  call_stream_keeper(net::deadline_set& deadlines, std::shared_ptr<stream_sink> sink, std::chrono::milliseconds head_delay,
                      std::chrono::milliseconds interval);
-  ~call_stream_keeper();
   call_stream_keeper(const call_stream_keeper&) = delete;
   call_stream_keeper& operator=(const call_stream_keeper&) = delete;
 
-  struct state;  // (defined in the .cpp)
-
  private:
-  // Shared with the pending timer callback, which may run after the keeper is gone
-  // (with operation_aborted) and then only lets go of it.
-  std::shared_ptr<state> state_;
+  void on_due();
+
+  std::shared_ptr<stream_sink> sink_;
+  std::chrono::milliseconds interval_;
+  bool head_out_ = false;
+  net::deadline_set::entry due_;  // last: unregistered before the rest goes
 };
 
 }  // namespace opentabs::mcp
