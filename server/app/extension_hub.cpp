@@ -43,9 +43,14 @@ std::optional<std::string> failure_of(F&& handle) {
 
 }  // namespace
 
+// A request_json coroutine waiting for its reply: `wake` is a timer parked at "never" that
+// wake() (a reply, a cancel) and the request's deadline cancel.  The deadline is kept in
+// the hub's deadline_set, so a call does not arm a timer of its own (a timerfd update and
+// a timer-heap insert and removal per call).
 struct extension_hub::waiter {
-  explicit waiter(asio::any_io_executor ex) : timer(ex) {}
-  asio::steady_timer timer;
+  waiter(asio::any_io_executor ex, net::deadline_set& deadlines) : wake(ex), due(deadlines, [this] { wake.cancel(); }) {}
+  asio::steady_timer wake;
+  net::deadline_set::entry due;
   std::function<void(double, std::optional<double>, const std::string&)> on_progress;
 };
 
@@ -330,7 +335,7 @@ net::awaitable<ext_reply> extension_hub::request_json(std::string method, std::s
     co_return ext_reply{ext_reply::kind::unsupported, {}, 0, unsupported_method_message(method, install_hint_), {}};
   std::string id = uuid_v4();
   table_.add(id, conn_id, options.plugin, options.label.empty() ? method : options.label, clock_type::now());
-  waiter w(ex_);
+  waiter w(ex_, deadlines_);
   w.on_progress = std::move(options.on_progress);
   waiter_entry<decltype(waiters_), waiter> registered{waiters_, alive_, id, &w};
   if (options.cancel_hook) {
@@ -348,8 +353,9 @@ net::awaitable<ext_reply> extension_hub::request_json(std::string method, std::s
       const auto* rec = table_.find(id);
       if (!rec || rec->outcome) break;
       if (table_.expire_if_due(id, clock_type::now())) break;
-      w.timer.expires_at(rec->deadline);
-      co_await w.timer.async_wait(net::as_value);
+      w.due.expire_at(rec->deadline);
+      w.wake.expires_at(clock_type::time_point::max());
+      co_await w.wake.async_wait(net::as_value);
     }
   } catch (...) {
     // The awaiting coroutine was cancelled from outside: forget the request.
@@ -372,7 +378,7 @@ bool extension_hub::report_progress(const std::string& dispatch_id, double progr
 }
 
 void extension_hub::wake(std::string_view id) {
-  if (auto it = waiters_.find(id); it != waiters_.end()) it->second->timer.cancel();
+  if (auto it = waiters_.find(id); it != waiters_.end()) it->second->wake.cancel();
 }
 
 void extension_hub::shutdown() {

@@ -19,6 +19,7 @@
 #include "json/json.hpp"
 #include "jsonrpc/method_table.hpp"
 #include "net/asio.hpp"
+#include "net/deadline_set.hpp"
 #include "net/http_exchange.hpp"
 
 namespace opentabs::app {
@@ -131,6 +132,9 @@ class extension_hub {
   void wake(std::string_view id);
 
   asio::any_io_executor ex_;
+  // The requests' reply deadlines, on one timer kept armed between calls (the server ends
+  // with io_context::stop()).
+  net::deadline_set deadlines_{ex_, net::deadline_set::when_empty::keep_timer};
   dispatch_table table_;
   method_table methods_;
   std::function<void(ext_connection&)> on_open_;
