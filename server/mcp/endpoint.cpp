@@ -251,20 +251,26 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
 
-    // tools/list alone, to a client that takes gzip: the catalog's listing compressed once
-    // per generation (megabytes of JSON are tens of KiB), instead of a copy of it each time.
-    if (!stream && !posted.batch && items.size() == 1 && items[0] && codec::accepts_gzip(req.header("Accept-Encoding"))) {
+    // tools/list alone: to a client that takes gzip, the catalog's listing compressed once
+    // per generation (megabytes of JSON are tens of KiB); to others, the cached listing
+    // itself, queued behind the response's head instead of copied into each response.
+    if (!stream && !posted.batch && items.size() == 1 && items[0] && answers_from_cached_listing(options.gateway, *items[0].msg)) {
       busy_guard busy(s->rec, table);
       std::optional<std::string> gz;
-      try {
-        gz = tools_list_gzip(options.gateway, catalog, *items[0].msg);
-      } catch (const std::exception& e) {
-        log::error(std::string(name()) + ": compressing tools/list failed (" + e.what() + "); answering uncompressed");
+      if (codec::accepts_gzip(req.header("Accept-Encoding"))) {
+        try {
+          gz = catalog.tools_list_gzip(items[0].msg->id);
+        } catch (const std::exception& e) {
+          log::error(std::string(name()) + ": compressing tools/list failed (" + e.what() + "); answering uncompressed");
+        }
       }
       if (gz) {
         ex.respond(gzip_json_response(200, std::move(*gz)));
-        co_return;
+      } else {
+        auto split = catalog.tools_list_response(items[0].msg->id);
+        ex.respond(json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after));
       }
+      co_return;
     }
     if (!stream) {
       std::vector<std::string> responses;

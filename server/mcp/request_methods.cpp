@@ -54,10 +54,9 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
   return table;
 }
 
-std::optional<std::string> tools_list_gzip(bool gateway, tool_catalog& catalog, const jsonrpc::message& request) {
-  if (gateway || request.kind != jsonrpc::message_kind::request || request.method != "tools/list") return std::nullopt;
-  if (!parse_tools_list(request.params())) return std::nullopt;
-  return catalog.tools_list_gzip(request.id);
+bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request) {
+  if (gateway || request.kind != jsonrpc::message_kind::request || request.method != "tools/list") return false;
+  return static_cast<bool>(parse_tools_list(request.params()));
 }
 
 std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway) {

@@ -34,10 +34,11 @@ using request_methods = jsonrpc::method_table<request_handler>;
 // `tools_call` runs tools/call (the endpoint's: it needs the session's call bookkeeping).
 request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call);
 
-// tools/list's response gzip-compressed (tool_catalog::tools_list_gzip), for a client that
-// accepts gzip; nullopt when the request gets the ordinary answer instead: on the gateway
-// (its two-tool list is small) or when tools/list refuses the params.
-std::optional<std::string> tools_list_gzip(bool gateway, tool_catalog& catalog, const jsonrpc::message& request);
+// Whether `request` is a tools/list the endpoint answers straight from the catalog's cache
+// (gzip-compressed for a client that accepts it, else with the cached listing shared into
+// the response); false when it gets the ordinary answer instead: on the gateway (its
+// two-tool list is small) or when tools/list refuses the params.
+bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request);
 
 // A finished tools/call as its response: the CallToolResult, except that an unknown tool
 // is a protocol error on /mcp (-32602); through the gateway it stays the meta-tool's

@@ -1,5 +1,7 @@
 #include "mcp/tool_catalog.hpp"
 
+#include "jsonrpc/jsonrpc.hpp"
+
 namespace opentabs::mcp {
 
 namespace {
@@ -19,35 +21,46 @@ void tool_catalog::build() {
   tools_ = service_.list_tools();
   tools_list_gzip_.reset();
   plugin_by_tool_.clear();
-  tools_list_ = R"({"tools":[)";
+  // A new string each generation: responses still queued hold the one they were given.
+  std::string listing = R"({"tools":[)";
   gateway_all_ = "[";
   bool first = true;
   for (const auto& t : tools_) {
     if (!first) {
-      tools_list_ += ',';
+      listing += ',';
       gateway_all_ += ',';
     }
     first = false;
-    append_tool(tools_list_, t, false);
+    append_tool(listing, t, false);
     append_tool(gateway_all_, t, true);
     plugin_by_tool_.emplace(t.name, t.plugin);
   }
-  tools_list_ += "]}";
+  listing += "]}";
+  tools_list_ = std::make_shared<const std::string>(std::move(listing));
   gateway_all_ += "]";
   built_ = true;
 }
 
 const std::string& tool_catalog::tools_list_result() {
   if (!built_) build();
-  return tools_list_;
+  return *tools_list_;
+}
+
+tool_catalog::split_response tool_catalog::tools_list_response(const json::value& id) {
+  if (!built_) build();
+  split_response out;
+  jsonrpc::append_response_head(out.before, id);
+  out.listing = tools_list_;
+  out.after = "}";
+  return out;
 }
 
 std::string tool_catalog::tools_list_gzip(const json::value& id) {
   if (!built_) build();
   if (!tools_list_gzip_) {
     std::string head = R"({"result":)";
-    head.reserve(head.size() + tools_list_.size());
-    head += tools_list_;
+    head.reserve(head.size() + tools_list_->size());
+    head += *tools_list_;
     tools_list_gzip_.emplace(head);
   }
   return tools_list_gzip_->finish(R"(,"jsonrpc":"2.0","id":)" + json::dump(id) + "}");

@@ -5,6 +5,7 @@
 // clients that accept gzip, a copy of the listing compressed once per generation.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,15 @@ class tool_catalog {
 
   // {"tools":[{"name","description","inputSchema"},...]} in the service's order.
   const std::string& tools_list_result();
+  // The whole uncompressed tools/list response for request `id`, as the response_json
+  // bytes in three parts: `listing` is the cached result itself, shared rather than copied
+  // into each response (megabytes for thousands of tools).
+  struct split_response {
+    std::string before;  // {"jsonrpc":"2.0","id":<id>,"result":
+    std::shared_ptr<const std::string> listing;
+    std::string after;  // }
+  };
+  split_response tools_list_response(const json::value& id);
   // The whole tools/list response for request `id` as a gzip body:
   // {"result":<tools_list_result()>,"jsonrpc":"2.0","id":<id>}.  The listing is compressed
   // on the first call of a generation; later calls copy the compressed bytes.
@@ -46,7 +56,7 @@ class tool_catalog {
   const tools::tool_service& service_;
   bool built_ = false;
   std::vector<tools::listed_tool> tools_;
-  std::string tools_list_;
+  std::shared_ptr<const std::string> tools_list_;
   std::optional<codec::gzip_prefix> tools_list_gzip_;  // of {"result":<tools_list_>
   std::string gateway_all_;
   string_map<std::string> plugin_by_tool_;

@@ -20,6 +20,16 @@ void http_exchange::respond(http_response res) {
   conn_.out.push(serialize(res, keep_alive()));
 }
 
+void http_exchange::respond(http_response res, std::shared_ptr<const std::string> shared, std::string after) {
+  if (responded_) return;
+  responded_ = true;
+  std::string before = serialize_head(res, keep_alive(), res.body.size() + shared->size() + after.size());
+  before += res.body;
+  if (!conn_.out.push(std::move(before))) return;
+  if (!shared->empty() && !conn_.out.push(out_bytes(std::move(shared)))) return;
+  if (!after.empty()) conn_.out.push(std::move(after));
+}
+
 void http_exchange::start_stream(int status, const header_list& headers) {
   start_stream_deferred(status, headers);
   flush_head();

@@ -29,6 +29,9 @@ class http_exchange {
 
   // A complete response.  Only the first call counts.
   void respond(http_response res);
+  // A complete response whose body is res.body + `shared` + `after`: the shared part is
+  // queued as it is, not copied (a cached listing of megabytes, sent to many clients).
+  void respond(http_response res, std::shared_ptr<const std::string> shared, std::string after);
 
   // A streamed response (chunked): head now, then chunks, then end_stream().
   void start_stream(int status, const header_list& headers);

@@ -103,26 +103,30 @@ void append_head(std::string& out, int status, const header_list& headers) {
   }
 }
 
-void append_fixed_length_head(std::string& out, const http_response& res, bool keep_alive) {
+void append_fixed_length_head(std::string& out, const http_response& res, bool keep_alive, std::size_t body_size) {
   append_head(out, res.status, res.headers);
   out += "Content-Length: ";
-  out += std::to_string(res.body.size());
+  out += std::to_string(body_size);
   out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
 }
 
 }  // namespace
 
 std::string serialize_head(const http_response& res, bool keep_alive) {
+  return serialize_head(res, keep_alive, res.body.size());
+}
+
+std::string serialize_head(const http_response& res, bool keep_alive, std::size_t body_size) {
   std::string out;
   out.reserve(head_capacity(res.headers));
-  append_fixed_length_head(out, res, keep_alive);
+  append_fixed_length_head(out, res, keep_alive, body_size);
   return out;
 }
 
 std::string serialize(const http_response& res, bool keep_alive) {
   std::string out;
   out.reserve(head_capacity(res.headers) + res.body.size());
-  append_fixed_length_head(out, res, keep_alive);
+  append_fixed_length_head(out, res, keep_alive, res.body.size());
   out += res.body;
   return out;
 }

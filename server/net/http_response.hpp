@@ -45,6 +45,8 @@ std::string serialize(const http_response& res, bool keep_alive);
 // The status line and headers of `res` alone (Content-Length included), for bodies large
 // enough to be queued separately rather than copied behind their head.
 std::string serialize_head(const http_response& res, bool keep_alive);
+// The same for a body of `body_size` bytes queued apart from `res` (whose body is ignored).
+std::string serialize_head(const http_response& res, bool keep_alive, std::size_t body_size);
 // The head of a chunked streamed response (Transfer-Encoding: chunked).
 // `spare_capacity`: room reserved behind the head for a first chunk appended to it.
 std::string serialize_stream_head(int status, const header_list& headers, bool keep_alive,

@@ -170,7 +170,7 @@ awaitable<void> http_server::write_out(connection& conn) {
     // gathered (writev) rather than copied into one string.  At most 64 items: what Asio
     // hands to one sendmsg.
     constexpr std::size_t max_batch_bytes = 256 * 1024, max_batch_items = 64;
-    std::vector<std::string> batch;
+    std::vector<out_bytes> batch;
     std::vector<asio::const_buffer> buffers;
     bool open = true;
     while (open) {
@@ -182,11 +182,11 @@ awaitable<void> http_server::write_out(connection& conn) {
       asio::error_code ec;
       if (batch.size() == 1) {
         // The usual case: Asio's single-buffer write is cheaper than its gathered one.
-        auto [single_ec, n] = co_await asio::async_write(conn.socket, asio::buffer(batch.front()), whole_write, as_value);
+        auto [single_ec, n] = co_await asio::async_write(conn.socket, asio::buffer(batch.front().view()), whole_write, as_value);
         ec = single_ec;
       } else {
         buffers.clear();
-        for (const auto& item : batch) buffers.push_back(asio::buffer(item));
+        for (const auto& item : batch) buffers.push_back(asio::buffer(item.view()));
         auto [gathered_ec, n] = co_await asio::async_write(conn.socket, buffers, whole_write, as_value);
         ec = gathered_ec;
       }

@@ -6,7 +6,7 @@ namespace opentabs::net {
 
 outbox::outbox(asio::any_io_executor ex, std::size_t capacity) : channel_(ex, capacity) {}
 
-bool outbox::push(std::string bytes) {
+bool outbox::push(out_bytes bytes) {
   if (closed_ || finishing_ || bytes.empty()) return false;
   if (!channel_.try_send(asio::error_code{}, std::move(bytes))) {
     close();
@@ -15,7 +15,7 @@ bool outbox::push(std::string bytes) {
   return true;
 }
 
-awaitable<bool> outbox::push_wait(std::string bytes) {
+awaitable<bool> outbox::push_wait(out_bytes bytes) {
   if (closed_ || finishing_ || bytes.empty()) co_return false;
   auto [ec] = co_await channel_.async_send(asio::error_code{}, std::move(bytes), as_value);
   co_return !ec;
@@ -26,7 +26,7 @@ void outbox::finish() {
   finishing_ = true;
   // An empty string is the end marker; if the queue is full the writer is stuck behind a
   // slow peer and closing is the only way out.
-  if (!channel_.try_send(asio::error_code{}, std::string())) close();
+  if (!channel_.try_send(asio::error_code{}, out_bytes())) close();
 }
 
 void outbox::close() {
@@ -35,20 +35,20 @@ void outbox::close() {
   channel_.close();
 }
 
-awaitable<std::string> outbox::next() {
-  if (closed_) co_return std::string();
-  if (!carry_.empty()) co_return std::exchange(carry_, std::string());
+awaitable<out_bytes> outbox::next() {
+  if (closed_) co_return out_bytes();
+  if (!carry_.empty()) co_return std::exchange(carry_, out_bytes());
   auto [ec, bytes] = co_await channel_.async_receive(as_value);
-  if (ec) co_return std::string();
+  if (ec) co_return out_bytes();
   co_return std::move(bytes);
 }
 
-bool outbox::take_ready(std::vector<std::string>& batch, std::size_t max_bytes, std::size_t max_items) {
+bool outbox::take_ready(std::vector<out_bytes>& batch, std::size_t max_bytes, std::size_t max_items) {
   std::size_t bytes = 0;
   for (const auto& item : batch) bytes += item.size();
   bool more = true;
   while (more && !closed_ && carry_.empty() && bytes < max_bytes && batch.size() < max_items) {
-    bool got = channel_.try_receive([&](asio::error_code ec, std::string item) {
+    bool got = channel_.try_receive([&](asio::error_code ec, out_bytes item) {
       if (ec || item.empty()) {
         more = false;  // closed, or the end marker
       } else if (!batch.empty() && bytes + item.size() > max_bytes) {

@@ -4,6 +4,8 @@
 
 #include "mcp/request_methods.hpp"
 
+#include <list>
+
 using namespace opentabs;
 using namespace opentabs::mcp;
 
@@ -18,6 +20,14 @@ class no_tools : public tools::tool_service {
 };
 
 request_result unused_call(request_context) { co_return std::nullopt; }
+
+class two_tools : public no_tools {
+ public:
+  std::vector<tools::listed_tool> list_tools() const override {
+    return {{"notes_echo", "Echo \"text\"\n", json::object{{"type", "object"}}, "notes"},
+            {"browser_list_tabs", "", json::object{{"type", "object"}}, "browser"}};
+  }
+};
 
 }  // namespace
 
@@ -59,4 +69,36 @@ TEST_CASE("tools_call_response writes exactly the object form of a CallToolResul
     for (const json::value& id : {json::value(7), json::value("id \"quoted\""), json::value(-1), json::value(std::uint64_t(18446744073709551615ull))})
       for (bool gateway : {false, true})
         CHECK(tools_call_response(id, r, gateway) == jsonrpc::response_json(id, r.to_json()));
+}
+
+TEST_CASE("the split tools/list response is the bytes of response_json, with the cached listing shared") {
+  two_tools service;
+  tool_catalog catalog(service);
+  for (const json::value& id : {json::value(7), json::str("req \"1\""), json::value(nullptr)}) {
+    auto split = catalog.tools_list_response(id);
+    CHECK(split.before + *split.listing + split.after == jsonrpc::response_json(id, catalog.tools_list_result()));
+    CHECK(split.listing->data() == catalog.tools_list_result().data());  // the cache itself, not a copy
+  }
+  auto first = catalog.tools_list_response(json::value(1)).listing;
+  catalog.invalidate();
+  auto second = catalog.tools_list_response(json::value(1)).listing;
+  CHECK(first != second);  // a new generation is a new string; the old one stays whole for its holders
+  CHECK(*first == *second);
+}
+
+TEST_CASE("tools/list is answered from the cached listing on /mcp only, and only with valid params") {
+  std::list<json::value> keep;  // a message's params() points into its value
+  auto message = [&](std::string_view text) {
+    keep.push_back(*json::parse(text));
+    auto c = jsonrpc::classify(keep.back());
+    REQUIRE(c);
+    return *c.msg;
+  };
+  CHECK(answers_from_cached_listing(false, message(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})")));
+  CHECK(answers_from_cached_listing(false, message(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}})")));
+  // A cursor this server never issued is refused through the ordinary path (its error).
+  CHECK_FALSE(answers_from_cached_listing(false, message(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}})")));
+  CHECK_FALSE(answers_from_cached_listing(true, message(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})")));
+  CHECK_FALSE(answers_from_cached_listing(false, message(R"({"jsonrpc":"2.0","method":"tools/list"})")));
+  CHECK_FALSE(answers_from_cached_listing(false, message(R"({"jsonrpc":"2.0","id":1,"method":"ping"})")));
 }

@@ -20,7 +20,7 @@ std::vector<std::string> drain(net::outbox& box, asio::io_context& io, std::size
       io,
       [&]() -> net::awaitable<void> {
         bool open = true;
-        std::vector<std::string> batch;
+        std::vector<net::out_bytes> batch;
         while (open) {
           auto first = co_await box.next();
           if (first.empty()) break;
@@ -28,7 +28,7 @@ std::vector<std::string> drain(net::outbox& box, asio::io_context& io, std::size
           batch.push_back(std::move(first));
           open = box.take_ready(batch, max_batch, max_items);
           std::string write;  // what one gathered write puts on the wire
-          for (const auto& item : batch) write += item;
+          for (const auto& item : batch) write += item.view();
           writes.push_back(std::move(write));
         }
       },
@@ -90,4 +90,19 @@ TEST_CASE("a gathered write keeps every item's bytes in order, and at most max_i
   std::string first;
   for (int i = 0; i < 64; ++i) first += std::to_string(i) + (i % 7 == 0 ? std::string(100, 'x') : std::string(","));
   CHECK(writes[0] == first);
+}
+
+TEST_CASE("a shared buffer is queued as it is, between owned items, and outlives its owner") {
+  asio::io_context io;
+  net::outbox box(io.get_executor(), 16);
+  auto listing = std::make_shared<const std::string>(3000, 'L');
+  const auto* bytes = listing->data();
+  net::out_bytes shared(listing);
+  CHECK(shared.view().data() == bytes);  // not a copy
+  REQUIRE(box.push("head;"));
+  REQUIRE(box.push(std::move(shared)));
+  REQUIRE(box.push("}"));
+  listing.reset();  // the catalog moved on to a new generation: the queued one stays valid
+  box.finish();
+  CHECK(drain(box, io, 1 << 20) == std::vector<std::string>{"head;" + std::string(3000, 'L') + "}"});
 }
