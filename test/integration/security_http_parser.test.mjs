@@ -260,13 +260,39 @@ describe('HTTP request parser and writer under attack', () => {
       ['a decimal point', (n) => `${n}.0`],
       ['a space inside', (n) => `${String(n)[0]} ${String(n).slice(1)}`],
       ['a NUL after the digits', (n) => `${n}\0`],
+      ['a minus sign and a huge number', () => '-18446744073709551616'],
+      ['a list of one empty and one real length', (n) => `, ${n}`],
     ]) {
-      test(`Content-Length with ${what}: refused (400, or 413 where the library saw a huge number)`, async () => {
-        const statuses = await statusesUntilClose(s.port, withLength(`Content-Length: ${value(ping(1).length)}\r\n`));
-        assert.equal(statuses.length, 1, JSON.stringify(statuses));
-        assert.ok([400, 413].includes(statuses[0]), JSON.stringify(statuses));
+      test(`Content-Length with ${what}: 400 (invalid framing, RFC 9112 §6.3), nothing after it read`, async () => {
+        assert.deepEqual(await statusesUntilClose(s.port, withLength(`Content-Length: ${value(ping(1).length)}\r\n`)), [400]);
       });
     }
+    test('an empty Content-Length is invalid, not "no body": 400, the body is not read as a request', async () => {
+      // (Before: no body, so the body bytes were read as the next request.)
+      const embedded = health();
+      assert.deepEqual(await statusesUntilClose(s.port, mcpHead('Content-Length:\r\n') + embedded), [400]);
+      assert.deepEqual(await statusesUntilClose(s.port, mcpHead('Content-Length: \r\n') + embedded), [400]);
+    });
+    test('whitespace between a field name and its colon (RFC 9112 §5.1): 400, not a length another parser would miss', async () => {
+      // (Before: "Content-Length : n" framed the body, "Transfer-Encoding : chunked" was 411.)
+      const n = ping(1).length;
+      for (const line of [`Content-Length : ${n}`, `Content-Length\t: ${n}`, 'Transfer-Encoding : chunked', `Host : ${host}`])
+        assert.deepEqual(await statusesUntilClose(s.port, mcpHead(`${line}\r\n`) + ping(1) + smuggled()), [400], line);
+    });
+    test('obs-fold (a header line starting with whitespace, RFC 9112 §5.2): 400, not a field of its own', async () => {
+      // (Before: "\tAuthorization: Bearer …" after another field was read as an Authorization field.)
+      const body = ping(1);
+      for (const fold of [` X-Injected: 1`, `\tX-Injected: 1`, `\tAuthorization: Bearer ${s.secret}`, ' continued'])
+        assert.deepEqual(
+          await statusesUntilClose(
+            s.port,
+            `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nX-First: a\r\n${fold}\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
+              `Mcp-Session-Id: ${sid}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          ),
+          [400],
+          JSON.stringify(fold),
+        );
+    });
     test('Content-Length with optional whitespace around it and leading zeros: the body is exactly its bytes', async () => {
       const n = ping(3).length;
       for (const value of [` ${n}`, `${n} `, `\t${n}\t`, `000${n}`, `${'0'.repeat(200)}${n}`]) {
@@ -299,7 +325,7 @@ describe('HTTP request parser and writer under attack', () => {
         [411],
       );
     });
-    for (const te of ['Transfer-Encoding: chunked', 'transfer-encoding: chunked', 'TRANSFER-ENCODING: CHUNKED', 'tRaNsFeR-eNcOdInG: ChUnKeD', 'Transfer-Encoding: identity', 'Transfer-Encoding: gzip, chunked', 'Transfer-Encoding : chunked', 'Transfer-Encoding:\tchunked']) {
+    for (const te of ['Transfer-Encoding: chunked', 'transfer-encoding: chunked', 'TRANSFER-ENCODING: CHUNKED', 'tRaNsFeR-eNcOdInG: ChUnKeD', 'Transfer-Encoding: identity', 'Transfer-Encoding: gzip, chunked', 'Transfer-Encoding:\tchunked']) {
       test(`Transfer-Encoding alone (${JSON.stringify(te)}): 411`, async () => {
         const chunked = `${ping(1).length.toString(16)}\r\n${ping(1)}\r\n0\r\n\r\n`;
         assert.deepEqual(await statusesUntilClose(s.port, mcpHead(`${te}\r\n`) + chunked + smuggled()), [411]);
