@@ -353,20 +353,37 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
 // websocketpp would read as a field of its own.  Runs over the head bytes as they are fed;
 // the state carries over a line cut between two feeds.
 bool request_parser::field_lines_ok(const char* data, std::size_t size) noexcept {
-  std::size_t i = 0;
-  while (i < size) {
-    if (line_ == line_part::request_line || line_ == line_part::value) {
-      const void* nl = std::memchr(data + i, '\n', size - i);
-      if (!nl) return true;
-      i = static_cast<std::size_t>(static_cast<const char*>(nl) - data) + 1;
-      line_ = line_part::line_start;
-      continue;
+  // Library searches, not a loop over every byte: only a line's first byte and the byte
+  // before its colon are looked at (whitespace elsewhere in a name is not a token
+  // character, which websocketpp refuses with 400 on its own).
+  auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  const char* p = data;
+  const char* const end = data + size;
+  while (p < end) {
+    switch (line_) {
+      case line_part::request_line:
+      case line_part::value: {
+        const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (!nl) return true;
+        p = nl + 1;
+        line_ = line_part::line_start;
+        break;
+      }
+      case line_part::line_start:
+        if (is_space(*p)) return false;  // obs-fold
+        line_ = line_part::name;
+        break;
+      case line_part::name: {
+        const auto* colon = static_cast<const char*>(std::memchr(p, ':', static_cast<std::size_t>(end - p)));
+        // A name cut by the end of this feed: whitespace at its end is before the colon or
+        // inside the name, both refused; otherwise the next feed goes on with it.
+        if (!colon) return !is_space(end[-1]);
+        if (colon > p && is_space(colon[-1])) return false;
+        p = colon + 1;
+        line_ = line_part::value;
+        break;
+      }
     }
-    const char c = data[i++];
-    if (c == ' ' || c == '\t') return false;  // obs-fold at a line start, or whitespace in a name
-    if (c == ':') line_ = line_part::value;
-    else if (c == '\n') line_ = line_part::line_start;  // a line without a colon (websocketpp refuses it)
-    else line_ = line_part::name;
   }
   return true;
 }
