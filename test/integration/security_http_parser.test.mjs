@@ -3,8 +3,9 @@
 // run on our own lowercased storage, the router trusts the server's one head screen, and
 // the writer hands the socket gathered batches), over raw sockets against the real binary:
 //  - request smuggling shapes: repeated, signed, padded, zero-led and oversized
-//    Content-Length, Transfer-Encoding with or without it and in odd case; a refused head
-//    ends the connection, so nothing after it is read as a request;
+//    Content-Length, Transfer-Encoding with or without it and in odd case, whitespace
+//    before a colon and obs-fold (RFC 9112 §5.1–5.2: 400); a refused head ends the
+//    connection, so nothing after it is read as a request;
 //  - pipelined requests whose bytes are split at every boundary of a short body, and a body
 //    that arrives byte by byte: answers in order, each body exactly its bytes;
 //  - heads at and past the size limit; NUL, bare CR, obs-fold, non-ASCII and non-token
