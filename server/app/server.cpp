@@ -64,6 +64,7 @@ net::limits limits_from_env() {
   if (auto v = env_number("OPENTABS_HTTP_HEAD_TIMEOUT_MS")) l.head_timeout = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_HTTP_BODY_TIMEOUT_MS")) l.body_timeout = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_HTTP_IDLE_TIMEOUT_MS")) l.keepalive_idle = std::chrono::milliseconds(*v);
+  if (auto v = env_number("OPENTABS_HTTP_WRITE_TIMEOUT_MS")) l.write_timeout = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PING_AFTER_MS")) l.ws_ping_after = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PONG_TIMEOUT_MS")) l.ws_pong_timeout = std::chrono::milliseconds(*v);
   // Connection slots and the authenticated reserve (issue 13 item 7), shrunk by tests.

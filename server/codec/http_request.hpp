@@ -93,6 +93,8 @@ class request_parser {
   bool check_head();  // framing checks once the head is in; false (rejected) on failure
   void capture_head();  // copies the request line and headers out of websocketpp's request
   std::size_t take_body(const char* data, std::size_t size);
+  // False on whitespace before a field's colon or an obs-fold line (RFC 9112 §5.1–5.2).
+  bool field_lines_ok(const char* data, std::size_t size) noexcept;
 
   struct impl;
   std::unique_ptr<impl> impl_;
@@ -100,6 +102,8 @@ class request_parser {
   state state_ = state::need_more;
   bool head_complete_ = false;
   int head_end_match_ = 0;  // how much of "\r\n\r\n" the last bytes fed have matched
+  enum class line_part { request_line, line_start, name, value };
+  line_part line_ = line_part::request_line;  // where field_lines_ok stopped in the head
   std::size_t announced_body_bytes_ = 0;
   int reject_status_ = 0;
   std::string reject_reason_;

@@ -255,6 +255,7 @@ void request_parser::reset() {
   state_ = state::need_more;
   head_complete_ = false;
   head_end_match_ = 0;
+  line_ = line_part::request_line;
   announced_body_bytes_ = 0;
   reject_status_ = 0;
   reject_reason_.clear();
@@ -266,6 +267,12 @@ namespace {
 // Where the head ends in `data`: the index just past the first "\r\n\r\n", which may have
 // started in an earlier feed (`matched` carries how much of it the previous bytes matched).
 // npos when the head goes on.
+bool all_digits(std::string_view s) noexcept {
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 std::size_t find_head_end(const char* data, std::size_t size, int& matched) {
   static constexpr char blank_line[] = "\r\n\r\n";
   // One byte at a time: on a mismatch the longest suffix that can still start a blank line
@@ -300,6 +307,12 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
   std::size_t offer = size;
   auto end = find_head_end(data, size, head_end_match_);
   if (end != std::string::npos) offer = end;
+  if (!field_lines_ok(data, offer)) {
+    state_ = state::rejected;
+    reject_status_ = 400;
+    reject_reason_ = "whitespace before a header field's colon, or a folded (obs-fold) header line";
+    return size;
+  }
   std::size_t used = 0;
   try {
     used = impl_->req.consume(data, offer);
@@ -309,8 +322,17 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
     if (reject_status_ < 400 || reject_status_ > 599) reject_status_ = 400;
     reject_reason_ = e.m_msg.empty() ? std::string("malformed request") : e.m_msg;
     if (reject_status_ == 431) reject_reason_ = "request head exceeds 16000 bytes";
-    if (reject_status_ == 413)
-      reject_reason_ = "request body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes";
+    if (reject_status_ == 413) {
+      // websocketpp reads the length with strtoul, which takes "-1" or " +5" as a number
+      // (a huge one for "-1"): a length that is not all digits is invalid framing (400).
+      const auto& cl = impl_->req.get_header("Content-Length");
+      if (!all_digits(cl)) {
+        reject_status_ = 400;
+        reject_reason_ = "invalid Content-Length header";
+      } else {
+        reject_reason_ = "request body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes";
+      }
+    }
     return size;
   }
   if (head_end_match_ == 4) {
@@ -323,6 +345,47 @@ std::size_t request_parser::feed(const char* data, std::size_t size) {
     if (announced_body_bytes_ == 0) state_ = state::done;
   }
   return used;
+}
+
+// RFC 9112 §5.1–5.2: whitespace between a field name and its colon must be refused (a
+// recipient that strips it, as websocketpp does, reads "Content-Length : 5" as a length
+// another parser would not), and so is obs-fold (a line starting with SP or HT), which
+// websocketpp would read as a field of its own.  Runs over the head bytes as they are fed;
+// the state carries over a line cut between two feeds.
+bool request_parser::field_lines_ok(const char* data, std::size_t size) noexcept {
+  // Library searches, not a loop over every byte: only a line's first byte and the byte
+  // before its colon are looked at (whitespace elsewhere in a name is not a token
+  // character, which websocketpp refuses with 400 on its own).
+  auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  const char* p = data;
+  const char* const end = data + size;
+  while (p < end) {
+    switch (line_) {
+      case line_part::request_line:
+      case line_part::value: {
+        const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (!nl) return true;
+        p = nl + 1;
+        line_ = line_part::line_start;
+        break;
+      }
+      case line_part::line_start:
+        if (is_space(*p)) return false;  // obs-fold
+        line_ = line_part::name;
+        break;
+      case line_part::name: {
+        const auto* colon = static_cast<const char*>(std::memchr(p, ':', static_cast<std::size_t>(end - p)));
+        // A name cut by the end of this feed: whitespace at its end is before the colon or
+        // inside the name, both refused; otherwise the next feed goes on with it.
+        if (!colon) return !is_space(end[-1]);
+        if (colon > p && is_space(colon[-1])) return false;
+        p = colon + 1;
+        line_ = line_part::value;
+        break;
+      }
+    }
+  }
+  return true;
 }
 
 std::size_t request_parser::take_body(const char* data, std::size_t size) {
@@ -348,8 +411,9 @@ bool request_parser::check_head() {
   if (!head_.header("Transfer-Encoding").empty())
     return reject(411, "Transfer-Encoding request bodies are not supported; send a Content-Length body");
   auto cl = head_.header("Content-Length");
-  for (char c : cl)
-    if (c < '0' || c > '9') return reject(400, "invalid Content-Length header");
+  // RFC 9110 §8.6: Content-Length = 1*DIGIT; an empty one is invalid, not "no body".
+  if (!all_digits(cl) || (cl.empty() && head_.has_header("Content-Length")))
+    return reject(400, "invalid Content-Length header");
   const auto& v = head_.version;
   if (v != "HTTP/1.1" && v != "HTTP/1.0") return reject(505, "unsupported HTTP version");
   // (websocketpp already refused a length over the limit with 413, so this cannot overflow.)

@@ -275,6 +275,51 @@ TEST_CASE("encode_text: the ASCII fast path still refuses invalid UTF-8 wherever
   CHECK(encode_text("").size() == 2);
 }
 
+TEST_CASE("request parser: whitespace before a colon, obs-fold and unreadable lengths are 400, however the head is cut") {
+  // Each is refused whole, split in two at every byte, and fed one byte at a time.
+  auto status_when_fed = [](const std::string& raw, std::size_t cut) {
+    request_parser p;
+    std::size_t at = 0;
+    while (at < raw.size() && p.current() == request_parser::state::need_more) {
+      std::size_t n = cut == 0 ? raw.size() - at : (at < cut ? cut - at : raw.size() - at);
+      if (cut == std::string::npos) n = 1;
+      auto used = p.feed(raw.data() + at, n);
+      if (used == 0 && p.current() == request_parser::state::need_more) break;
+      at += used;
+    }
+    return p.current() == request_parser::state::rejected ? p.reject_status() : 0;
+  };
+  const std::string start = "POST /mcp HTTP/1.1\r\nHost: x\r\n";
+  for (const std::string& lines : {
+           std::string("Content-Length : 5\r\n"),
+           std::string("Content-Length\t: 5\r\n"),
+           std::string("Transfer-Encoding : chunked\r\n"),
+           std::string("X-A: 1\r\n Authorization: Bearer s\r\n"),
+           std::string("X-A: 1\r\n\tcontinued\r\n"),
+           std::string("Content-Length:\r\n"),
+           std::string("Content-Length: -1\r\n"),
+           std::string("Content-Length: +5\r\n"),
+           std::string("Content-Length: 99999999999999999999999 5\r\n"),
+       }) {
+    const std::string raw = start + lines + "\r\nhello";
+    for (std::size_t cut = 0; cut <= raw.size(); ++cut) {
+      CAPTURE(lines);
+      CAPTURE(cut);
+      CHECK(status_when_fed(raw, cut) == 400);
+    }
+    CHECK(status_when_fed(raw, std::string::npos) == 400);
+  }
+  // Whitespace after the colon and inside values is fine, as is a request line with spaces.
+  for (const std::string& lines : {std::string("Content-Length:\t5 \r\nX-B: a b\tc\r\n"), std::string("content-length:5\r\n")}) {
+    const std::string raw = start + lines + "\r\nhello";
+    request_parser p;
+    CHECK(p.feed(raw.data(), raw.size()) == raw.size() - 5);
+    REQUIRE(p.head_complete());
+    CHECK(p.feed(raw.data() + raw.size() - 5, 5) == 5);
+    CHECK(p.current() == request_parser::state::done);
+  }
+}
+
 TEST_CASE("request headers: looked up in any case, repeated fields joined, names kept lowercase") {
   auto req = parse_all(
       "POST /mcp HTTP/1.1\r\nHost: localhost\r\nMCP-Session-Id: abc\r\nAccept: application/json\r\n"
