@@ -191,6 +191,11 @@ awaitable<void> http_server::write_out(connection& conn) {
         ec = gathered_ec;
       }
       conn.dog.no_write_deadline();
+      if (!ec) {
+        std::size_t bytes = 0;
+        for (const auto& item : batch) bytes += item.size();
+        conn.out.written(bytes);
+      }
       batch.clear();  // not held while the writer waits for more
       if (ec) {
         conn.close_socket();
@@ -243,6 +248,10 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
     codec::request_parser parser({.max_body_bytes = lim_.max_body_bytes});
     bool first = true;
     while (!stopping_) {
+      // A client that pipelines requests without reading the answers is not answered further
+      // (nor read from) until the writer catches up; the write deadline ends one that never reads.
+      co_await conn.out.wait_unwritten_at_most(lim_.pipelined_answer_bytes);
+      if (conn.out.closed()) break;
       parser.reset();
       conn.dog.read_within(first ? lim_.head_timeout : lim_.keepalive_idle);
       bool screened = false;

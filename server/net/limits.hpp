@@ -12,6 +12,10 @@ struct limits {
   std::size_t max_body_bytes = 10 * 1024 * 1024;        // 413 beyond
   std::size_t max_ws_message_bytes = 20 * 1024 * 1024;  // close 1009 beyond
   std::size_t outbox_capacity = 4096;                   // queued writes per socket
+  // A connection's reader starts the next (pipelined) request only while fewer bytes than
+  // this wait to be written: a client that pipelines requests and reads no answers holds at
+  // most this plus one answer, not outbox_capacity answers (megabytes each for GET /tools).
+  std::size_t pipelined_answer_bytes = 1024 * 1024;
   // Connection slots.  Sockets that have not yet shown the secret (bearer or WebSocket
   // subprotocol) may hold at most max_connections - reserved_connections of them; the
   // rest stay free for the extension and authenticated clients.  When the unauthenticated

@@ -1,23 +1,29 @@
 #include "net/outbox.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace opentabs::net {
 
-outbox::outbox(asio::any_io_executor ex, std::size_t capacity) : channel_(ex, capacity) {}
+outbox::outbox(asio::any_io_executor ex, std::size_t capacity) : channel_(ex, capacity), drained_(ex) {}
 
 bool outbox::push(out_bytes bytes) {
   if (closed_ || finishing_ || bytes.empty()) return false;
+  const auto size = bytes.size();
   if (!channel_.try_send(asio::error_code{}, std::move(bytes))) {
     close();
     return false;
   }
+  unwritten_bytes_ += size;
   return true;
 }
 
 awaitable<bool> outbox::push_wait(out_bytes bytes) {
   if (closed_ || finishing_ || bytes.empty()) co_return false;
+  const auto size = bytes.size();
+  unwritten_bytes_ += size;
   auto [ec] = co_await channel_.async_send(asio::error_code{}, std::move(bytes), as_value);
+  if (ec) unwritten_bytes_ -= std::min(unwritten_bytes_, size);
   co_return !ec;
 }
 
@@ -33,6 +39,19 @@ void outbox::close() {
   if (closed_) return;
   closed_ = true;
   channel_.close();
+  drained_.cancel();
+}
+
+void outbox::written(std::size_t n) {
+  unwritten_bytes_ -= std::min(unwritten_bytes_, n);
+  drained_.cancel();
+}
+
+awaitable<void> outbox::wait_unwritten_at_most(std::size_t limit) {
+  while (!closed_ && unwritten_bytes_ > limit) {
+    drained_.expires_at(steady_clock::time_point::max());
+    co_await drained_.async_wait(as_value);
+  }
 }
 
 awaitable<out_bytes> outbox::next() {

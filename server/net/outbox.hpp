@@ -50,6 +50,12 @@ class outbox {
 
   // Writer side: the next bytes, or empty when the writer should stop.
   awaitable<out_bytes> next();
+  // Writer side: `n` bytes of what next()/take_ready() gave reached the socket.
+  void written(std::size_t n);
+  // Bytes pushed and not yet written (queued or in the writer's hands).
+  std::size_t unwritten_bytes() const { return unwritten_bytes_; }
+  // Waits until at most `limit` bytes are unwritten, or the outbox is closed.
+  awaitable<void> wait_unwritten_at_most(std::size_t limit);
   // Writer side, without waiting: moves what is already queued onto the end of `batch`
   // (up to `max_bytes` and `max_items` in all) so it can go out in one gathered write,
   // without copying the items into one string.  An item that would take the batch past
@@ -61,7 +67,9 @@ class outbox {
   asio::experimental::channel<void(asio::error_code, out_bytes)> channel_;
   bool closed_ = false;
   bool finishing_ = false;
-  out_bytes carry_;  // a large item take_ready left for the next write
+  out_bytes carry_;
+  std::size_t unwritten_bytes_ = 0;
+  asio::steady_timer drained_;  // parked at "never"; written() and close() cancel it  // a large item take_ready left for the next write
 };
 
 }  // namespace opentabs::net

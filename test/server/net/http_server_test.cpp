@@ -36,6 +36,13 @@ awaitable<void> echo_handler(http_exchange& ex) {
     ex.end_stream();
     co_return;
   }
+  if (req.path == "/big") {
+    http_response res;
+    res.status = 200;
+    res.body.assign(256 * 1024, 'b');
+    ex.respond(std::move(res));
+    co_return;
+  }
   if (req.path == "/ws") {
     auto ws = ex.upgrade("opentabs");
     if (!ws) {
@@ -382,4 +389,27 @@ TEST_CASE("after stop(), wait_closed resumes once every connection coroutine has
   REQUIRE(after_stop.has_value());
   CHECK(*after_stop);
   CHECK(f.server->connection_count() == 0);
+}
+
+TEST_CASE("a client that pipelines requests and reads no answers is not answered further while answers pile up") {
+  limits lim;
+  lim.pipelined_answer_bytes = 512 * 1024;
+  fixture f(lim);
+  std::string pipelined;
+  for (int i = 0; i < 100; ++i) pipelined += "GET /big HTTP/1.1\r\nHost: x\r\n\r\n";  // 25 MiB of answers
+  tcp::socket client(f.io);
+  asio::co_spawn(
+      f.io,
+      [&]() -> awaitable<void> {
+        co_await client.async_connect({asio::ip::make_address("127.0.0.1"), f.port}, use_awaitable);
+        co_await asio::async_write(client, asio::buffer(pipelined), use_awaitable);
+        // ... and never reads.
+      },
+      asio::detached);
+  f.io.run_for(1s);
+  // Without the bound all 100 are answered into the outbox at once.  With it, the reader
+  // stops once 512 KiB wait behind what the socket buffers took (a few MiB on loopback).
+  CAPTURE(f.handled);
+  CHECK(f.handled >= 2);
+  CHECK(f.handled < 60);
 }
