@@ -35,7 +35,13 @@ bool host_allowed(std::string_view host) {
 
 bool origin_allowed(std::string_view origin, bool present) {
   if (!present) return true;
-  return starts_with(origin, "chrome-extension://");
+  // Exactly one extension origin: repeated Origin fields arrive joined with ", ", and
+  // "chrome-extension://x, https://evil" must not pass for the first of them.
+  constexpr std::string_view scheme = "chrome-extension://";
+  if (!starts_with(origin, scheme) || origin.size() == scheme.size()) return false;
+  for (char c : origin.substr(scheme.size()))
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  return true;
 }
 
 bool is_own_loopback_origin(std::string_view origin, std::uint16_t port) {

@@ -522,6 +522,13 @@ describe('HTTP request parser and writer under attack', () => {
         const ext = await exchange(s.port, `GET /health HTTP/1.1\r\nHost: ${host}\r\n${name}: chrome-extension://abcdefghijklmnop\r\n\r\n`, 1);
         assert.equal(ext.responses[0].status, 200);
       });
+    test('Origin repeated (the extension, then a web page) is refused: the joined value is not one extension origin', async () => {
+      for (const [first, second] of [['chrome-extension://abcdefghijklmnop', 'https://evil.example'], ['https://evil.example', 'chrome-extension://abcdefghijklmnop']])
+        assert.deepEqual(
+          await statusesUntilClose(s.port, `GET /health HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${first}\r\nOrigin: ${second}\r\nConnection: close\r\n\r\n`),
+          [403],
+        );
+    });
     for (const name of ['authorization', 'AUTHORIZATION', 'aUtHoRiZaTiOn'])
       test(`"${name}:" carries the bearer token; a wrong one is 401`, async () => {
         const good = await exchange(s.port, noAuthPing(81, `Host: ${host}\r\n${name}: Bearer ${s.secret}\r\n`), 1);

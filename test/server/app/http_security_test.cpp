@@ -21,6 +21,11 @@ TEST_CASE("Origin rule") {
   CHECK_FALSE(origin_allowed("http://evil.example.com", true));
   CHECK_FALSE(origin_allowed("null", true));
   CHECK_FALSE(origin_allowed("", true));
+  // Two Origin fields are joined into one value: only a single extension origin passes.
+  CHECK_FALSE(origin_allowed("chrome-extension://abcdef, https://evil.example.com", true));
+  CHECK_FALSE(origin_allowed("chrome-extension://abcdef https://evil.example.com", true));
+  CHECK_FALSE(origin_allowed("chrome-extension://", true));
+  CHECK_FALSE(origin_allowed("chrome-extension://abc/def", true));
 }
 
 TEST_CASE("own loopback origin (MCP endpoint only)") {
