@@ -4,6 +4,7 @@
 // cap (run_for) so a bug cannot hang the suite.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -190,70 +191,67 @@ TEST_CASE("nothing listening is connect_failed") {
   CHECK(got->err().code == "connect_failed");
 }
 
-TEST_CASE("a peer that accepts and never answers hits the idle deadline") {
+namespace {
+
+// One GET /health with options `o` to a raw peer that accepts and then does what `peer`
+// does with the socket (it may watch `done`, set once the client has its result).
+result<http_client_response> send_to_raw_peer(http_client_options o,
+                                              std::function<awaitable<void>(tcp::socket&, const bool& done)> peer) {
   asio::io_context io{1};
   tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
   auto port = acceptor.local_endpoint().port();
   std::optional<tcp::socket> held;
   std::optional<result<http_client_response>> got;
+  bool done = false;
   asio::co_spawn(
       io,
       [&]() -> awaitable<void> {
         held.emplace(co_await acceptor.async_accept(use_awaitable));
+        co_await peer(*held, done);
       },
       asio::detached);
   asio::co_spawn(
       io,
       [&]() -> awaitable<void> {
-        http_client_options o;
-        o.idle_timeout = 100ms;  // shortened knob; the assertion is on the outcome, not the time
-        http_client c(io.get_executor(), "127.0.0.1", port, o);
-        http_client_request req{"GET", "/health", {}, ""};
-        got = co_await c.send(req);
-      },
-      asio::detached);
-  io.run_for(5s);
-  REQUIRE(got.has_value());
-  REQUIRE_FALSE(got->ok());
-  CHECK(got->err().code == "timeout");
-  CHECK(got->err().message == "no response bytes for 100 ms");
-}
-
-TEST_CASE("a peer that trickles its answer hits the whole exchange's deadline, not the idle one") {
-  asio::io_context io{1};
-  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  auto port = acceptor.local_endpoint().port();
-  std::optional<result<http_client_response>> got;
-  asio::co_spawn(
-      io,
-      [&]() -> awaitable<void> {
-        auto peer = co_await acceptor.async_accept(use_awaitable);
-        std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n";
-        co_await asio::async_write(peer, asio::buffer(head), as_value);
-        asio::steady_timer t(io);
-        for (int i = 0; i < 1000 && !got; ++i) {  // a byte every 5 ms: never idle for long
-          t.expires_after(5ms);
-          co_await t.async_wait(as_value);
-          co_await asio::async_write(peer, asio::buffer("x", 1), as_value);
-        }
-      },
-      asio::detached);
-  asio::co_spawn(
-      io,
-      [&]() -> awaitable<void> {
-        http_client_options o;
-        o.idle_timeout = 2s;
-        o.total_timeout = 100ms;  // shortened knob; the assertion is on the outcome, not the time
         http_client c(io.get_executor(), "127.0.0.1", port, o);
         http_client_request req{"GET", "/health", {}, ""};  // named: GCC 12 double-destroys a temporary here
         got = co_await c.send(req);
+        done = true;
       },
       asio::detached);
   io.run_for(10s);
   REQUIRE(got.has_value());
-  REQUIRE_FALSE(got->ok());
-  CHECK(got->err().code == "timeout");
-  CHECK(got->err().message == "the response did not complete within 100 ms");
+  return std::move(*got);
+}
+
+}  // namespace
+
+TEST_CASE("a peer that accepts and never answers hits the idle deadline") {
+  http_client_options o;
+  o.idle_timeout = 100ms;  // shortened knob; the assertion is on the outcome, not the time
+  auto got = send_to_raw_peer(o, [](tcp::socket&, const bool&) -> awaitable<void> { co_return; });
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.err().code == "timeout");
+  CHECK(got.err().message == "no response bytes for 100 ms");
+}
+
+TEST_CASE("a peer that trickles its answer hits the whole exchange's deadline, not the idle one") {
+  http_client_options o;
+  o.idle_timeout = 2s;
+  o.total_timeout = 100ms;  // shortened knob; the assertion is on the outcome, not the time
+  auto got = send_to_raw_peer(o, [](tcp::socket& peer, const bool& done) -> awaitable<void> {
+    std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n";
+    co_await asio::async_write(peer, asio::buffer(head), as_value);
+    asio::steady_timer t(peer.get_executor());
+    for (int i = 0; i < 1000 && !done; ++i) {  // a byte every 5 ms: never idle for long
+      t.expires_after(5ms);
+      co_await t.async_wait(as_value);
+      co_await asio::async_write(peer, asio::buffer("x", 1), as_value);
+    }
+  });
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.err().code == "timeout");
+  CHECK(got.err().message == "the response did not complete within 100 ms");
 }
 
 TEST_CASE("a peer that closes mid-body is truncated; a huge body is too_large") {
