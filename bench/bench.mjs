@@ -635,7 +635,28 @@ async function sdkHarness(row) {
   }
   ext.send('exit');
   await s.stop();
+  if (ONLY !== 'bridge') loopbackFloorRow(row);
   if (ONLY !== 'bridge' && hasCommand('valgrind')) await instructionsRow(row);
+}
+
+/**
+ * What the kernel alone costs per request/answer here (bench/loopback_floor.cpp): the echo
+ * side of a loopback TCP ping-pong that blocks in epoll_wait as the server does.  A relayed
+ * call is two such round trips for the server, so this is the floor under the CPU rows.
+ */
+function loopbackFloorRow(row) {
+  if (!hasCommand('c++')) return;
+  const bin = join(tmp, 'loopback_floor');
+  execFileSync('c++', ['-O2', '-o', bin, join(HERE, 'loopback_floor.cpp')]);
+  const runs = [1, 2, 3].map(() => JSON.parse(execFileSync(bin, [QUICK ? '5000' : '20000']).toString()));
+  runs.sort((a, b) => a.user_us + a.sys_us - (b.user_us + b.sys_us));
+  const r = runs[1];
+  row(
+    'kernel floor: one loopback TCP round trip through epoll, echo side (no server code; bench/loopback_floor.cpp)',
+    `${(r.user_us + r.sys_us).toFixed(1)} µs`,
+    '',
+    `median of 3 runs of ${r.rounds.toLocaleString('en-US')}; user ${r.user_us.toFixed(1)} + sys ${r.sys_us.toFixed(1)} µs; a relayed call is two of these for the server, plus the invocation notice and the audit line`,
+  );
 }
 
 function hasCommand(name) {
