@@ -49,7 +49,12 @@ int main(int argc, char** argv) {
     std::perror("listen");
     return 1;
   }
-  if (fork() == 0) {  // the client: send, wait for the echo, again
+  const pid_t client = fork();
+  if (client < 0) {
+    std::perror("fork");
+    return 1;
+  }
+  if (client == 0) {  // the client: send, wait for the echo, again
     int c = socket(AF_INET, SOCK_STREAM, 0);
     no_delay(c);
     if (connect(c, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) _exit(1);

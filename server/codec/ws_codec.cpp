@@ -10,9 +10,11 @@
 // headers, this ASCII fold is what that unqualified name finds inside
 // websocketpp::utility.  The server never calls setlocale, so libc's tolower runs in the
 // "C" locale, where it maps exactly A–Z and leaves every other value (EOF, bytes ≥ 0x80)
-// as it is: the order, and so the parser's behaviour, are unchanged.
+// as it is: the order, and so the parser's behaviour, are unchanged.  (ci_less calls it
+// with unsigned char values only.)
+#include "util/strings.hpp"
 namespace websocketpp::utility {
-constexpr int tolower(int c) noexcept { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+constexpr int tolower(int c) noexcept { return static_cast<unsigned char>(opentabs::ascii_lower(static_cast<char>(c))); }
 }  // namespace websocketpp::utility
 
 #include <websocketpp/extensions/permessage_deflate/disabled.hpp>
@@ -28,8 +30,6 @@ constexpr int tolower(int c) noexcept { return c >= 'A' && c <= 'Z' ? c - 'A' + 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-
-#include "util/strings.hpp"
 
 namespace opentabs::codec {
 namespace {
@@ -81,8 +81,6 @@ codec_config::request_type to_wpp_request(const http_request& req) {
   return r;
 }
 
-constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 // Eight bytes ASCII-lowercased at once: A–Z get 0x20 added, every other byte (including
 // those ≥ 0x80) is left as it is.
 constexpr std::uint64_t ascii_lower_word(std::uint64_t w) noexcept {
@@ -117,13 +115,6 @@ void ascii_lower_in_place(char* p, std::size_t n) noexcept {
   for (; i < n; ++i) p[i] = ascii_lower(p[i]);
 }
 
-// Whether `lower` (already lowercase) equals `name` ignoring ASCII case.
-bool equals_lowercased(std::string_view lower, std::string_view name) noexcept {
-  if (lower.size() != name.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i)
-    if (lower[i] != ascii_lower(name[i])) return false;
-  return true;
-}
 
 // How many leading bytes of `s` are ASCII (high bit clear): eight bytes per step.
 std::size_t ascii_prefix_size(std::string_view s) noexcept {
@@ -165,7 +156,7 @@ const http_request::field* http_request::find_field(std::string_view name) const
   const auto key = name_prefix_key(name);
   for (const auto& f : fields_) {
     if (f.name_key != key || f.name_size != name.size()) continue;
-    if (name.size() <= 8 || equals_lowercased({header_bytes_.data() + f.name_at + 8, f.name_size - 8}, name.substr(8)))
+    if (name.size() <= 8 || iequals({header_bytes_.data() + f.name_at + 8, f.name_size - 8}, name.substr(8)))
       return &f;
   }
   return nullptr;

@@ -116,23 +116,12 @@ result<value> parse(std::string_view text, arena& memory, const parse_limits& li
 }
 
 status validate(std::string_view text, const parse_limits& limits) {
-  if (text.size() > limits.max_bytes)
-    return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-                                       std::to_string(limits.max_bytes) + " bytes");
-  // A message of a few KiB parses without touching the heap: the nodes in `nodes`, the
-  // parser's own stack in `scratch`; larger ones continue on the heap.
+  // A message of a few KiB parses without touching the heap (the nodes in `nodes`); larger
+  // ones continue on the heap.  The value dies here, before its arena.
   unsigned char nodes[8192];
-  unsigned char scratch[2048];
   boost::json::monotonic_resource nodes_arena(nodes, sizeof nodes);
-  boost::json::parse_options opts;
-  opts.max_depth = limits.max_depth;
-  boost::json::parser p(boost::json::storage_ptr(), opts, scratch, sizeof scratch);
-  p.reset(&nodes_arena);
-  boost::system::error_code ec;
-  std::size_t used = p.write_some(text.data(), text.size(), ec);
-  if (!ec && used < text.size()) return make_error("parse_error", "unexpected data after the JSON value at " + position_of(text, used));
-  if (ec) return make_error("parse_error", "invalid JSON at " + position_of(text, used) + ": " + ec.message());
-  if (has_non_finite(p.release())) return make_error("parse_error", "invalid JSON: a number is outside the range of a double");
+  auto v = parse_into(text, limits, boost::json::storage_ptr(&nodes_arena));
+  if (!v) return v.err();
   return ok();
 }
 
@@ -186,7 +175,7 @@ void append_quoted(std::string& out, std::string_view s) {
     while (i + 8 <= s.size() && clean_word(i)) i += 8;
     if (i >= s.size()) break;
     const auto c = static_cast<unsigned char>(s[i++]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (clean_byte(c)) continue;
     out.append(s.data() + run, i - 1 - run);
     run = i;
     out += '\\';

@@ -175,8 +175,7 @@ std::string id_key(const json::value& id) {
 
 void append_response_head(std::string& out, const json::value& id) {
   out += R"({"jsonrpc":"2.0","id":)";
-  if (id.is_string()) json::append_quoted(out, id.get_string());
-  else json::append_dump(out, id);
+  json::append_dump(out, id);
   out += R"(,"result":)";
 }
 

@@ -52,8 +52,6 @@ class outbox {
   awaitable<out_bytes> next();
   // Writer side: `n` bytes of what next()/take_ready() gave reached the socket.
   void written(std::size_t n);
-  // Bytes pushed and not yet written (queued or in the writer's hands).
-  std::size_t unwritten_bytes() const { return unwritten_bytes_; }
   // Waits until at most `limit` bytes are unwritten, or the outbox is closed.
   awaitable<void> wait_unwritten_at_most(std::size_t limit);
   // Writer side, without waiting: moves what is already queued onto the end of `batch`

@@ -5,23 +5,6 @@
 #include <numeric>
 
 namespace opentabs {
-namespace {
-
-// ASCII case folding, inline: header names and tokens are ASCII, and std::tolower (a libc
-// call per character, locale-dependent) was ~4 % of the server's CPU per relayed call in
-// header lookups.  Bytes outside A–Z are left as they are, as std::tolower does in the C
-// locale.
-constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-}  // namespace
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  }
-  return true;
-}
 
 std::string to_lower(std::string_view s) {
   std::string out(s);
