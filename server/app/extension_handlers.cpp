@@ -181,10 +181,10 @@ class handlers {
     if (auto problem = check_tool(*plugin, *tool)) return error_reply(errc::invalid_params, *problem);
     std::string p(*plugin), t(*tool);
     auto plugin_default = config::plugin_permission(ctx_.state.cfg, p);
-    return persist([&](json::object& root) -> result<bool> {
+    return persist([p, t, level = *level, plugin_default](json::object& root) -> result<bool> {
       // An override equal to the plugin default is no override at all.
-      if (*level == plugin_default) return config::remove_tool_permission(root, p, t);
-      return config::set_tool_permission(root, p, t, *level);
+      if (level == plugin_default) return config::remove_tool_permission(root, p, t);
+      return config::set_tool_permission(root, p, t, level);
     });
   }
 
@@ -212,7 +212,7 @@ class handlers {
       change.reviewed_version = installed->loaded.version;
     }
     std::string p(*plugin);
-    return persist([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); });
+    return persist([p, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); });
   }
 
   // Sent by the real extension, missing from the real server: every tool of the plugin
@@ -239,7 +239,7 @@ class handlers {
     }
     std::string p(*plugin);
     json::object values = *settings;
-    auto r = ctx_.state.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
+    auto r = ctx_.state.store.update([p, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.config_changed(true, &r->cfg);
     return ok_result();

@@ -365,7 +365,7 @@ result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
     }
     return invalid("Plugin \"" + p.name + "\" was not found in localPlugins in config.json");
   }
-  auto w = state_.store.update([&](json::object& root) -> result<bool> {
+  auto w = state_.store.update([entries](json::object& root) -> result<bool> {
     bool changed = false;
     for (const auto& e : entries) changed |= config::remove_from_string_list(root, "localPlugins", e);
     return changed;
@@ -435,8 +435,8 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
       co_return invalid("The failed plugin " + quote_for_error(*spec, 200) +
                         " was found through localPluginDirs; delete or fix that directory, or remove its parent from "
                         "localPluginDirs");
-    auto w = state_.store.update([&](json::object& root) -> result<bool> {
-      return config::remove_from_string_list(root, list_key, *spec);
+    auto w = state_.store.update([list_key, spec = *spec](json::object& root) -> result<bool> {
+      return config::remove_from_string_list(root, list_key, spec);
     });
     if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);

@@ -57,7 +57,7 @@ std::string plugin_settings::store(const std::string& plugin, const json::object
   } else if (auto problem = unloaded_plugin_settings_problem(plugin, settings)) {
     return "Settings validation failed: " + *problem;
   }
-  auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
+  auto r = state_.store.update([plugin, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
   if (!r) return "Could not save config.json: " + r.err().message;
   reload_.reload(true);
   return {};
@@ -67,15 +67,15 @@ std::string plugin_settings::grant_reviewed(const std::string& plugin, tools::pe
   config::plugin_permission_change change;
   change.level = level;
   change.reviewed_version = version;
-  auto r = state_.store.update([&](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
+  auto r = state_.store.update([plugin, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
   if (!r) return "Could not save config.json: " + r.err().message;
   reload_.apply_own_change(false, &r->cfg);
   return {};
 }
 
 void plugin_settings::always_allow(const tools::tool_def& tool) {
-  auto r = state_.store.update([&](json::object& root) -> result<bool> {
-    return config::set_tool_permission(root, tool.plugin, tool.base_name, tools::permission::auto_);
+  auto r = state_.store.update([plugin = tool.plugin, name = tool.base_name](json::object& root) -> result<bool> {
+    return config::set_tool_permission(root, plugin, name, tools::permission::auto_);
   });
   if (!r) log::warn("could not save \"always allow\": " + r.err().message);
   reload_.apply_own_change(false, r ? &r->cfg : nullptr);

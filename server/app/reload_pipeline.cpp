@@ -2,16 +2,19 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 
 #include "app/platform_tools.hpp"
 #include "config/auth_secret.hpp"
 #include "config/config_edits.hpp"
+#include "config/config_lock.hpp"
 #include "mcp/gateway_tools.hpp"
 #include "plugins/adapter_files.hpp"
 #include "plugins/naming.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
+#include "util/original_log.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::app {
@@ -74,6 +77,7 @@ reload_outcome reload_pipeline::reload(bool announce) {
   } else {
     for (const auto& w : loaded->warnings) log::warn(w);
     state_.cfg = loaded->cfg;
+    log::original_line("Config loaded from " + state_.store.path().string());
   }
   state_.cfg_stamp = state_.store.last_stamp();
   auto old_secret = state_.secret;
@@ -111,35 +115,39 @@ reload_outcome reload_pipeline::reload(bool announce) {
     for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
   }
   for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
+  for (const auto& p : next)
+    log::original_line("Discovered plugin: " + p.name() + " v" + p.loaded.version + " (" + p.loaded.source + ")");
+  log::original_line("Plugin discovery complete: " + std::to_string(next.size()) + " plugin(s), " +
+                     std::to_string(found.errors.size()) + " failed");
+  if (state_.dev)
+    for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, next)) log::original_line("IIFE updated for " + p->name());
   state_.plugins = std::move(next);
   state_.discovery_errors = std::move(found.errors);
 
   // Reviews of plugins whose version changed no longer hold (spec §2.2).
   std::map<std::string, std::string> versions;
   for (const auto& p : state_.plugins) versions[p.name()] = p.loaded.version;
-  std::vector<std::string> reset;
-  auto r = state_.store.update([&](json::object& root) -> result<bool> {
-    reset = config::reset_stale_reviews(root, versions);
-    return !reset.empty();
+  // The store may keep the edit to run again once config.json.lock is free: by value.
+  auto reset = std::make_shared<std::vector<std::string>>();
+  auto r = state_.store.update([versions, reset](json::object& root) -> result<bool> {
+    *reset = config::reset_stale_reviews(root, versions);
+    return !reset->empty();
   });
-  if (r && !reset.empty()) {
+  if (r && !reset->empty()) {
     state_.cfg = r->cfg;
-    for (const auto& n : reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
+    for (const auto& n : *reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
   }
   // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
   // it, and if anyone (this reset included) wrote since, the watcher reloads once more
   // instead of missing that change.
 
-  std::vector<const plugins::loaded_plugin*> loaded_ptrs;
-  for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
   if (defer_adapters_) {
     defer_adapters_ = false;
+    std::vector<const plugins::loaded_plugin*> loaded_ptrs;
+    for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
     deferred_adapters_ = plugins::adapter_files_for(loaded_ptrs);
   } else {
-    if (before_adapter_writes_) before_adapter_writes_();
-    auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded_ptrs);
-    for (const auto& e : files.errors) log::warn("adapter files: " + e);
-    if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
+    rewrite_adapter_files();
   }
 
   std::vector<tools::tool_def> plugin_tools;
@@ -183,6 +191,44 @@ net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
 }
 
 net::awaitable<void> reload_pipeline::wait_for_running_reload() { co_await reload_done_.async_wait(net::as_value); }
+
+void reload_pipeline::rewrite_adapter_files() {
+  if (before_adapter_writes_) before_adapter_writes_();
+  std::vector<const plugins::loaded_plugin*> loaded;
+  for (const auto& p : state_.plugins) loaded.push_back(&p.loaded);
+  auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded);
+  for (const auto& e : files.errors) log::warn("adapter files: " + e);
+  if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
+}
+
+void reload_pipeline::defer_locked_config_writes() {
+  state_.store.set_lock_patience(std::chrono::milliseconds(0));
+  state_.store.defer_when_locked([this] {
+    if (writing_pending_config_) return;
+    writing_pending_config_ = true;
+    asio::co_spawn(ex_, write_pending_config(), net::log_failure("config write"));
+  });
+}
+
+net::awaitable<void> reload_pipeline::write_pending_config() {
+  asio::steady_timer pause(ex_);
+  std::string last_problem;
+  while (state_.store.has_pending()) {
+    pause.expires_after(config::config_lock::retry_interval);
+    co_await pause.async_wait(net::as_value);
+    auto r = state_.store.write_pending();
+    if (r) {
+      log::info("config.json: saved the change that waited for " + config::config_lock::lock_path_for(state_.store.path()).string());
+      // A full reload: the lock's holder may have changed config.json too (a plugin build
+      // adds to localPlugins), and this write moves the stamp the watcher compares.
+      reload(true);
+    } else if (r.err().message != last_problem) {
+      last_problem = r.err().message;
+      log::warn("config.json: a change is waiting: " + last_problem);
+    }
+  }
+  writing_pending_config_ = false;
+}
 
 void reload_pipeline::apply_own_change(bool rediscover, const config::config_file* saved) {
   if (rediscover) {

@@ -53,6 +53,16 @@ class reload_pipeline {
   // when only runtime state changed) becomes the state's config, and the change is announced.
   void apply_own_change(bool rediscover, const config::config_file* saved);
 
+  // Makes the server's config writes wait for config.json.lock without blocking: from now
+  // on an edit that finds the lock held is kept by the store and written here, retried
+  // every config_lock::retry_interval on a timer (config_store.hpp).
+  void defer_locked_config_writes();
+
+  // Writes the adapter files of the plugins loaded now where any is missing or differs
+  // (an extension folder replaced under a running server), removing those of plugins gone;
+  // before each sync.full a new connection gets, as the original does.
+  void rewrite_adapter_files();
+
   // Called after a reload wrote adapter files (written without waiting for the disk), to
   // have them flushed; unset, they are left to the caller of reload().
   void set_flush(std::function<void()> flush) { flush_ = std::move(flush); }
@@ -67,6 +77,7 @@ class reload_pipeline {
 
  private:
   net::awaitable<void> wait_for_running_reload();
+  net::awaitable<void> write_pending_config();
 
   asio::any_io_executor ex_;
   server_state& state_;
@@ -80,6 +91,7 @@ class reload_pipeline {
   bool defer_adapters_ = false;
   std::vector<plugins::adapter_file> deferred_adapters_;
   std::function<void()> before_adapter_writes_;
+  bool writing_pending_config_ = false;
 };
 
 }  // namespace opentabs::app

@@ -202,6 +202,9 @@ class server_app {
     reload_.defer_adapter_files();  // written with the extension copy, once the server listens
     auto first = reload_.reload(false);
     if (!first.ok) log::warn("initial load: " + first.error);
+    // Start-up may wait for config.json.lock (nothing is served yet); from here on the io
+    // thread never does.
+    reload_.defer_locked_config_writes();
     plugin_manager_.start_update_checks();
     auto port = http_.listen(options_.host, options_.port);
     if (!port) {

@@ -1,14 +1,58 @@
 #include "config/config_lock.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <thread>
 
+#include "util/files.hpp"
+#include "util/strings.hpp"
+
 namespace opentabs::config {
+
+namespace {
+
+constexpr const char* kPidFile = "pid.txt";
+
+std::optional<long> holder_pid(const fs::path& dir) {
+  auto text = read_file(dir / kPidFile, 64);
+  if (!text) return std::nullopt;
+  auto t = trim(*text);
+  if (t.empty() || t.size() > 10) return std::nullopt;
+  long pid = 0;
+  for (char c : t) {
+    if (c < '0' || c > '9') return std::nullopt;
+    pid = pid * 10 + (c - '0');
+  }
+  if (pid <= 0) return std::nullopt;
+  return pid;
+}
+
+bool process_alive(long pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
+
+bool older_than_stale_limit(const struct stat& st) {
+  const auto made = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
+  return std::chrono::system_clock::now() - made > config_lock::stale_after;
+}
+
+// An older opentabs' flock file: removable when no process holds its flock.
+bool remove_unheld_legacy_file(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT;
+  bool removed = false;
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) removed = ::unlink(path.c_str()) == 0 || errno == ENOENT;
+  ::close(fd);
+  return removed;
+}
+
+}  // namespace
 
 fs::path config_lock::lock_path_for(const fs::path& config_json) {
   fs::path p = config_json;
@@ -16,45 +60,78 @@ fs::path config_lock::lock_path_for(const fs::path& config_json) {
   return p;
 }
 
-result<config_lock> config_lock::acquire(const fs::path& config_json, std::chrono::milliseconds patience) {
-  const fs::path path = lock_path_for(config_json);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return make_error("io", "cannot open the config lock " + path.string() + ": " + std::strerror(errno));
-  // Non-blocking tries with short sleeps: a writer holds the lock for milliseconds, and a
-  // bounded wait turns a stuck holder into an error instead of a hang.
-  const auto deadline = std::chrono::steady_clock::now() + patience;
-  auto pause = std::chrono::microseconds(200);
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EINTR) continue;
-    if (errno != EWOULDBLOCK || std::chrono::steady_clock::now() >= deadline) {
-      const bool busy = errno == EWOULDBLOCK;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      if (busy)
-        return make_error("locked", "another process has held " + path.string() + " for over " +
-                                        std::to_string(patience.count()) + " ms; config.json was not changed");
-      return make_error("io", "cannot lock " + path.string() + ": " + why);
+result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
+  const fs::path dir = lock_path_for(config_json);
+  // Two rounds: the second follows the removal of a stale directory or a legacy file.
+  for (int round = 0; round < 2; ++round) {
+    if (::mkdir(dir.c_str(), 0700) == 0) {
+      const std::string pid = std::to_string(::getpid());
+      if (auto w = write_file_unsynced(dir / kPidFile, pid, 0600); !w) {
+        ::rmdir(dir.c_str());
+        return make_error("io", "cannot write " + (dir / kPidFile).string() + ": " + w.err().message);
+      }
+      return config_lock(dir);
     }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+    if (errno != EEXIST) return make_error("io", "cannot make the config lock " + dir.string() + ": " + std::strerror(errno));
+    struct stat st{};
+    if (::lstat(dir.c_str(), &st) != 0) continue;  // released between mkdir and lstat
+    if (S_ISREG(st.st_mode)) {
+      if (remove_unheld_legacy_file(dir)) continue;
+      return make_error("locked", "an older opentabs is writing config.json (it holds the lock file " + dir.string() +
+                                      "); config.json was not changed",
+                        errc::busy);
+    }
+    if (!S_ISDIR(st.st_mode))
+      return make_error("io", dir.string() + " is neither a directory nor a file; delete it so config.json can be written");
+    const auto pid = holder_pid(dir);
+    const bool dead = !pid || !process_alive(*pid);
+    if (dead && older_than_stale_limit(st)) {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      continue;
+    }
+    std::string why = "config.json is locked by ";
+    why += pid ? "process " + std::to_string(*pid) : std::string("a process that has not written its pid yet");
+    why += " (" + dir.string() + ")";
+    if (pid && dead)
+      why += ", which is no longer running: the lock counts as stale five minutes after it was made; delete " + dir.string() +
+             " now if no opentabs or plugin build is running";
+    return make_error("locked", why + "; config.json was not changed", errc::busy);
   }
-  return config_lock(fd);
+  return make_error("locked", "config.json is locked (" + dir.string() + " keeps coming back); config.json was not changed",
+                    errc::busy);
 }
 
-config_lock::config_lock(config_lock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+result<config_lock> config_lock::acquire(const fs::path& config_json, std::chrono::milliseconds patience) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  for (;;) {
+    auto l = try_acquire(config_json);
+    if (l || l.err().code != "locked" || std::chrono::steady_clock::now() + retry_interval > deadline) return l;
+    std::this_thread::sleep_for(retry_interval);
+  }
+}
+
+config_lock::config_lock(config_lock&& other) noexcept : dir_(std::move(other.dir_)) { other.dir_.clear(); }
 
 config_lock& config_lock::operator=(config_lock&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = other.fd_;
-    other.fd_ = -1;
+    release();
+    dir_ = std::move(other.dir_);
+    other.dir_.clear();
   }
   return *this;
 }
 
-config_lock::~config_lock() {
-  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+config_lock::~config_lock() { release(); }
+
+void config_lock::release() noexcept {
+  if (dir_.empty()) return;
+  // A directory someone judged stale and replaced is theirs now: leave it.
+  if (holder_pid(dir_) == static_cast<long>(::getpid())) {
+    ::unlink((dir_ / kPidFile).c_str());
+    ::rmdir(dir_.c_str());
+  }
+  dir_.clear();
 }
 
 }  // namespace opentabs::config

@@ -1,9 +1,15 @@
-// The one lock every writer of config.json holds (server, `opentabs config set`, config
-// reset): an advisory flock(2) on config.json.lock next to it.  Holding it across "read the
-// file as it is now → apply one edit → atomic write" makes concurrent edits from different
-// processes apply one after another instead of overwriting each other.  The lock file is
-// never deleted (deleting it would let two writers lock two different files).  The kernel
-// drops the lock when its holder dies, so a SIGKILLed writer never leaves it stuck.
+// The one lock every writer of config.json holds — this server, `opentabs config`, and the
+// original OpenTabs CLI and plugin tools (`opentabs-plugin build` registers a plugin under
+// it) — so all of them must speak the original's protocol: a lock DIRECTORY
+// "config.json.lock" made with mkdir(2) (atomic: EEXIST means someone holds it), holding
+// "pid.txt" with the holder's pid, released by removing the directory.  A directory older
+// than five minutes whose pid is no longer running is stale and may be removed by anyone.
+// Holding it across "read the file as it is now → apply one edit → atomic write" makes
+// concurrent edits from different processes apply one after another instead of
+// overwriting each other.
+//
+// Older opentabs versions kept a permanent empty FILE of that name for flock(2); one that
+// nobody holds is removed so the directory can be made.
 #pragma once
 
 #include <chrono>
@@ -17,11 +23,19 @@ namespace fs = std::filesystem;
 
 class config_lock {
  public:
-  // The lock file for `config_json` ("<config_json>.lock").
+  // The original retries every 50 ms; a directory is stale after five minutes with a dead pid.
+  static constexpr std::chrono::milliseconds retry_interval{50};
+  static constexpr std::chrono::minutes stale_after{5};
+
+  // The lock directory for `config_json` ("<config_json>.lock").
   static fs::path lock_path_for(const fs::path& config_json);
 
-  // Waits up to `patience` for the exclusive lock.  Errors: "io" (cannot open the lock
-  // file), "locked" (another process held it the whole time; the message names the file).
+  // One attempt, never waits.  Errors: "locked" (a live holder, or one not yet stale; the
+  // message names the holder's pid and what to do), "io" (cannot make the directory).
+  static result<config_lock> try_acquire(const fs::path& config_json);
+
+  // Attempts every retry_interval for up to `patience` (blocks the calling thread: for the
+  // CLI and start-up, never for the server's io thread).  Errors as try_acquire.
   static result<config_lock> acquire(const fs::path& config_json,
                                      std::chrono::milliseconds patience = std::chrono::seconds(10));
 
@@ -29,11 +43,12 @@ class config_lock {
   config_lock& operator=(config_lock&& other) noexcept;
   config_lock(const config_lock&) = delete;
   config_lock& operator=(const config_lock&) = delete;
-  ~config_lock();
+  ~config_lock();  // removes pid.txt and the directory, if they are still this process's
 
  private:
-  explicit config_lock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit config_lock(fs::path dir) : dir_(std::move(dir)) {}
+  void release() noexcept;
+  fs::path dir_;  // empty once moved from or released
 };
 
 }  // namespace opentabs::config

@@ -26,7 +26,7 @@ fs::path config_store::backup_path() const {
   return p;
 }
 
-result<config_store::current> config_store::read_current() {
+result<config_store::current> config_store::read_current(bool may_write) {
   current out;
   // Stamp before reading: a change racing the read makes the watcher look again rather
   // than miss it.
@@ -49,7 +49,9 @@ result<config_store::current> config_store::read_current() {
 
   auto migration = migrate(out.root, home_, path_);
   out.warnings.insert(out.warnings.end(), migration.messages.begin(), migration.messages.end());
-  if (migration.migrated) {
+  if (migration.migrated && !may_write) {
+    out.warnings.push_back("Config migration not persisted yet: " + path_.string() + " is locked by another writer");
+  } else if (migration.migrated) {
     // Keep the user's original bytes before replacing them, as the original server does.
     if (auto b = write_file_atomic(backup_path(), *text, 0600); !b) {
       out.warnings.push_back("Config migration not persisted: cannot write backup: " + b.err().message);
@@ -66,69 +68,112 @@ result<config_store::current> config_store::read_current() {
 }
 
 result<loaded_config> config_store::load() {
-  // Loading may write (the default file, a migration), so it locks like every writer.  A
-  // folder that cannot be created or locked still gives a config: read without the lock.
+  // Reading needs no lock (every writer renames a complete file into place); writing the
+  // default file, a migration or pending edits does.
   std::optional<config_lock> lock;
   std::string lock_problem;
   if (auto d = ensure_private_dir(path_.parent_path()); !d) {
     lock_problem = d.err().message;
-  } else if (auto l = config_lock::acquire(path_)) {
+  } else if (auto l = config_lock::acquire(path_, patience_)) {
     lock.emplace(std::move(*l));
   } else {
     lock_problem = l.err().message;
   }
-  auto cur = read_current();
+  auto cur = read_current(lock.has_value());
   if (!cur) return cur.err();
+  if (lock) return write_locked(std::move(*cur), nullptr);
   loaded_config out;
   out.warnings = std::move(cur->warnings);
-  if (!lock_problem.empty()) out.warnings.push_back("Config read without its lock: " + lock_problem);
   out.migrated_from = cur->migrated_from;
-  if (cur->missing) {
-    out.created = true;
-    status written = ensure_private_dir(path_.parent_path());
-    if (written) written = write_file_atomic(path_, default_config_text(), 0600);
-    if (!written)
-      out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
-    else
-      last_stamp_ = stamp_of(path_);
-  }
+  if (cur->missing || !pending_.empty()) out.warnings.push_back("config.json not written yet: " + lock_problem);
+  apply_pending(cur->root, out.warnings);
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
+  return out;
+}
+
+void config_store::apply_pending(json::object& root, std::vector<std::string>& warnings) const {
+  for (const auto& edit : pending_)
+    if (auto r = edit(root); !r) warnings.push_back("A config change waiting for the lock no longer applies: " + r.err().message);
+}
+
+result<loaded_config> config_store::write_locked(current cur, const edit_fn* edit) {
+  const bool had_pending = !pending_.empty();
+  loaded_config out;
+  out.warnings = std::move(cur.warnings);
+  out.migrated_from = cur.migrated_from;
+  apply_pending(cur.root, out.warnings);
+  bool changed = false;
+  if (edit) {
+    auto c = (*edit)(cur.root);
+    if (!c) return c.err();
+    changed = *c;
+  }
+  if (changed || had_pending || cur.missing) {
+    auto text = format_config_text(cur.root);
+    // Never write a file the next load would refuse: the change is rejected and config.json
+    // stays as it was.
+    if (text.size() > kMaxConfigBytes) {
+      if (!edit) pending_.clear();  // they would never fit: drop them rather than retry forever
+      return make_error("too_large", "the change would make " + path_.string() + " " + std::to_string(text.size()) +
+                                         " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
+    }
+    status written = ensure_private_dir(path_.parent_path());
+    if (written) written = write_file_atomic(path_, text, 0600);
+    if (!written) {
+      // Creating the default file is best effort; an edit that cannot be saved is an error.
+      if (changed || had_pending) return written.err();
+      out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
+    } else {
+      pending_.clear();
+      out.created = cur.missing;
+      last_stamp_ = stamp_of(path_);
+    }
+  }
+  out.cfg = config_from_object(cur.root, path_, out.warnings);
+  out.raw = std::move(cur.root);
   return out;
 }
 
 result<loaded_config> config_store::update(const edit_fn& edit) {
   if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
-  auto lock = config_lock::acquire(path_);
-  if (!lock) return lock.err();
-  auto cur = read_current();
+  auto lock = config_lock::acquire(path_, patience_);
+  if (lock) {
+    auto cur = read_current(true);
+    if (!cur) return cur.err();
+    return write_locked(std::move(*cur), &edit);
+  }
+  if (lock.err().code != "locked" || !on_deferred_) return lock.err();
+  // Held by another writer: apply it to what is on disk now, keep it, write it later.
+  auto cur = read_current(false);
   if (!cur) return cur.err();
-  auto changed = edit(cur->root);
-  if (!changed) return changed.err();
   loaded_config out;
   out.warnings = std::move(cur->warnings);
   out.migrated_from = cur->migrated_from;
-  out.created = cur->missing;
-  if (*changed || cur->missing) {
-    auto text = format_config_text(cur->root);
-    // Never write a file the next load would refuse: the change is rejected and config.json
-    // stays as it was.
-    if (text.size() > kMaxConfigBytes)
-      return make_error("too_large", "the change would make " + path_.string() + " " + std::to_string(text.size()) +
-                                         " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
-    if (auto d = ensure_private_dir(path_.parent_path()); !d) return d.err();
-    if (auto w = write_file_atomic(path_, text, 0600); !w) return w.err();
-    last_stamp_ = stamp_of(path_);
+  apply_pending(cur->root, out.warnings);
+  auto changed = edit(cur->root);
+  if (!changed) return changed.err();
+  if (*changed) {
+    pending_.push_back(edit);
+    on_deferred_();
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
   return out;
 }
 
+result<loaded_config> config_store::write_pending() {
+  auto lock = config_lock::try_acquire(path_);
+  if (!lock) return lock.err();
+  auto cur = read_current(true);
+  if (!cur) return cur.err();
+  return write_locked(std::move(*cur), nullptr);
+}
+
 status config_store::remove() {
   std::error_code ec;
   if (!fs::exists(path_.parent_path(), ec)) return ok();
-  auto lock = config_lock::acquire(path_);
+  auto lock = config_lock::acquire(path_, patience_);
   if (!lock) return lock.err();
   fs::remove(path_, ec);
   if (ec) return make_error("io", "cannot delete " + path_.string() + ": " + ec.message());
@@ -140,7 +185,7 @@ result<std::size_t> config_store::remove_leftover_temp_files() {
   std::error_code ec;
   const fs::path dir = path_.parent_path();
   if (!fs::is_directory(dir, ec)) return std::size_t{0};
-  auto lock = config_lock::acquire(path_);
+  auto lock = config_lock::acquire(path_, patience_);
   if (!lock) return lock.err();
   const std::string prefixes[] = {path_.filename().string() + ".tmp.", backup_path().filename().string() + ".tmp."};
   std::size_t removed = 0;

@@ -3,14 +3,21 @@
 // one edit from config_edits.hpp → atomic write, mode 0600).  Because each update re-reads
 // the file, hand edits and other writers' changes to other sections survive.
 //
-// Every writer, in every process, holds config_lock (flock on config.json.lock) from the
-// re-read to the rename, so concurrent edits (the CLI's `config set`, the server's own
-// permission and settings changes) apply one after another and none is lost.  The write
-// itself stays atomic (temp file, fsync, rename), so a SIGKILL mid-write leaves the old or
-// the new file.  Not thread-safe: the server uses one instance from its single io_context
-// thread.  Blocking file I/O on small files only.
+// Every writer, in every process, holds config_lock (the lock directory config.json.lock,
+// shared with the original OpenTabs tools) from the re-read to the rename, so concurrent
+// edits apply one after another and none is lost.  The write itself stays atomic (temp
+// file, fsync, rename), so a SIGKILL mid-write leaves the old or the new file.
+//
+// A process that must never wait for the lock (the server's io thread) turns on
+// defer_when_locked: an update that finds the lock held is applied to a fresh read of the
+// file in memory and kept as a pending edit; load() and every later update re-apply the
+// pending edits on top of what is on disk, and write_pending() (called by the owner on a
+// timer) writes them once the lock is free.  So the caller sees its change at once and
+// other writers' changes are never overwritten.  Not thread-safe: the server uses one
+// instance from its single io_context thread.  Blocking file I/O on small files only.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <cstdint>
 #include <functional>
@@ -67,8 +74,20 @@ class config_store {
   // error, which aborts without writing).  A missing file starts from the defaults; a
   // corrupt file is an error and is left alone, so a half-written hand edit is never
   // overwritten.  Returns the config as written.
+  // With defer_when_locked, the edit may be kept and run again later: it must capture by
+  // value.
   using edit_fn = std::function<result<bool>(json::object&)>;
   result<loaded_config> update(const edit_fn& edit);
+
+  // How long update(), remove() and load() wait for the lock (blocking); 0 = one attempt.
+  void set_lock_patience(std::chrono::milliseconds p) { patience_ = p; }
+  // Keep edits that find the lock held instead of failing (see the file comment);
+  // `on_deferred` is called each time one is kept, so the owner can start writing them.
+  void defer_when_locked(std::function<void()> on_deferred) { on_deferred_ = std::move(on_deferred); }
+  bool has_pending() const noexcept { return !pending_.empty(); }
+  // One attempt to write the pending edits: the config as written, or "locked" (try again
+  // later) or another error (the edits stay pending).
+  result<loaded_config> write_pending();
 
   // Deletes config.json (under the lock); a missing file is not an error.
   status remove();
@@ -90,11 +109,17 @@ class config_store {
     bool missing = false;
     std::optional<int> migrated_from;
   };
-  result<current> read_current();
+  // `may_write`: the lock is held, so a migration may be persisted.
+  result<current> read_current(bool may_write);
+  result<loaded_config> write_locked(current cur, const edit_fn* edit);
+  void apply_pending(json::object& root, std::vector<std::string>& warnings) const;
 
   fs::path path_;
   fs::path home_;
   file_stamp last_stamp_;
+  std::chrono::milliseconds patience_{10'000};
+  std::function<void()> on_deferred_;
+  std::vector<edit_fn> pending_;
 };
 
 }  // namespace opentabs::config

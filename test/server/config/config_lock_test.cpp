@@ -1,44 +1,130 @@
-// Tests for config_lock (the flock every config.json writer holds) and the store's use of
-// it: exclusion between holders, release on destruction, a bounded wait, and removal of
-// leftover temp files.
+// Tests for config_lock (the lock directory every config.json writer holds, the original
+// OpenTabs tools included) and the store's use of it: exclusion between holders, pid.txt,
+// release on destruction, a bounded wait, stale directories, the legacy flock file, edits
+// kept while another process holds the lock, and removal of leftover temp files.
 #include "config/config_lock.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <ctime>
 
 #include "config/config_edits.hpp"
 #include "config/config_store.hpp"
 #include "scratch_dir.hpp"
+#include "util/files.hpp"
 
 using namespace opentabs;
 using namespace opentabs::config;
 using opentabs::test::scratch_dir;
 
-TEST_CASE("config_lock excludes a second holder until the first is gone") {
+namespace {
+
+// A lock directory as another process leaves it: pid.txt with `pid`, made `age` ago.
+void plant_lock(const std::filesystem::path& dir, long pid, std::chrono::seconds age) {
+  std::filesystem::create_directory(dir);
+  opentabs::test::write_text(dir / "pid.txt", std::to_string(pid));
+  const std::time_t then = std::time(nullptr) - static_cast<std::time_t>(age.count());
+  struct timespec times[2] = {{then, 0}, {then, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, dir.c_str(), times, 0) == 0);
+}
+
+// A pid that is certainly not running: a child that has exited and been reaped.
+long dead_pid() {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return pid;
+}
+
+}  // namespace
+
+TEST_CASE("config_lock is a directory holding the holder's pid, excluding a second holder until released") {
   scratch_dir dir;
   const auto json = dir / "config.json";
   auto first = config_lock::acquire(json);
   REQUIRE(first.ok());
-  CHECK(std::filesystem::exists(dir / "config.json.lock"));
-  CHECK(opentabs::test::mode_of(dir / "config.json.lock") == 0600);
-  auto second = config_lock::acquire(json, std::chrono::milliseconds(30));
+  CHECK(std::filesystem::is_directory(dir / "config.json.lock"));
+  CHECK(opentabs::test::read_text(dir / "config.json.lock" / "pid.txt") == std::to_string(::getpid()));
+  auto second = config_lock::acquire(json, std::chrono::milliseconds(120));
   REQUIRE_FALSE(second.ok());
   CHECK(second.err().code == "locked");
   CHECK(second.err().message.find("config.json.lock") != std::string::npos);
+  CHECK(second.err().message.find(std::to_string(::getpid())) != std::string::npos);
   { auto released = std::move(*first); }
-  auto third = config_lock::acquire(json, std::chrono::milliseconds(30));
+  CHECK_FALSE(std::filesystem::exists(dir / "config.json.lock"));
+  auto third = config_lock::try_acquire(json);
   CHECK(third.ok());
 }
 
-TEST_CASE("a config update waits for the lock and fails cleanly when it never comes") {
+TEST_CASE("a lock directory of a live process is respected however old it is") {
+  scratch_dir dir;
+  plant_lock(dir / "config.json.lock", ::getppid(), std::chrono::hours(1));
+  auto l = config_lock::try_acquire(dir / "config.json");
+  REQUIRE_FALSE(l.ok());
+  CHECK(l.err().code == "locked");
+  CHECK(std::filesystem::exists(dir / "config.json.lock" / "pid.txt"));
+}
+
+TEST_CASE("a lock directory with a dead pid is stale only after five minutes") {
+  scratch_dir dir;
+  const long gone = dead_pid();
+  plant_lock(dir / "config.json.lock", gone, std::chrono::seconds(60));
+  auto young = config_lock::try_acquire(dir / "config.json");
+  REQUIRE_FALSE(young.ok());
+  CHECK(young.err().message.find("no longer running") != std::string::npos);
+  CHECK(young.err().message.find("delete") != std::string::npos);
+  plant_lock(dir / "config.json.lock", gone, std::chrono::seconds(301));
+  auto old = config_lock::try_acquire(dir / "config.json");
+  REQUIRE(old.ok());
+  CHECK(opentabs::test::read_text(dir / "config.json.lock" / "pid.txt") == std::to_string(::getpid()));
+}
+
+TEST_CASE("a lock directory without pid.txt is stale after five minutes") {
+  scratch_dir dir;
+  std::filesystem::create_directory(dir / "config.json.lock");
+  CHECK_FALSE(config_lock::try_acquire(dir / "config.json").ok());
+  const std::time_t then = std::time(nullptr) - 400;
+  struct timespec times[2] = {{then, 0}, {then, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, (dir / "config.json.lock").c_str(), times, 0) == 0);
+  CHECK(config_lock::try_acquire(dir / "config.json").ok());
+}
+
+TEST_CASE("an older opentabs' lock file is replaced unless its flock is held") {
+  scratch_dir dir;
+  opentabs::test::write_text(dir / "config.json.lock", "");
+  int fd = ::open((dir / "config.json.lock").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(config_lock::try_acquire(dir / "config.json").ok() ? 1 : 0);  // flock is per open file
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  ::close(fd);
+  auto l = config_lock::try_acquire(dir / "config.json");
+  REQUIRE(l.ok());
+  CHECK(std::filesystem::is_directory(dir / "config.json.lock"));
+}
+
+TEST_CASE("a config update waits for the lock and goes through once it is released") {
   scratch_dir dir;
   config_store store(dir / "config.json", dir.path());
   REQUIRE(store.load().ok());
   auto held = config_lock::acquire(dir / "config.json");
   REQUIRE(held.ok());
-  // The store's own patience is 10 s; a lock held by someone else only delays, never loses
-  // the edit: release it and the update goes through.
+  store.set_lock_patience(std::chrono::milliseconds(0));
+  auto refused = store.update([](json::object& root) -> result<bool> {
+    root["updateCheckIntervalMinutes"] = 7;
+    return true;
+  });
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.err().code == "locked");
   { auto released = std::move(*held); }
   auto r = store.update([](json::object& root) -> result<bool> {
     root["updateCheckIntervalMinutes"] = 5;
@@ -47,6 +133,48 @@ TEST_CASE("a config update waits for the lock and fails cleanly when it never co
   REQUIRE(r.ok());
   CHECK(r->cfg.update_check_interval_minutes == 5);
   CHECK(store.last_stamp() == stamp_of(dir / "config.json"));
+}
+
+TEST_CASE("with defer_when_locked an edit under someone else's lock is seen at once and written after") {
+  scratch_dir dir;
+  const auto json_path = dir / "config.json";
+  config_store store(json_path, dir.path());
+  REQUIRE(store.load().ok());
+  int deferred = 0;
+  store.set_lock_patience(std::chrono::milliseconds(0));
+  store.defer_when_locked([&] { ++deferred; });
+  auto held = config_lock::acquire(json_path);
+  REQUIRE(held.ok());
+  auto r = store.update([](json::object& root) -> result<bool> { return set_plugin_setting(root, "server", "k", json::value(1)); });
+  REQUIRE(r.ok());
+  CHECK(deferred == 1);
+  CHECK(store.has_pending());
+  CHECK(r->cfg.settings.at("server").contains("k"));
+  // The holder writes its own change meanwhile, as the original plugin build does.
+  {
+    config_store other(json_path, dir.path());
+    other.set_lock_patience(std::chrono::milliseconds(0));
+    auto in_file = other.load();
+    REQUIRE(in_file.ok());
+    CHECK_FALSE(in_file->cfg.settings.contains("server"));  // not written under a held lock
+    json::object root = in_file->raw;
+    REQUIRE(add_to_string_list(root, "localPlugins", "/plugins/built"));
+    REQUIRE(write_file_atomic(json_path, format_config_text(root), 0600).ok());
+  }
+  auto reloaded = store.load();  // lock still held: the pending edit applies on top in memory
+  REQUIRE(reloaded.ok());
+  CHECK(reloaded->cfg.settings.at("server").contains("k"));
+  CHECK(reloaded->cfg.local_plugins == std::vector<std::string>{"/plugins/built"});
+  CHECK(store.write_pending().err().code == "locked");
+  { auto released = std::move(*held); }
+  auto written = store.write_pending();
+  REQUIRE(written.ok());
+  CHECK_FALSE(store.has_pending());
+  config_store fresh(json_path, dir.path());
+  auto on_disk = fresh.load();
+  REQUIRE(on_disk.ok());
+  CHECK(on_disk->cfg.settings.at("server").contains("k"));
+  CHECK(on_disk->cfg.local_plugins == std::vector<std::string>{"/plugins/built"});
 }
 
 TEST_CASE("leftover config.json temp files are removed, other files are not") {
@@ -60,7 +188,7 @@ TEST_CASE("leftover config.json temp files are removed, other files are not") {
   auto removed = store.remove_leftover_temp_files();
   REQUIRE(removed.ok());
   CHECK(*removed == 2);
-  CHECK(dir.entries() == std::vector<std::string>{"config.json", "config.json.backup", "config.json.lock", "notes.tmp.1"});
+  CHECK(dir.entries() == std::vector<std::string>{"config.json", "config.json.backup", "notes.tmp.1"});
 }
 
 TEST_CASE("updates from several processes at once all land") {

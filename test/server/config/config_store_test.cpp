@@ -43,7 +43,7 @@ TEST_CASE("a missing config.json is created with the default content, mode 0600"
   auto again = store.load();
   REQUIRE(again.ok());
   CHECK_FALSE(again->created);
-  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.lock"});
+  CHECK(tmp.entries() == std::vector<std::string>{"config.json"});
 }
 
 TEST_CASE("a corrupt or half-written config.json is an error and is left untouched") {
@@ -62,7 +62,7 @@ TEST_CASE("a corrupt or half-written config.json is an error and is left untouch
   auto u = store.update(tool_off("slack", "x"));
   REQUIRE_FALSE(u.ok());
   CHECK(read_text(path) == torn);
-  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.lock"});
+  CHECK(tmp.entries() == std::vector<std::string>{"config.json"});
 
   write_text(path, "[]");
   CHECK(store.load().err().code == "not_object");
@@ -112,7 +112,7 @@ TEST_CASE("a v1 file is migrated to v3, its original bytes kept in config.json.b
   auto again = store.load();
   REQUIRE(again.ok());
   CHECK_FALSE(again->migrated_from.has_value());
-  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.backup", "config.json.lock"});
+  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.backup"});
 }
 
 TEST_CASE("a newer-version file loads as-is with a warning and is not rewritten") {
@@ -158,7 +158,7 @@ TEST_CASE("updates are section-preserving: a hand edit of another section surviv
   CHECK(r->cfg.local_plugins == std::vector<std::string>{"~/dev/new-plugin"});
   CHECK(r->cfg.permissions.at("slack").tools.at("delete_message") == permission::off);
   CHECK(mode_of(path) == 0600);
-  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.lock"});  // no temp files left
+  CHECK(tmp.entries() == std::vector<std::string>{"config.json"});  // no temp files left
 }
 
 TEST_CASE("many successive updates round-trip and leave no temp files") {
@@ -174,7 +174,7 @@ TEST_CASE("many successive updates round-trip and leave no temp files") {
   auto final_load = store.load();
   REQUIRE(final_load.ok());
   CHECK(final_load->cfg.settings.at("counter").at("n") == json::value(19));
-  CHECK(tmp.entries() == std::vector<std::string>{"config.json", "config.json.lock"});
+  CHECK(tmp.entries() == std::vector<std::string>{"config.json"});
 }
 
 TEST_CASE("update on a missing file starts from the defaults; a no-op edit does not write") {
