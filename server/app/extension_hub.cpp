@@ -11,6 +11,8 @@
 
 namespace opentabs::app {
 
+using namespace asio::experimental::awaitable_operators;
+
 namespace {
 
 // Frames above this are ignored (logged); the decoder closes with 1009 above 20 MiB.
@@ -159,6 +161,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
             " connection(s))");
   if (on_open_) on_open_(*conn);
+  connection_opened_.cancel();
 
   auto window_start = clock_type::now();
   int in_window = 0;
@@ -219,7 +222,24 @@ void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   std::erase(order_, c->id);
   std::erase_if(tab_owner_, [&](const auto& kv) { return kv.second == c->id; });
   for (const auto& id : table_.fail_connection(c->id, "Extension disconnected")) wake(id);
+  last_close_ = clock_type::now();
   if (on_close_) on_close_(c->id);
+}
+
+bool extension_hub::extension_expected() const {
+  if (connected() || reconnect_wait_.count() <= 0 || stopping_) return false;
+  const auto now = clock_type::now();
+  const auto window = 2 * reconnect_wait_;
+  return now - started_ < window || (last_close_ && now - *last_close_ < window);
+}
+
+net::awaitable<bool> extension_hub::await_expected_extension() {
+  if (!extension_expected()) co_return connected();
+  const auto deadline = clock_type::now() + reconnect_wait_;
+  asio::steady_timer limit(ex_, deadline);
+  while (!connected() && !stopping_ && clock_type::now() < deadline)
+    co_await (connection_opened_.async_wait(net::as_value) || limit.async_wait(net::as_value));
+  co_return connected();
 }
 
 void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_view text) {
@@ -383,6 +403,7 @@ void extension_hub::wake(std::string_view id) {
 
 void extension_hub::shutdown() {
   stopping_ = true;
+  connection_opened_.cancel();
   for (const auto& id : table_.fail_all(ext_reply::kind::shutdown, "Server shutting down")) wake(id);
   for (auto& [id, c] : connections_) c->close(codec::close_code::going_away, "Server shutting down");
 }

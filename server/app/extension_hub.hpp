@@ -82,6 +82,7 @@ class extension_hub {
   // Where the opentabs extension is to be loaded from, named when a connection cannot
   // handle a request (the extension folder, or how to install ours there).
   void set_install_hint(std::string hint) { install_hint_ = std::move(hint); }
+  const std::string& install_hint() const { return install_hint_; }
 
   // Sends a request and waits for its answer (never throws for expected failures).  A method
   // the chosen connection does not handle fails at once (kind::unsupported) instead of
@@ -95,6 +96,18 @@ class extension_hub {
   // Forwards a tool.progress report to the waiting request; false when unknown.
   bool report_progress(const std::string& dispatch_id, double progress, std::optional<double> total,
                        const std::string& message);
+
+  // A call that needs the browser while no extension is connected waits up to
+  // reconnect_wait for one that is expected back: the server started, or the last
+  // connection closed, less than twice that long ago (the extension reconnects about 2-2.5 s
+  // after the server it talks to starts or restarts, as when a stdio bridge auto-starts it).
+  // True when a connection is there.  0 turns the wait off.
+  net::awaitable<bool> await_expected_extension();
+  // None is connected and one is expected back (the rule above).
+  bool extension_expected() const;
+  void set_reconnect_wait(std::chrono::milliseconds wait) { reconnect_wait_ = wait; }
+  std::chrono::milliseconds reconnect_wait() const { return reconnect_wait_; }
+  static constexpr std::chrono::milliseconds default_reconnect_wait{5000};
 
   std::size_t connection_count() const { return connections_.size(); }
   bool connected() const { return !connections_.empty(); }
@@ -148,6 +161,12 @@ class extension_hub {
   std::map<std::int64_t, std::string> tab_owner_;
   bool stopping_ = false;
   std::string install_hint_;
+  std::chrono::milliseconds reconnect_wait_ = default_reconnect_wait;
+  clock_type::time_point started_ = clock_type::now();
+  std::optional<clock_type::time_point> last_close_;
+  // Never expires by itself: cancelled when a connection opens, to wake the callers of
+  // await_expected_extension.
+  asio::steady_timer connection_opened_{ex_, asio::steady_timer::time_point::max()};
   std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the hub
 };
 

@@ -138,6 +138,9 @@ class server_app {
                      env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
         plugin_manager_(tasks_, state_, hub_, home, reload_, announce_) {
     state_.dev = o.dev;
+    // Caught from construction on, so that none of them kills a starting server.
+    for (int sig : {SIGHUP, SIGUSR1, SIGUSR2}) signals_.add(sig);
+    if (auto v = env_number("OPENTABS_EXTENSION_WAIT_MS")) hub_.set_reconnect_wait(std::chrono::milliseconds(*v));
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
     pipeline_.set_browser_handler(std::make_unique<browser_tools>(

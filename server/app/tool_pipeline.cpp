@@ -190,6 +190,15 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     co_return finish(tools::call_result::text(text, true, errc::tool_failed));
   }
 
+  // Right after the server starts or the extension drops, the extension is about to
+  // (re)connect: a call that needs it waits a bounded time instead of failing at once.
+  const bool needs_extension = tool.kind == tools::tool_kind::plugin || (tool.kind == tools::tool_kind::browser && !tool.method.empty());
+  if (needs_extension && hub_.extension_expected()) {
+    log::info("tool " + tool.name + ": waiting up to " + std::to_string(hub_.reconnect_wait().count()) +
+              " ms for the browser extension to connect");
+    co_await hub_.await_expected_extension();
+  }
+
   if (perm == tools::permission::ask) {
     auto refused = co_await confirm(tool, args, options);
     if (refused) {
@@ -206,6 +215,12 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   else
     result = co_await dispatch_browser(tool, std::move(args), options, entry);
   co_return finish(std::move(result));
+}
+
+std::string tool_pipeline::not_connected_text() const {
+  std::string text = "Extension not connected. Please ensure the OpenTabs Chrome extension is running";
+  if (!hub_.install_hint().empty()) text += " (loaded unpacked from " + hub_.install_hint() + ")";
+  return text + ": it connects within a few seconds of the server starting; then call the tool again.";
 }
 
 tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) const {
@@ -305,8 +320,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::t
   invocation_notice notice(hub_, tool.plugin, tool.base_name);
   auto end = [&](const tools::call_result& r) { notice.finish(!r.is_error); };
   if (!hub_.connected()) {
-    auto r = tools::call_result::text(
-        "Extension not connected. Please ensure the OpenTabs Chrome extension is running.", true, errc::tool_failed);
+    auto r = tools::call_result::text(not_connected_text(), true, errc::tool_failed);
     entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
     end(r);
     co_return r;
@@ -424,7 +438,7 @@ net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::
   invocation_notice notice(hub_, "browser", tool.name);
   tools::call_result r;
   if (!hub_.connected()) {
-    r = tools::call_result::text("Browser tool error: Extension not connected", true, errc::tool_failed);
+    r = tools::call_result::text("Browser tool error: " + not_connected_text(), true, errc::tool_failed);
     entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
   } else if (tool.fan_out) {
     // ★ tools ask every connected browser profile at once and tag each entry with its

@@ -66,6 +66,8 @@ class tool_pipeline final : public tools::tool_service {
   net::awaitable<std::optional<tools::call_result>> confirm(const tools::tool_def& tool, const json::object& args,
                                                             tools::call_options& options);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
+  // Why a call that needs the browser failed when no extension is connected, and what to do.
+  std::string not_connected_text() const;
   void record(audit::audit_entry& entry, const tools::call_result& result);
 
   server_state& state_;

@@ -1,7 +1,7 @@
 // Starts the real opentabs binary for a test: a fresh temporary config directory, an
 // ephemeral port (PORT=0, read back from the "listening on" line), npm discovery off, and
-// any extra environment (test knobs that shorten timeouts).  stop() sends SIGTERM and
-// waits for the exit code.  Used by every Node test that needs a live server.
+// any extra environment (test knobs that shorten timeouts; calls do not wait for an
+// extension).  stop() sends SIGTERM and waits for the exit code.  Used by every Node test that needs a live server.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,9 @@ export async function startServer(opts = {}) {
     OPENTABS_SKIP_NPM_DISCOVERY: '1',
     OPENTABS_TELEMETRY_DISABLED: '1',
     NO_COLOR: '1',
+    // Tests that connect no extension expect a call that needs one to fail at once; the
+    // tests of the wait for an extension coming back set their own value.
+    OPENTABS_EXTENSION_WAIT_MS: '0',
     ...opts.env,
   };
   const argv = [OPENTABS_BIN, 'start', ...(opts.args ?? [])];
