@@ -158,10 +158,18 @@ int cmd_doctor(context& ctx, const parsed_command&) {
       cfg = {"config.json", verdict::fail, parsed.err().message, "fix the file, or `opentabs config reset --confirm`"};
     } else {
       std::vector<std::string> warnings;
-      config::config_from_object(*parsed, paths.config_json(), warnings);
+      auto loaded = config::config_from_object(*parsed, paths.config_json(), warnings);
       for (const auto& w : warnings)
         if (w.find("port") == std::string::npos)  // the CLI's own key is expected
           checks.push_back({"config.json", verdict::warn, w, "edit " + paths.config_json().string()});
+      // A user switching from the original keeps its CLI or its names: tell them the switch.
+      checks.push_back({"tool names", verdict::pass,
+                        loaded.tool_names == config::tool_name_style::double_underscore
+                            ? "plugin tools are listed as <plugin>__<tool>, as by the original OpenTabs"
+                            : "plugin tools are listed as <plugin>_<tool>; if you keep the original OpenTabs CLI or "
+                              "its <plugin>__<tool> names, run `opentabs config set toolNames double-underscore` "
+                              "(applied at once, no restart)",
+                        ""});
     }
   } else {
     cfg.result = verdict::warn;

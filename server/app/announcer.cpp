@@ -2,6 +2,8 @@
 
 #include "app/payloads.hpp"
 #include "plugins/payload.hpp"
+#include "util/log.hpp"
+#include "util/original_log.hpp"
 
 namespace opentabs::app {
 
@@ -27,13 +29,21 @@ announcer::announcer(server_state& state, extension_hub& hub, tools::server_even
     : state_(state), hub_(hub), events_(events), tasks_(tasks) {}
 
 void announcer::greet(ext_connection& c) {
-  if (!sync_held_) c.send(json::dump(notification("sync.full", sync_full_params(state_))));
+  if (sync_held_) return;
+  // Like the original, every sync.full a connection gets is preceded by writing the adapter
+  // files it names: the extension folder may have been replaced or re-linked since.
+  if (before_greeting_) before_greeting_();
+  c.send(json::dump(notification("sync.full", sync_full_params(state_))));
+  log::original_line("Sent sync.full to extension");
 }
 
 void announcer::release_sync() {
   if (!sync_held_) return;
   sync_held_ = false;
-  if (hub_.connected()) hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+  if (hub_.connected()) {
+    hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+    log::original_line("Sent sync.full to extension");
+  }
 }
 
 void announcer::plugins_changed() { hub_.broadcast(notification("plugins.changed", config_state(state_, hub_))); }
@@ -46,6 +56,7 @@ void announcer::config_changed() {
 void announcer::reloaded(const reload_news& news) {
   if (hub_.connected() && !sync_held_) {
     hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+    log::original_line("Sent sync.full to extension");
     if (state_.dev)
       for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, state_.plugins))
         hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(*p, permissions_of(state_, *p),

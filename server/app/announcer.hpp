@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -36,8 +37,10 @@ class announcer {
   // `tasks` holds the delayed extension.reload.
   announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks);
 
-  // A new extension connection: sync.full to it alone (while sync.full is held, later).
+  // A new extension connection: sync.full to it alone (while sync.full is held, later),
+  // after `before_greeting` (the server rewrites the adapter files sync.full names there).
   void greet(ext_connection& c);
+  void set_before_greeting(std::function<void()> f) { before_greeting_ = std::move(f); }
   // While the extension files are being copied (after the server listens, see server.cpp)
   // no sync.full goes out: it carries the copy's hash, and the extension compares it with
   // the files it loaded.  release_sync() sends it to every connection that arrived meanwhile.
@@ -65,6 +68,7 @@ class announcer {
   tools::server_events& events_;
   net::task_group& tasks_;
   bool sync_held_ = false;
+  std::function<void()> before_greeting_;
 };
 
 }  // namespace opentabs::app

@@ -5,6 +5,7 @@
 #include "plugins/discovery.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
+#include "util/original_log.hpp"
 
 namespace opentabs::app {
 
@@ -49,6 +50,9 @@ std::map<std::string, config::file_stamp> config_watcher::dev_stamps() const {
 net::awaitable<void> config_watcher::run() {
   auto plugin_stamps = state_.dev ? dev_stamps() : std::map<std::string, config::file_stamp>{};
   state_.watcher.watched_plugins = plugin_stamps.size() / dev_stamp_files;
+  log::original_line("Config watcher: Watching " + state_.store.path().string());
+  if (state_.dev)
+    log::original_line("File watcher: Watching " + std::to_string(state_.watcher.watched_plugins) + " local plugin(s) for rebuilds");
   while (!stopping_) {
     timer_.expires_after(interval_);
     auto [ec] = co_await timer_.async_wait(net::as_value);
@@ -65,7 +69,8 @@ net::awaitable<void> config_watcher::run() {
     if (!config_moved && !dist_moved) continue;
     ++state_.watcher.poll_detections;
     log::info(config_moved ? "config.json changed on disk; reloading" : "a local plugin was rebuilt; reloading");
-    reload_.reload(true);
+    auto outcome = reload_.reload(true);
+    if (config_moved && outcome.ok) log::original_line("Config reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
     if (state_.dev) plugin_stamps = dev_stamps();
   }
 }

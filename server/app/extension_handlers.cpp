@@ -11,6 +11,7 @@
 #include "jsonrpc/jsonrpc.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/log.hpp"
+#include "util/original_log.hpp"
 
 namespace opentabs::app {
 
@@ -61,6 +62,8 @@ class handlers {
     const auto* tabs = json::get_object(params, "tabs");
     if (!tabs) return none();
     c.tabs.replace_all(*tabs);
+    log::original_line("tab.syncAll received [" + c.label + "]: " + std::to_string(tabs->size()) +
+                       " plugin(s) mapped (connection: " + c.id + ")");
     return handled();
   }
 
@@ -78,6 +81,7 @@ class handlers {
       return none();
     }
     c.tabs.set(std::string(*plugin), tab_map::parse_entry(params));
+    log::original_line("tab.stateChanged: " + std::string(*plugin) + " → " + std::string(*state));
     return handled();
   }
 

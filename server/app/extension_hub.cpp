@@ -6,6 +6,7 @@
 #include "jsonrpc/jsonrpc.hpp"
 #include "net/ws_connection.hpp"
 #include "util/log.hpp"
+#include "util/original_log.hpp"
 #include "util/random.hpp"
 #include "util/test_fault.hpp"
 
@@ -138,11 +139,13 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   bool legacy = connection_id.empty();
   std::string id = legacy ? uuid_v4() : connection_id;
   if (auto it = connections_.find(id); it != connections_.end()) {
+    log::original_line("Closing previous extension WebSocket");
     it->second->close(codec::close_code::normal, "Replaced by same-profile reconnect");
     drop_connection(it->second);
   } else if (legacy && connections_.size() == 1) {
     // Legacy single-connection mode: a client without an id replaces the only one.
     auto only = connections_.begin()->second;
+    log::original_line("Closing previous extension WebSocket");
     only->close(codec::close_code::normal, "Replaced by new connection");
     drop_connection(only);
   }
@@ -160,6 +163,7 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   registration_guard registered{*this, alive_, conn};
   log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
             " connection(s))");
+  log::original_line("Extension WebSocket connected");
   if (on_open_) on_open_(*conn);
   connection_opened_.cancel();
 

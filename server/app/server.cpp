@@ -42,6 +42,7 @@
 #include "util/env.hpp"
 #include "util/files.hpp"
 #include "util/log.hpp"
+#include "util/original_log.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::app {
@@ -132,7 +133,7 @@ class server_app {
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
         router_(state_, hub_, pipeline_, mcp_, gateway_, route_options{o.conformance_mode}),
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
-        signals_(io, SIGINT, SIGTERM),
+        signals_(io, SIGINT, SIGTERM, SIGQUIT),
         watcher_(io.get_executor(), state_, reload_, home,
                  std::chrono::milliseconds(
                      env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
@@ -153,6 +154,7 @@ class server_app {
                                         audit::audit_entry& e) { return webmcp_.call(t, std::move(args), o, e); });
     pipeline_.set_webmcp_validator([this](const tools::tool_def& t) { return webmcp_.validator_for(t); });
     hub_.set_on_open([this](ext_connection& c) { announce_.greet(c); });
+    announce_.set_before_greeting([this] { reload_.rewrite_adapter_files(); });
     hub_.set_on_close([this](const std::string& id) {
       webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
@@ -231,9 +233,7 @@ class server_app {
     start_extension_copy(*port);
     tasks_.spawn(http_.run(), "accept loop");
     tasks_.spawn(watcher_.run(), "config watcher");
-    signals_.async_wait([this](const asio::error_code& ec, int sig) {
-      if (!ec) shutdown(sig);
-    });
+    await_signal();
     io_.run();
     stop_copy_ = true;
     if (copier_.joinable()) copier_.join();
@@ -330,10 +330,50 @@ class server_app {
   static constexpr auto copy_retry_interval = 50ms;
   static constexpr auto copy_retry_limit = 10s;
 
+  // Every signal a user or a tool sends on purpose has a deliberate effect: SIGINT, SIGTERM
+  // and SIGQUIT stop the server cleanly; SIGUSR1 and SIGHUP reload it (the original's dev
+  // mode restarts its worker on SIGUSR1, and its tests send it to simulate a code change);
+  // SIGUSR2 is logged and ignored.  SIGPIPE is ignored process-wide (run_server).
+  void await_signal() {
+    signals_.async_wait([this](const asio::error_code& ec, int sig) {
+      if (ec || stopping_) return;
+      if (sig == SIGUSR1 || sig == SIGHUP) {
+        reload_on_signal(sig);
+      } else if (sig == SIGUSR2) {
+        log::info("received SIGUSR2: ignored (SIGUSR1 or SIGHUP reloads, SIGTERM stops)");
+      } else {
+        shutdown(sig);
+        return;
+      }
+      await_signal();
+    });
+  }
+
+  void reload_on_signal(int sig) {
+    const std::string name = signal_name(sig);
+    if (options_.dev) log::original_line("Hot reload detected (" + name + ")");
+    log::info("received " + name + ": reloading config.json and plugins");
+    auto outcome = reload_.reload(true);
+    if (!outcome.ok) log::warn("reload on " + name + ": " + outcome.error);
+    if (options_.dev) log::original_line("Hot reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
+  }
+
+  static std::string signal_name(int sig) {
+    switch (sig) {
+      case SIGINT: return "SIGINT";
+      case SIGTERM: return "SIGTERM";
+      case SIGQUIT: return "SIGQUIT";
+      case SIGHUP: return "SIGHUP";
+      case SIGUSR1: return "SIGUSR1";
+      case SIGUSR2: return "SIGUSR2";
+      default: return "signal " + std::to_string(sig);
+    }
+  }
+
   void shutdown(int sig) {
     if (stopping_) return;
     stopping_ = true;
-    log::info(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", shutting down");
+    log::info("received " + signal_name(sig) + ", shutting down");
     watcher_.stop();
     plugin_manager_.stop();
     confirm_.settle_all(decision::shutdown);

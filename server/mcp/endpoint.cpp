@@ -162,6 +162,15 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     return s;
   }
 
+  // A request naming a session that is gone gets 404 before its Accept header is judged, as
+  // from the original server: the client's next step is a new initialize, not a new header.
+  bool answered_stale_session(net::http_exchange& ex) {
+    auto sid = trim(ex.request().header(session_header));
+    if (sid.empty() || sessions.find(sid)) return false;
+    session_for(ex);
+    return true;
+  }
+
   void handle_delete(net::http_exchange& ex) {
     auto s = session_for(ex);
     if (!s) return;
@@ -170,6 +179,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   }
 
   awaitable<void> handle_get(net::http_exchange& ex) {
+    if (answered_stale_session(ex)) co_return;
     if (!accepts(ex.request().header("Accept"), "text/event-stream")) {
       ex.respond(transport_error(406, "Not Acceptable: the standalone stream needs Accept: text/event-stream"));
       co_return;
@@ -203,6 +213,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   awaitable<void> handle_post(net::http_exchange& ex) {
     const auto& req = ex.request();
+    if (answered_stale_session(ex)) co_return;
     if (!accepts(req.header("Accept"), "application/json") || !accepts(req.header("Accept"), "text/event-stream")) {
       ex.respond(transport_error(406, "Not Acceptable: the client must accept both application/json and text/event-stream"));
       co_return;

@@ -177,7 +177,9 @@ discovery_result discover(const discovery_input& in) {
   auto add_local = [&](const std::string& spec, const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) {
-      out.errors.push_back({spec, "plugin directory " + dir.string() + " does not exist", "local"});
+      // As the original does, a path that is not there is skipped, not a failed plugin
+      // (a plugin folder deleted or not built yet): logged, but not in /health's failedPlugins.
+      out.warnings.push_back("local plugin " + spec + ": plugin directory " + dir.string() + " does not exist; skipped");
       return;
     }
     fs::path real = fs::canonical(dir, ec);

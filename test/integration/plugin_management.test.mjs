@@ -232,7 +232,10 @@ describe('plugin management through npm (local registry)', () => {
     // Stand-in for xdg-open (no desktop here): records what it was asked to open.
     writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$@" >> '${openerLog}'\n`);
     chmodSync(opener, 0o755);
-    missingLocal = join(npmDir.dir, 'no-such-plugin');
+    // A folder that is there but holds no plugin: a failed plugin (a path that is not there
+    // at all is skipped without a failedPlugins entry, as by the original).
+    missingLocal = join(npmDir.dir, 'not-a-plugin');
+    mkdirSync(missingLocal, { recursive: true });
     server = await startServer({
       env: { ...npmEnv(npmDir, registry.url), OPENTABS_FOLDER_OPENER: opener },
       config: { localPlugins: [missingLocal], localPluginDirs: [], permissions: {}, settings: {}, version: 3 },
