@@ -43,7 +43,7 @@ int cmd_audit(context& ctx, const parsed_command& cmd) {
   if (!query) return report_error(ctx, "usage", "--" + query.err().message);
   if (auto since = cmd.value("since")) {
     auto ms = audit::parse_since(*since);
-    if (!ms) return report_error(ctx, "usage", "invalid --since '" + *since + "': " + ms.err().message);
+    if (!ms) return report_error(ctx, "usage", ms.err().message);
     query->filter.since_ms = now_epoch_ms() - *ms;
   }
 

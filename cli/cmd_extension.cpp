@@ -46,8 +46,10 @@ int cmd_extension_install(context& ctx, const parsed_command& cmd) {
   if (report->backup || report->first_install)
     print_line("Load it in Chrome: chrome://extensions → Developer mode → Load unpacked → " + target.string() +
                " (remove the old OpenTabs entry first if Chrome lists it)");
-  else
+  else if (report->copied > 0)
     print_line("Reload it in chrome://extensions to run the new files.");
+  else
+    print_line("Nothing changed: the extension Chrome loads is already this version.");
   return kExitOk;
 }
 

@@ -12,6 +12,7 @@
 #include "cli/process.hpp"
 #include "cli/prompt.hpp"
 #include "cli/server_api.hpp"
+#include "app/npm_commands.hpp"
 #include "config/cli_setting.hpp"
 #include "config/config_migrations.hpp"
 #include "config/config_store.hpp"
@@ -138,8 +139,11 @@ int cmd_plugin_search(context& ctx, const parsed_command& cmd) {
   if (auto q = cmd.arg(0)) args.push_back(*q);
   auto r = run_npm(ctx, args, "searching the npm registry", kNpmSearchTimeout);
   if (!r) return report_error(ctx, r.err());
-  if (r->exit_code != 0) return report_error(ctx, "npm_failed", "npm search failed: " + npm_reason(*r));
-  auto v = json::parse(r->out);
+  // The registry answers a search that matches nothing with 404 (npm: E404); that is an
+  // empty result, not a failure, as the original CLI reports it.
+  const bool nothing_found = r->exit_code != 0 && app::npm::describe_failure(r->err, r->exit_code).code == "E404";
+  if (r->exit_code != 0 && !nothing_found) return report_error(ctx, "npm_failed", "npm search failed: " + npm_reason(*r));
+  auto v = nothing_found ? result<json::value>(json::array{}) : json::parse(r->out);
   if (!v || !v->is_array()) return report_error(ctx, "bad_response", "npm search did not return a JSON list");
   if (ctx.json) {
     print_json(*v);
@@ -156,7 +160,7 @@ int cmd_plugin_search(context& ctx, const parsed_command& cmd) {
     rows.push_back({s("name"), s("version"), s("description")});
   }
   if (rows.empty()) {
-    print_line("no plugins found");
+    print_line(cmd.arg(0) ? "No plugins found matching \"" + *cmd.arg(0) + "\"" : std::string("No plugins found"));
     return kExitOk;
   }
   std::string table = render_table({"PACKAGE", "VERSION", "DESCRIPTION"}, rows, ctx.term.width, ctx.term.color_stdout);

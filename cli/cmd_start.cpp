@@ -378,8 +378,14 @@ int cmd_stop(context& ctx, const parsed_command&) {
                                                  "` ends it forcefully");
   }
   std::filesystem::remove(pid_path, ec);
-  prog.done();
-  print_line("stopped opentabs (pid " + std::to_string(rec->pid) + ")");
+  // On a terminal the spinner's line becomes the outcome; elsewhere the outcome goes to stdout.
+  const std::string stopped = "stopped opentabs (pid " + std::to_string(rec->pid) + ")";
+  if (ctx.term.stderr_tty) {
+    prog.done(stopped);
+  } else {
+    prog.done();
+    print_line(stopped);
+  }
   return kExitOk;
 }
 

@@ -73,6 +73,10 @@ int cmd_tool_list(context& ctx, const parsed_command& cmd) {
   server_api api(ctx.port.port, ctx.paths);
   auto tools = fetch_tools(api, cmd.value("plugin"));
   if (!tools) return report_error(ctx, tools.err());
+  // Every loaded plugin has at least one tool: none means no such plugin is loaded.
+  if (auto plugin = cmd.value("plugin"); plugin && tools->empty())
+    return report_error(ctx, "plugin_not_found", "no plugin named '" + *plugin +
+                                                     "' is loaded; `opentabs plugin list` shows the installed plugins");
   if (ctx.json) {
     print_json(*tools);
     return kExitOk;
@@ -88,7 +92,7 @@ int cmd_tool_list(context& ctx, const parsed_command& cmd) {
                     desc ? first_line(*desc) : ""});
   }
   if (rows.empty()) {
-    print_line(cmd.value("plugin") ? "no tools for plugin '" + *cmd.value("plugin") + "'" : "no tools");
+    print_line("no tools");
     return kExitOk;
   }
   std::string table = render_table({"TOOL", "PLUGIN", "DESCRIPTION"}, rows, ctx.term.width, ctx.term.color_stdout);

@@ -133,6 +133,12 @@ function groupBy(items) {
   return [...groups.entries()].sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : a[0].localeCompare(b[0])));
 }
 
+// The server's state only while connected: a plugin list, port and switches from a server
+// that is gone would show what may no longer be true and offer switches that change nothing.
+function liveServerState() {
+  return state.connection?.state === 'connected' ? state.serverState : null;
+}
+
 function renderConnection() {
   const c = state.connection ?? { state: 'connecting' };
   const pill = $('connection');
@@ -146,7 +152,7 @@ function renderConnection() {
       ? `${c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}. ` : ''}Is the server running? Start it with: opentabs start --port ${c.port ?? 9515}`
       : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
   $('connection-detail').textContent = detail;
-  const s = state.serverState;
+  const s = liveServerState();
   const extension = `Extension ${chrome.runtime.getManifest().version}`;
   $('server-info').textContent = s ? `${extension} · server ${s.serverVersion ?? '?'}${c.port ? ` on port ${c.port}` : ''}` : extension;
 }
@@ -265,17 +271,17 @@ function removeButton(onConfirm, testId, key = testId) {
 }
 
 function renderPlugins() {
-  const plugins = [...(state.serverState?.plugins ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const plugins = [...(liveServerState()?.plugins ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   const cards = plugins.map(renderPlugin).filter(Boolean);
   $('plugins').replaceChildren(el('h2', {}, 'Plugins'),
     ...(cards.length ? cards : [el('div', { class: 'card empty', 'data-testid': 'plugins-empty' },
-      !state.serverState ? 'Waiting for the server…'
+      !liveServerState() ? (state.connection?.state === 'connected' ? 'Waiting for the server…' : 'Not connected to the opentabs server: the plugins appear once it is back.')
         : plugins.length ? `No plugins or tools match “${$('filter').value.trim()}”.`
           : 'No plugins installed. Search npm below or add a local plugin with the CLI.')]));
 }
 
 function renderFailed() {
-  const failed = state.serverState?.failedPlugins ?? [];
+  const failed = liveServerState()?.failedPlugins ?? [];
   $('failed').replaceChildren(...failed.map((f) => el('div', { class: 'card failed', 'data-testid': 'failed-plugin' },
     el('h3', {}, 'Plugin failed to load'),
     el('p', { class: 'small' }, el('code', {}, f.specifier)),
@@ -284,14 +290,14 @@ function renderFailed() {
 }
 
 function renderBrowserTools() {
-  const tools = (state.serverState?.browserTools ?? []).filter((t) => matchesFilter('browser', t.name, t.description, t.group));
-  if (!state.serverState) { $('browser-tools').replaceChildren(); return; }
+  const tools = (liveServerState()?.browserTools ?? []).filter((t) => matchesFilter('browser', t.name, t.description, t.group));
+  if (!liveServerState()) { $('browser-tools').replaceChildren(); return; }
   const open = expanded.has('browser') || $('filter').value.trim() !== '';
   $('browser-tools').replaceChildren(el('div', { class: 'card', 'data-testid': 'browser-tools' },
     el('div', { class: 'card-head' }, el('div', { class: 'grow' }, el('h3', {}, 'Browser tools'),
-      el('span', { class: 'muted small' }, `${(state.serverState.browserTools ?? []).length} built-in tools`))),
+      el('span', { class: 'muted small' }, `${(liveServerState().browserTools ?? []).length} built-in tools`))),
     el('div', { class: 'row', style: 'margin-top:6px' }, el('span', { class: 'grow muted' }, 'All browser tools'),
-      permissionControl('plugin-perm-browser', state.serverState.browserPermission ?? 'off',
+      permissionControl('plugin-perm-browser', liveServerState().browserPermission ?? 'off',
         (level) => act('sp:setPluginPermission', { plugin: 'browser', permission: level }))),
     el('details', { open, ontoggle: (e) => { if (e.target.open) expanded.add('browser'); else expanded.delete('browser'); } },
       el('summary', {}, 'Tools by group'),
@@ -305,7 +311,7 @@ function renderBrowserTools() {
 }
 
 function renderWebmcpSites() {
-  const card = renderWebmcpCard(state.serverState, { el, act, permissionControl, matchesFilter });
+  const card = renderWebmcpCard(liveServerState(), { el, act, permissionControl, matchesFilter });
   $('webmcp-sites').replaceChildren(...(card ? [card] : []));
 }
 

@@ -225,6 +225,10 @@ net::awaitable<result<json::object>> plugin_manager::search(const json::object& 
 
   auto r = co_await run_npm(npm::search_argv(*query), timing_.query, "npm search");
   if (!r) co_return r.err();
+  // The registry answers a search that matches nothing with 404: an empty result, as the
+  // original server reports it (a side panel shows "Could not reach the npm registry" for
+  // an error, though the registry did answer).
+  if (!r->ok() && r->failure.code == "E404") co_return json::object{{"results", json::array{}}};
   if (!r->ok())
     co_return failed("npm:" + r->failure.code, npm::failure_message("search", "keywords:opentabs-plugin", r->failure));
   auto hits = npm::parse_search_output(r->outcome.out);

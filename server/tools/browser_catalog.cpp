@@ -283,7 +283,7 @@ constexpr std::string_view catalog_document = R"json({
 
 {"name":"browser_notify","method":"browser.showNotification","group":"Notifications","icon":"bell","summary":"Desktop notification",
  "description":"Shows a desktop notification; clicking it opens url (or the side panel).",
- "args":{"title":{"type":"string","minLength":1,"maxLength":200},"message":{"type":"string","minLength":1,"maxLength":2000},
+ "args":{"title":{"type":"string","minLength":1},"message":{"type":"string","maxLength":2000},
          "iconUrl":{"type":"string","maxLength":8192},"requireInteraction":{"type":"boolean","default":false},
          "contextMessage":{"type":"string","maxLength":500},"url":"$httpUrl"},
  "required":["title","message"]},

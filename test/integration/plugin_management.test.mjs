@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promisify } from 'node:util';
+import { cli } from './support/cli.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { startNpmRegistry } from './support/npm_registry.mjs';
 import { startServer } from './support/server.mjs';
@@ -267,6 +268,21 @@ describe('plugin management through npm (local registry)', () => {
     const tracker = all.result.results.find((r) => r.name === '@fixture/opentabs-plugin-tracker');
     assert.equal(tracker.displayName, 'Fixture Tracker');
     assert.equal(tracker.iconSvg, '', 'tracker ships no icons');
+  });
+
+  test('a search the registry answers with 404 is an empty result, in the side panel and in `plugin search`', async () => {
+    registry.setSearchStatus(404);
+    try {
+      const reply = await rpc(ext, 'plugin.search', { query: 'nothing-matches' });
+      assert.equal(reply.error, undefined, JSON.stringify(reply.error));
+      assert.deepEqual(reply.result, { results: [] });
+      const r = await cli(['plugin', 'search', 'nothing-matches'], { ...npmEnv(npmDir, registry.url), OPENTABS_CONFIG_DIR: server.configDir });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'No plugins found matching "nothing-matches"\n');
+      assert.doesNotMatch(r.stderr, /E404/);
+    } finally {
+      registry.setSearchStatus(200);
+    }
   });
 
   test('plugin.install shorthand: @opentabs-dev/opentabs-plugin-<x> first, then opentabs-plugin-<x>; the plugin loads unchanged', async () => {

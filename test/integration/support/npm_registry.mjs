@@ -22,6 +22,8 @@ export async function startNpmRegistry() {
   const packages = new Map();
   const requests = [];
   let base = '';
+  // The public registry answers some searches that match nothing with 404 (npm: E404).
+  let searchStatus = 200;
 
   const send = (res, status, body, type = 'application/json') => {
     const data = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
@@ -79,7 +81,7 @@ export async function startNpmRegistry() {
     const url = new URL(req.url, 'http://registry.invalid');
     requests.push({ method: req.method, path: decodeURIComponent(url.pathname), search: url.search });
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method not allowed' });
-    if (url.pathname === '/-/v1/search') return send(res, 200, search(url));
+    if (url.pathname === '/-/v1/search') return searchStatus === 200 ? send(res, 200, search(url)) : send(res, searchStatus, { error: 'Not found' });
     const path = decodeURIComponent(url.pathname).slice(1);
     const tgz = path.indexOf('/-/');
     if (tgz >= 0) {
@@ -100,6 +102,10 @@ export async function startNpmRegistry() {
   return {
     url: `${base}/`,
     requests,
+    /** The HTTP status searches get from now on (200: the results). */
+    setSearchStatus(status) {
+      searchStatus = status;
+    },
     /**
      * Packs `dir` with the real `npm pack` and serves it; `version` overrides package.json's,
      * `edit(pkgJson)` may change the manifest, `remove` lists files to leave out.

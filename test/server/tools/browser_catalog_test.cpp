@@ -177,6 +177,13 @@ TEST_CASE("validators enforce required, types, closed objects and selector-or-re
   CHECK(accepts("browser_clear_site_data", R"({"origin":"http://127.0.0.1:8080"})"));
 }
 
+TEST_CASE("browser_notify takes what the original takes: an empty message and a long title") {
+  CHECK(accepts("browser_notify", R"({"title":"Build finished","message":""})"));
+  CHECK(accepts("browser_notify", R"({"title":")" + std::string(600, 't') + R"(","message":"done"})"));
+  CHECK_FALSE(accepts("browser_notify", R"({"title":"Build finished"})"));
+  CHECK_FALSE(accepts("browser_notify", R"({"title":"","message":"x"})"));
+}
+
 TEST_CASE("with_schema_defaults fills documented defaults and keeps given values") {
   const auto* wait = find_browser_tool("browser_wait_for_element");
   REQUIRE(wait != nullptr);
