@@ -85,7 +85,11 @@ result<loaded_config> config_store::load() {
   loaded_config out;
   out.warnings = std::move(cur->warnings);
   out.migrated_from = cur->migrated_from;
-  if (cur->missing || !pending_.empty()) out.warnings.push_back("config.json not written yet: " + lock_problem);
+  out.created = cur->missing;
+  if (cur->missing)
+    out.warnings.push_back("Cannot create default config: " + lock_problem + "; using defaults in memory");
+  else if (!pending_.empty())
+    out.warnings.push_back("config.json not written yet: " + lock_problem);
   apply_pending(cur->root, out.warnings);
   out.cfg = config_from_object(cur->root, path_, out.warnings);
   out.raw = std::move(cur->root);
@@ -102,6 +106,7 @@ result<loaded_config> config_store::write_locked(current cur, const edit_fn* edi
   loaded_config out;
   out.warnings = std::move(cur.warnings);
   out.migrated_from = cur.migrated_from;
+  out.created = cur.missing;
   apply_pending(cur.root, out.warnings);
   bool changed = false;
   if (edit) {
@@ -126,7 +131,6 @@ result<loaded_config> config_store::write_locked(current cur, const edit_fn* edi
       out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
     } else {
       pending_.clear();
-      out.created = cur.missing;
       last_stamp_ = stamp_of(path_);
     }
   }
