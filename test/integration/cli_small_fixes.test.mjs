@@ -32,7 +32,7 @@ describe('CLI rough edges', () => {
       const secret = JSON.parse(readFileSync(join(dir, 'extension', 'auth.json'), 'utf8')).secret;
       const ext = await new ExtensionClient({ port, secret }, { connectionId: 'cli-edges' }).connect();
       ext.notify('plugin.log', { plugin: 'fixture-notes', level: 'info', message: 'first note saved', ts: Date.now() });
-      ext.notify('plugin.log', { plugin: 'fixture-notes', level: 'warn', message: 'second note slow', data: { ms: 812 }, ts: Date.now() });
+      ext.notify('plugin.log', { plugin: 'fixture-notes', level: 'warning', message: 'second note slow', data: { ms: 812 }, ts: Date.now() });
       await until(() => (readFileSync(join(dir, 'server.log'), 'utf8').match(/\[plugin:fixture-notes\]/g) ?? []).length === 2, 'both plugin lines in server.log');
       await ext.close();
 
