@@ -3,10 +3,10 @@
 #include <set>
 
 #include "plugins/naming.hpp"
-#include "plugins/sha256.hpp"
 #include "plugins/url_pattern.hpp"
 #include "schema/translate.hpp"
 #include "util/files.hpp"
+#include "util/sha256.hpp"
 
 namespace opentabs::plugins {
 namespace {
