@@ -80,7 +80,9 @@ function sameHex(a, b) {
 }
 
 // The peer proof: {status: 'proved', token} once the server has shown it knows `secret`;
-// {status: 'impostor'} when the listener answered without a valid proof; {status: 'unreachable'}.
+// {status: 'wrong_proof'} for an opentabs-shaped answer whose proof does not match (a stale
+// auth.json, or a program imitating opentabs: the two cannot be told apart);
+// {status: 'impostor'} when the listener does not answer the challenge; {status: 'unreachable'}.
 async function proveServer(port, secret) {
   const clientNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
   let body;
@@ -93,7 +95,7 @@ async function proveServer(port, secret) {
   const serverNonce = body?.serverNonce;
   if (typeof serverNonce !== 'string' || !/^[0-9a-f]{64}$/.test(serverNonce)) return { status: 'impostor' };
   const expected = await hmacHex(secret, `opentabs-proof-1 server ${clientNonce} ${serverNonce}`);
-  if (!sameHex(body.serverProof, expected)) return { status: 'impostor' };
+  if (!sameHex(body.serverProof, expected)) return { status: 'wrong_proof' };
   const clientProof = await hmacHex(secret, `opentabs-proof-1 client ${clientNonce} ${serverNonce}`);
   return { status: 'proved', token: `${serverNonce}.${clientProof}` };
 }
@@ -156,14 +158,19 @@ async function connect() {
   if (!secret) { setStatus('disconnected', 'auth.json missing or invalid', port); scheduleReconnect(); return; }
 
   let proof = await proveServer(port, secret);
-  if (proof.status === 'impostor' && !params.secret) {   // the secret may have been rotated: re-read once
+  if (proof.status === 'wrong_proof' && !params.secret) {   // the secret may have been rotated: re-read once
     const reread = await readSecret();
     if (reread && reread !== secret) { secret = reread; proof = await proveServer(port, secret); }
   }
   if (myGeneration !== generation) return;
   if (proof.status === 'unreachable') { setStatus('disconnected', 'server unreachable', port); scheduleReconnect(); return; }
+  if (proof.status === 'wrong_proof') {
+    setStatus('auth_failed', `the program on port ${port} could not prove it knows the secret in auth.json (auth.json is out of date, or the program is not opentabs); nothing was sent to it`, port);
+    scheduleReconnect();
+    return;
+  }
   if (proof.status !== 'proved') {
-    setStatus('impostor', `the program listening on port ${port} could not prove it knows the secret, so it is not this opentabs server; nothing was sent to it`, port);
+    setStatus('impostor', `the program listening on port ${port} does not answer the opentabs challenge, so it is not opentabs; nothing was sent to it`, port);
     scheduleReconnect();
     return;
   }
