@@ -173,6 +173,7 @@ async function flush(tabId) {
   const entries = [...tab.entries.values()].sort((a, b) => a.frame.frameId - b.frame.frameId);
   tab.entries.clear();
   for (const { frame, resolve } of entries) {
+    if (waiting.get(tabId) !== tab) { resolve({ ok: true, superseded: true }); continue; }
     try {
       resolve(await apply(frame));
     } catch (err) {
@@ -181,7 +182,8 @@ async function flush(tabId) {
   }
   tab.lastFlushAt = Date.now();
   tab.timer = null;
-  if (waiting.get(tabId) !== tab) return;  // the tab closed meanwhile
+  // The tab closed while its reports were applied: what they stored goes too.
+  if (waiting.get(tabId) !== tab) { await dropTab(tabId, 'closed'); return; }
   if (tab.entries.size > 0) {
     tab.timer = setTimeout(() => flush(tabId).catch(() => {}), FLUSH_GAP_MS);
   } else {
