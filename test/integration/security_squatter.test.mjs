@@ -62,7 +62,13 @@ function startBridge(env, port) {
   });
   return {
     request: (msg) => new Promise((resolve) => { waiters.set(msg.id, resolve); child.stdin.write(`${JSON.stringify(msg)}\n`); }),
-    stop: () => new Promise((resolve) => { child.once('exit', resolve); child.stdin.end(); }),
+    // EOF ends the bridge; one still waiting on its peer is killed after a bound.
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => { clearTimeout(kill); resolve(); });
+      child.stdin.end();
+    }),
   };
 }
 
@@ -150,7 +156,7 @@ describe('a squatter on the port gets no secret, no credential and no request', 
 });
 
 describe('a silent program on the port', () => {
-  test('the bridge answers initialize with an error instead of waiting on it', async () => {
+  test('the bridge answers initialize with an error instead of waiting on it', { timeout: 60_000 }, async () => {
     const sockets = [];
     const silent = net.createServer((s) => { sockets.push(s); s.on('error', () => {}); });
     await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
