@@ -21,6 +21,7 @@
 #include "bridge/bridge_log.hpp"
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
+#include "bridge/server_proof.hpp"
 #include "config/auth_secret.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "net/asio.hpp"
@@ -77,6 +78,7 @@ class relay {
       : io_(io),
         options_(options),
         log_(options.paths.stdio_bridge_log()),
+        proven_(io.get_executor()),
         stdout_drained_(io.get_executor()),
         requests_done_(io.get_executor()),
         reinit_done_(io.get_executor()),
@@ -111,6 +113,7 @@ class relay {
   void stdout_failed(const std::error_code& ec);
   awaitable<std::size_t> read_some(char* buf, std::size_t n, bool& eof);
   bool reload_secret();
+  awaitable<status> ensure_proven();
   void begin_shutdown(bool cancel_requests);
   net::http_client_request mcp_request(std::string method, bool with_session) const;
 
@@ -119,6 +122,11 @@ class relay {
   bridge_log log_;
   session_state state_;
   std::string secret_;
+  // The peer-proof credential of the server now on the port (bridge/server_proof.hpp); empty
+  // until that server has proved it knows the secret.  The secret itself is never sent.
+  std::string authorization_;
+  bool proving_ = false;
+  event proven_;
   std::string pending_;        // stdout bytes not yet written, whole lines in order
   bool flush_posted_ = false;  // a flush_stdout is queued for this turn of the event loop
   bool writer_busy_ = false;   // write_rest is waiting for room in the pipe
@@ -146,7 +154,7 @@ net::http_client_request relay::mcp_request(std::string method, bool with_sessio
   req.method = std::move(method);
   req.target = "/mcp";
   req.headers.reserve(5);
-  req.headers.emplace_back("Authorization", "Bearer " + secret_);
+  req.headers.emplace_back("Authorization", authorization_);
   if (req.method == "POST") {
     req.headers.emplace_back("Accept", "application/json, text/event-stream");
     req.headers.emplace_back("Content-Type", "application/json");
@@ -165,6 +173,24 @@ bool relay::reload_secret() {
   secret_ = *s;
   log_.write("secret changed on disk; using the new one");
   return true;
+}
+
+// One proof at a time; the requests that arrive meanwhile use its outcome.  A listener that
+// cannot prove the secret may be an old server after a rotation, so auth.json is re-read once.
+awaitable<status> relay::ensure_proven() {
+  while (proving_) co_await proven_.wait();
+  if (!authorization_.empty()) co_return ok();
+  proving_ = true;
+  auto proof = co_await prove_server(options_.port, secret_);
+  if (!proof && proof.err().code == "not_opentabs" && reload_secret()) proof = co_await prove_server(options_.port, secret_);
+  proving_ = false;
+  proven_.notify();
+  if (!proof) {
+    log_.write(proof.err().message);
+    co_return proof.err();
+  }
+  authorization_ = *proof;
+  co_return ok();
 }
 
 awaitable<void> relay::emit(std::string line) {
@@ -305,6 +331,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   net::sse_parser sse(options_.max_line_bytes);
   bool sse_body = false;
   std::string json_body;
+  if (auto proven = co_await ensure_proven(); !proven) co_return proven.err();
   auto req = mcp_request("POST", with_session);
   req.body = body;
   auto head = co_await posts_.stream(
@@ -362,6 +389,7 @@ awaitable<void> relay::relay_message(client_message msg) {
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
   // negated co_awaits inside coroutine loops); `finished` says whether an answer was given.
   bool finished = false;
+  bool reproved = false;
   for (int attempt = 0; attempt < 3 && !finished; ++attempt) {
     const bool with_session = !is_initialize && !state_.session_id().empty();
     const std::uint64_t generation = state_.generation();
@@ -369,8 +397,9 @@ awaitable<void> relay::relay_message(client_message msg) {
     auto r = co_await post(body, with_session, /*deliver=*/!is_initialize);
     if (!r) {
       if (r.err().code == "connect_failed" && attempt == 0 && !shutting_down_) {
-        // The server is gone (stopped or restarting): bring one up, then continue the
-        // session on it.
+        // The server is gone (stopped or restarting): bring one up, prove it, then continue
+        // the session on it.
+        authorization_.clear();
         launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
         auto up = co_await ensure_server(lo, log_);
         if (!up) {
@@ -408,7 +437,11 @@ awaitable<void> relay::relay_message(client_message msg) {
         break;
       }
       case post_action::reload_secret:
-        if (reload_secret()) retry = true;
+        // A new server process on the port does not know our credential: prove it again
+        // (re-reading a rotated secret) once.
+        authorization_.clear();
+        reload_secret();
+        if (!reproved) retry = reproved = true;
         else
           co_await fail("the server rejected the secret in " + options_.paths.auth_json().string() +
                         " (is it running with another OPENTABS_CONFIG_DIR?)");
@@ -471,6 +504,7 @@ awaitable<void> relay::event_stream() {
       continue;
     }
     const std::uint64_t generation = state_.generation();
+    auto proven = co_await ensure_proven();
     net::http_client_options opts;
     opts.connect_timeout = std::chrono::seconds(5);
     opts.idle_timeout = std::chrono::hours(1);  // quiet streams are normal; reconnect hourly
@@ -480,7 +514,9 @@ awaitable<void> relay::event_stream() {
     int status = 0;
     net::sse_parser sse(options_.max_line_bytes);
     auto req = mcp_request("GET", true);
-    auto r = co_await client.stream(
+    // Without a proven server there is nothing to open; the back-off below retries.
+    result<net::response_head> r = make_error("not_opentabs", "no opentabs server proved itself on the port");
+    if (proven) r = co_await client.stream(
         req,
         [&](const net::response_head& h) {
           status = h.status;
@@ -499,6 +535,7 @@ awaitable<void> relay::event_stream() {
     stream_client_ = nullptr;
     if (shutting_down_) break;
     if (status == 200) backoff = options_.stream_retry_min;  // it worked; the server closed it
+    if (status == 401) authorization_.clear();               // another server process: prove it again
     if (status == 404) {
       bool renewed = co_await reinitialize(generation);  // awaited outside the condition: GCC 12
       if (renewed) continue;
@@ -581,7 +618,7 @@ awaitable<void> relay::run() {
     while (in_flight_ > 0) co_await requests_done_.wait();
     shutting_down_ = true;
     begin_shutdown(false);
-    co_await delete_session();
+    if (auto proven = co_await ensure_proven(); proven) co_await delete_session();
   }
   // End of output: what is queued is written.
   flush_stdout();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/extension_install.hpp"
+#include "bridge/server_proof.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/server_api.hpp"
@@ -219,10 +220,18 @@ int cmd_doctor(context& ctx, const parsed_command&) {
   if (!version) {
     checks.push_back({"server reachable", verdict::fail, version.err().message, "`opentabs start` (or `opentabs start --background`)"});
   } else if (version->empty()) {
-    checks.push_back({"server reachable", verdict::fail, "port " + std::to_string(ctx.port.port) + " answers but is not opentabs",
+    auto owner = bridge::describe_port_owner(ctx.port.port);
+    checks.push_back({"server reachable", verdict::fail, "port " + std::to_string(ctx.port.port) + " answers but is not opentabs" +
+                                                            (owner.empty() ? "" : " (" + owner + ")"),
                       "use another port: --port or OPENTABS_PORT"});
+  } else if (auto proof = secret ? bridge::prove_server_now(ctx.port.port, *secret) : result<std::string>(std::string());
+             !proof) {
+    // Nothing that carries the secret goes to a listener that could not prove it knows it.
+    checks.push_back({"server proves the secret", verdict::fail, proof.err().message,
+                      "stop that program (or run the CLI with the server's OPENTABS_CONFIG_DIR), then `opentabs start`"});
   } else {
     checks.push_back({"server reachable", verdict::pass, "opentabs " + *version + " on port " + std::to_string(ctx.port.port), ""});
+    if (secret) checks.push_back({"server proves the secret", verdict::pass, "the server answered the challenge with the secret's HMAC", ""});
     if (*version != OPENTABS_VERSION)
       checks.push_back({"server version", verdict::warn, "server is " + *version + ", this CLI is " OPENTABS_VERSION,
                         "restart the server: `opentabs stop && opentabs start --background`"});

@@ -11,7 +11,9 @@
 //      {"type":"getServer","start":bool} → {"type":"server","port","secret","started","version"}
 //    (starting the server in the background first when asked and none is running), or
 //    {"type":"error","code","message"} for anything it cannot do.  The secret goes only to
-//    our own extension: Chrome enforces allowed_origins and the host checks the origin too.
+//    our own extension (Chrome enforces allowed_origins and the host checks the origin too,
+//    refusing a start without one), and only once the program on the port has proved it knows
+//    the secret (bridge/server_proof.hpp); the host itself never sends the secret anywhere.
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +29,7 @@
 #include "app/extension_install.hpp"
 #include "bridge/bridge_log.hpp"
 #include "bridge/server_launcher.hpp"
+#include "bridge/server_proof.hpp"
 #include "cli/commands.hpp"
 #include "cli/native_host_manifest.hpp"
 #include "cli/native_messaging.hpp"
@@ -171,9 +174,10 @@ class host_session {
     server_api api(port, ctx_.paths);
     auto secret = api.secret();
     if (!secret) return error_message(secret.err().code, secret.err().message);
-    // The secret must be the one this server accepts (another config dir would differ).
-    auto health = api.get_json("/health");
-    if (!health) return error_message(health.err().code, health.err().message);
+    // The program on the port must prove it knows this secret before the extension learns
+    // where to send it: a squatter (or a server of another config dir) gets named instead.
+    auto proof = bridge::prove_server_now(port, *secret);
+    if (!proof) return error_message(proof.err().code, proof.err().message);
     log_.write(std::string("gave the extension port ") + std::to_string(port) + (started ? " (server started)" : ""));
     return json::object{{"type", "server"}, {"port", port}, {"secret", json::str(*secret)},
                         {"started", started}, {"version", OPENTABS_VERSION}};
@@ -288,15 +292,16 @@ int cmd_native_host_run(context& ctx, const parsed_command& cmd) {
     if (!frame) frame = native::encode_message(error_message("too_large", frame.err().message));
     return frame && write_all(STDOUT_FILENO, *frame);
   };
-  // Chrome passes the caller's origin; only our own extension may learn the secret.
-  if (auto origin = cmd.arg(0)) {
-    auto id = our_extension_id(ctx);
-    std::string want = id ? "chrome-extension://" + *id + "/" : std::string();
-    if (!id || *origin != want) {
-      log.write("refused caller " + origin->substr(0, 80));
-      reply(error_message("forbidden_origin", "this native host serves only the OpenTabs extension"));
-      return kExitFailure;
-    }
+  // Chrome passes the caller's origin; only our own extension may learn the secret, and a
+  // start without an origin (not by Chrome) learns nothing.
+  auto origin = cmd.arg(0);
+  auto id = our_extension_id(ctx);
+  std::string want = id ? "chrome-extension://" + *id + "/" : std::string();
+  if (!origin || !id || *origin != want) {
+    log.write(origin ? "refused caller " + origin->substr(0, 80) : std::string("refused a start without the caller's origin"));
+    reply(error_message("forbidden_origin", origin ? "this native host serves only the OpenTabs extension"
+                                                   : "this native host must be started by the browser, which names the calling extension"));
+    return kExitFailure;
   }
   host_session session(ctx, log);
   native::frame_reader reader;

@@ -22,6 +22,7 @@
 
 #include "app/extension_install.hpp"
 #include "app/server.hpp"
+#include "bridge/server_proof.hpp"
 #include "bridge/stdio_bridge.hpp"
 #include "cli/client_config.hpp"
 #include "cli/commands.hpp"
@@ -75,6 +76,11 @@ status check_port(const context& ctx, std::uint16_t port) {
   server_api api(port, ctx.paths);
   auto version = api.probe();
   std::string p = std::to_string(port);
+  // A listener that says it is opentabs must also prove it knows our secret.
+  if (version && !version->empty())
+    if (auto secret = api.secret())
+      if (auto proof = bridge::prove_server_now(port, *secret); !proof && proof.err().code == "not_opentabs")
+        return make_error("port_in_use", proof.err().message);
   if (version && !version->empty()) {
     std::string pid;
     if (auto text = read_file(ctx.paths.server_pid(), 4096))
@@ -83,8 +89,9 @@ status check_port(const context& ctx, std::uint16_t port) {
     return make_error("already_running", "opentabs " + *version + " is already running on port " + p + pid +
                                              ". See `opentabs status`; stop it with `opentabs stop` (or use --port)");
   }
-  return make_error("port_in_use", "port " + p + " is in use by another program. Pick another port: `opentabs start --port <n>` "
-                                                 "or OPENTABS_PORT=<n>");
+  auto owner = bridge::describe_port_owner(port);
+  return make_error("port_in_use", "port " + p + " is in use by another program" + (owner.empty() ? "" : " (" + owner + ")") +
+                                       ". Pick another port: `opentabs start --port <n>` or OPENTABS_PORT=<n>");
 }
 
 // The detached server found its port taken.  When an opentabs server answers there (a

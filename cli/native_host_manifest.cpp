@@ -1,6 +1,6 @@
 #include "cli/native_host_manifest.hpp"
 
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 #include "util/base64.hpp"
 #include "util/files.hpp"
 
@@ -9,7 +9,7 @@ namespace opentabs::cli::native {
 result<std::string> extension_id_from_key(std::string_view base64_key) {
   auto der = decode_base64(base64_key);
   if (!der || der->empty()) return make_error("bad_key", "the extension manifest's \"key\" is not valid base64");
-  plugins::sha256 h;
+  sha256 h;
   h.update(*der);
   auto digest = h.finish();
   std::string id;

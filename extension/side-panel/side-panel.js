@@ -10,6 +10,7 @@ const PERMISSIONS = ['off', 'ask', 'auto'];
 const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity', 'runningHash'];
 const CONNECTION_LABELS = {
   connected: 'Connected', disconnected: 'Disconnected', connecting: 'Connecting…', auth_failed: 'Authentication failed',
+  impostor: 'Not opentabs on this port',
 };
 
 let state = { connection: null, serverState: null, tabStates: {}, confirmations: [], activity: [] };
@@ -146,11 +147,13 @@ function renderConnection() {
   pill.dataset.state = c.state;
   pill.textContent = CONNECTION_LABELS[c.state] ?? c.state;
   const detail = c.state === 'auth_failed'
-    ? 'The server rejected the secret in this extension\'s auth.json. Load the extension from the folder `opentabs start` prepared (~/.opentabs/extension); retrying every few seconds.'
+    ? `${c.detail ? `${c.detail}. ` : ''}Load the extension from the folder \`opentabs start\` prepared (~/.opentabs/extension); if opentabs is not running, stop the program on that port (opentabs doctor names it). Retrying every few seconds.`
     : c.state === 'disconnected'
       // The usual cause is that no server runs: say the command that starts one on this port.
       ? `${c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}. ` : ''}Is the server running? Start it with: opentabs start --port ${c.port ?? 9515}`
-      : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
+      : c.state === 'impostor'
+        ? `${c.detail}. Stop that program, then run: opentabs start --port ${c.port ?? 9515} (opentabs doctor names it).`
+        : c.state !== 'connected' && c.detail ? `${c.detail}${c.port ? ` (port ${c.port})` : ''}` : '';
   $('connection-detail').textContent = detail;
   const s = liveServerState();
   const extension = `Extension ${chrome.runtime.getManifest().version}`;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "json/json.hpp"
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::app {
@@ -50,7 +50,7 @@ std::string bundle_hash(std::vector<std::pair<std::string, std::string>> files) 
     listing += digest;
     listing += '\n';
   }
-  return plugins::sha256_hex(listing).substr(0, 16);
+  return sha256_hex(listing).substr(0, 16);
 }
 
 constexpr std::size_t kMaxExtensionFile = 16 * 1024 * 1024;
@@ -202,7 +202,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     if (!it->is_regular_file(ec)) continue;
     auto content = read_file(it->path(), kMaxExtensionFile);
     if (!content) return content.err();
-    digests.emplace_back(rel.generic_string(), plugins::sha256_hex(*content));
+    digests.emplace_back(rel.generic_string(), sha256_hex(*content));
     auto existing = read_file(dest, kMaxExtensionFile);
     if (existing && *existing == *content) {
       ++report.unchanged;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "util/peer_proof.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::app {
@@ -58,9 +59,15 @@ bool bearer_matches(std::string_view header, std::string_view secret) {
   return constant_time_equals(trim(header.substr(7)), secret);
 }
 
-ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret) {
+ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret,
+                                     const std::function<bool(std::string_view token)>& proof_accepted) {
   ws_credentials out;
   for (const auto& p : offered) {
+    if (std::string_view(p).starts_with(peer_proof::kSubprotocolPrefix)) {
+      if (!out.authorized && proof_accepted)
+        out.authorized = proof_accepted(std::string_view(p).substr(peer_proof::kSubprotocolPrefix.size()));
+      continue;
+    }
     if (!out.authorized && constant_time_equals(p, secret)) {
       out.authorized = true;
       continue;

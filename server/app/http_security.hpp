@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,8 +26,11 @@ bool bearer_matches(std::string_view authorization_header, std::string_view secr
 
 struct ws_credentials {
   bool authorized = false;
-  std::string connection_id;  // first offered value that is neither "opentabs" nor the secret
+  std::string connection_id;  // first offered value that is not "opentabs", the secret or a proof
 };
-ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret);
+// The WebSocket credential: the secret itself (the original extension) or a peer-proof
+// credential "opentabs-proof.<token>" (ours; util/peer_proof.hpp) that `proof_accepted` takes.
+ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, std::string_view secret,
+                                     const std::function<bool(std::string_view token)>& proof_accepted = {});
 
 }  // namespace opentabs::app

@@ -6,6 +6,7 @@
 #include "codec/http_request.hpp"
 #include "codec/ws_codec.hpp"
 #include "util/log.hpp"
+#include "util/peer_proof.hpp"
 
 namespace opentabs::app {
 
@@ -61,7 +62,7 @@ net::head_verdict router::screen(const codec::http_request& head) const {
   }
   if (path == "/ws") {
     // The WebSocket credential travels in Sec-WebSocket-Protocol, never as a bearer token.
-    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.secret).authorized) {
+    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.secret, proof_check()).authorized) {
       // The browser only shows a failed handshake; a real 401 on the raw socket tells
       // other clients what went wrong.
       auto r = http_response::error(401, "unauthorized", "Unauthorized");
@@ -73,8 +74,10 @@ net::head_verdict router::screen(const codec::http_request& head) const {
     }
     return v;
   }
-  v.authenticated = bearer_matches(head.header("Authorization"), state_.secret);
-  if (path == "/health") return v;  // minimal without the secret (spec §6.5)
+  v.authenticated = authorization_matches(head.header("Authorization"));
+  // Minimal without the secret (spec §6.5); the challenge is how a client checks the server
+  // before it sends any credential.
+  if (path == "/health" || path == peer_proof::kChallengePath) return v;
   if (path.rfind("/.well-known/", 0) == 0) {
     v.refusal = http_response::error(404, "not_found", "This server does not implement OAuth 2.0");
     return v;
@@ -115,7 +118,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
   const std::string& path = req.path;
 
   if (path == "/ws") {
-    auto creds = check_ws_subprotocols(codec::offered_subprotocols(req), state_.secret);
+    auto creds = check_ws_subprotocols(codec::offered_subprotocols(req), state_.secret, proof_check());
     if (!codec::is_websocket_upgrade(req)) {
       ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
       co_return;
@@ -126,6 +129,10 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
   if (path == "/health") {
     if (wrong_method(ex, "GET")) co_return;
     health(ex, authed);
+    co_return;
+  }
+  if (path == peer_proof::kChallengePath) {
+    if (!wrong_method(ex, "GET") && !rate_limited(ex, challenges_)) answer_challenge(ex);
     co_return;
   }
   if (path == "/mcp") {
@@ -157,6 +164,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
   }
   if (path == "/reload") {
     if (wrong_method(ex, "POST")) co_return;
+    if (rate_limited(ex, reloads_)) co_return;
     auto r = co_await reload();
     if (r.ok)
       ex.respond(http_response::json(200, json::object{{"ok", true}, {"plugins", r.plugins}, {"durationMs", r.duration_ms}}));
@@ -194,6 +202,27 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
     co_return;
   }
   ex.respond(http_response::error(404, "not_found", "Not Found"));
+}
+
+bool router::authorization_matches(std::string_view header) const {
+  if (auto token = peer_proof::token_from_authorization(header))
+    return peer_auth_.accepts(*token, state_.secret, peer_auth::clock::now());
+  return bearer_matches(header, state_.secret);
+}
+
+std::function<bool(std::string_view)> router::proof_check() const {
+  return [this](std::string_view token) { return peer_auth_.accepts(token, state_.secret, peer_auth::clock::now()); };
+}
+
+void router::answer_challenge(net::http_exchange& ex) {
+  auto answer = peer_auth_.challenge(ex.request().query_param("clientNonce"), state_.secret, peer_auth::clock::now());
+  if (!answer) {
+    ex.respond(http_response::error(400, "invalid_request", answer.err().message));
+    return;
+  }
+  ex.respond(http_response::json(200, json::object{{"protocol", "opentabs-proof-1"},
+                                                   {"serverNonce", json::str(answer->server_nonce)},
+                                                   {"serverProof", json::str(answer->server_proof)}}));
 }
 
 void router::health(net::http_exchange& ex, bool authenticated) {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "app/extension_hub.hpp"
+#include "app/peer_auth.hpp"
 #include "app/rate_limiter.hpp"
 #include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
@@ -46,6 +47,10 @@ class router {
   void audit(net::http_exchange& ex);
   void health(net::http_exchange& ex, bool authenticated);
   bool rate_limited(net::http_exchange& ex, rate_limiter& limiter);
+  // "Bearer <secret>" or a peer-proof credential this process accepted.
+  bool authorization_matches(std::string_view header) const;
+  std::function<bool(std::string_view)> proof_check() const;
+  void answer_challenge(net::http_exchange& ex);
 
   server_state& state_;
   extension_hub& hub_;
@@ -57,6 +62,13 @@ class router {
   rate_limiter tool_calls_{30, std::chrono::seconds(60)};
   rate_limiter extension_reloads_{10, std::chrono::seconds(60)};
   rate_limiter plugin_settings_{10, std::chrono::seconds(60)};
+  rate_limiter reloads_{10, std::chrono::seconds(60)};
+  // A client's challenge is answered before it shows any credential; the limit keeps a local
+  // program from spending the server's time on HMACs.
+  rate_limiter challenges_{600, std::chrono::seconds(60)};
+  // Credentials are checked in the const head screen; the table is the server's memory of
+  // answered challenges, not routing state.
+  mutable peer_auth peer_auth_;
 };
 
 }  // namespace opentabs::app

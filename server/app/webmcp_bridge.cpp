@@ -7,6 +7,7 @@
 #include "schema/validator.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
+#include "util/strings.hpp"
 
 namespace opentabs::app {
 namespace {
@@ -26,8 +27,62 @@ json::object update_json(const webmcp_update& u) {
   return json::object{{"accepted", std::move(accepted)}, {"rejected", std::move(rejected)}};
 }
 
-// A page's tool result → MCP content.  {content:[…], isError} passes through (each block
-// must be an object with a string "type"); anything else becomes one text block.
+// A page may link only web resources: file:, chrome:, data: and every other scheme could make
+// a client open something local on the page's word.
+bool web_uri(std::string_view uri) {
+  auto lower = to_lower(uri.substr(0, 8));
+  return lower.starts_with("https://") || lower.starts_with("http://");
+}
+
+json::value removed_block(std::string_view why) {
+  return json::object{{"type", "text"}, {"text", json::str("[a content block from the page was removed: " + std::string(why) + "]")}};
+}
+
+// One content block of a page's result, reduced to the block types and fields MCP defines
+// (text, image, audio, resource_link, resource); anything else is replaced by a text block
+// that says what was removed and why.
+json::value webmcp_content_block(const json::object& block) {
+  const std::string_view type = *json::get_string(block, "type");
+  auto copy_fields = [&](json::object& out, std::initializer_list<std::string_view> names) {
+    for (auto name : names)
+      if (const auto* v = block.if_contains(name)) out[name] = sanitize_output(*v);
+  };
+  json::object out{{"type", json::str(type)}};
+  auto string_field = [&](std::string_view name) { return json::get_string(block, name); };
+  if (type == "text") {
+    if (!string_field("text")) return removed_block("a text block needs a string \"text\"");
+    copy_fields(out, {"text", "annotations", "_meta"});
+  } else if (type == "image" || type == "audio") {
+    const auto* mime = string_field("mimeType");
+    if (!string_field("data") || !mime) return removed_block(std::string(type) + " blocks need \"data\" and \"mimeType\"");
+    if (!to_lower(*mime).starts_with(std::string(type) + "/"))
+      return removed_block(std::string("an ") + std::string(type) + " block's mimeType must be " + std::string(type) + "/*");
+    copy_fields(out, {"data", "mimeType", "annotations", "_meta"});
+  } else if (type == "resource_link") {
+    const auto* uri = string_field("uri");
+    if (!uri || !string_field("name")) return removed_block("a resource_link needs \"uri\" and \"name\"");
+    if (!web_uri(*uri)) return removed_block("pages may link only http(s) resources");
+    copy_fields(out, {"uri", "name", "title", "description", "mimeType", "size", "annotations", "_meta"});
+  } else if (type == "resource") {
+    const auto* res = json::get_object(block, "resource");
+    const auto* uri = res ? json::get_string(*res, "uri") : nullptr;
+    if (!uri || (!json::get_string(*res, "text") && !json::get_string(*res, "blob")))
+      return removed_block("an embedded resource needs a \"uri\" and \"text\" or \"blob\"");
+    if (!web_uri(*uri)) return removed_block("pages may embed only http(s) resources");
+    json::object inner;
+    for (auto name : {"uri", "mimeType", "text", "blob", "_meta"})
+      if (const auto* v = res->if_contains(name)) inner[name] = sanitize_output(*v);
+    out["resource"] = std::move(inner);
+    copy_fields(out, {"annotations", "_meta"});
+  } else {
+    return removed_block("\"" + std::string(type.substr(0, 40)) + "\" is not an MCP content type");
+  }
+  return out;
+}
+
+// A page's tool result → MCP content.  {content:[…], isError} passes through block by block
+// (webmcp_content_block; each block must be an object with a string "type"); anything else
+// becomes one text block.
 tools::call_result result_of(const json::value& reply) {
   tools::call_result r;
   const auto* obj = reply.if_object();
@@ -37,7 +92,7 @@ tools::call_result result_of(const json::value& reply) {
     for (const auto& block : *content)
       if (!block.is_object() || !json::get_string(block.get_object(), "type")) well_formed = false;
   if (!well_formed) return success_result(reply, false);
-  for (const auto& block : *content) r.content.push_back(sanitize_output(block));
+  for (const auto& block : *content) r.content.push_back(webmcp_content_block(block.get_object()));
   r.is_error = json::get_bool(*obj, "isError").value_or(false);
   if (r.is_error) r.failure = errc::tool_failed;
   return r;

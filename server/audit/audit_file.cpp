@@ -15,7 +15,7 @@ namespace {
 
 // The last `max_bytes` of a file.  `truncated` tells whether the start was cut off.
 bool read_tail(const fs::path& path, std::size_t max_bytes, std::string& out, bool& truncated, std::string& err) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     if (errno != ENOENT) err = "cannot open " + path.string() + ": " + std::strerror(errno);
     return false;
@@ -92,7 +92,7 @@ audit_read_result read_audit_files(const std::vector<fs::path>& oldest_first, st
 }
 
 bool ends_mid_line(const fs::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st{};
   bool torn = false;

@@ -85,7 +85,7 @@ status audit_log::write_line(std::string_view line) {
   if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || st.st_nlink == 0)) close_file();
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (fd_ < 0) {
-      fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+      fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
       if (fd_ < 0) return make_error("io", "cannot open " + options_.file.string() + ": " + std::strerror(errno));
     }
     std::size_t done = 0;

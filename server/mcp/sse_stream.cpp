@@ -33,6 +33,9 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
     bool sent = sink->send_raw(sse_keepalive_comment());
     if (!sent) break;
   }
+  // A stream a newer GET replaced is over for good: its connection closes when the handler
+  // ends the stream, so a client still holding it sees the end, not a quiet open connection.
+  if (sink->ending && sink->ex) sink->ex->close_after();
 }
 
 call_stream_keeper::call_stream_keeper(net::deadline_set& deadlines, std::shared_ptr<stream_sink> sink,

@@ -44,8 +44,8 @@ struct sink_guard {
 // The headers of every SSE response (built once, not per response).
 const net::header_list& sse_headers();
 
-// Holds a standalone stream open until `session_ended()` is true, end_soon() is called, or a
-// write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,
+// Holds a standalone stream open until `session_ended()` is true, end_soon() is called (the
+// connection then closes after the stream ends), or a write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,
 // which is also how a vanished peer is noticed: the connection's reader is not running
 // while the handler owns the exchange.  (http_exchange::wait_peer_closed would notice
 // sooner, but raced with `||` it crashes under GCC 12; see the mcp report.)

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::plugins {

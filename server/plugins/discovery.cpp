@@ -6,6 +6,7 @@
 #include <set>
 
 #include "plugins/naming.hpp"
+#include "plugins/plugin_files.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::plugins {
@@ -31,7 +32,10 @@ bool within(const fs::path& child, const fs::path& root) {
 
 // The package.json of `dir` has an object "opentabs" field.
 bool has_opentabs_field(const fs::path& dir) {
-  auto text = read_file(dir / "package.json", max_package_json_bytes);
+  std::error_code ec;
+  fs::path real = fs::canonical(dir, ec);
+  if (ec) return false;
+  auto text = read_plugin_file(real, "package.json", max_package_json_bytes);
   if (!text) return false;
   auto v = json::parse_object(*text);
   return v && json::get_object(*v, "opentabs") != nullptr;

@@ -3,10 +3,11 @@
 #include <set>
 
 #include "plugins/naming.hpp"
-#include "plugins/sha256.hpp"
+#include "plugins/plugin_files.hpp"
 #include "plugins/url_pattern.hpp"
 #include "schema/translate.hpp"
 #include "util/files.hpp"
+#include "util/sha256.hpp"
 
 namespace opentabs::plugins {
 namespace {
@@ -17,10 +18,11 @@ error load_error(std::string_view file, const std::string& what) {
 
 // Reads `rel` under `dir`, mapping util errors to loader messages.
 result<std::string> read_part(const fs::path& dir, std::string_view rel, std::size_t max) {
-  auto r = read_file(dir / rel, max);
+  auto r = read_plugin_file(dir, rel, max);
   if (r) return r;
   if (r.err().is(errc::not_found)) return load_error(rel, "missing");
   if (r.err().is(errc::too_large)) return load_error(rel, "larger than " + std::to_string(max) + " bytes");
+  if (r.err().code == "unsafe_file") return load_error(rel, r.err().message.substr(rel.size() + 1));
   return load_error(rel, "cannot be read (" + r.err().message + ")");
 }
 
@@ -277,7 +279,7 @@ result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, 
   if (p.adapter_hash.empty()) p.warnings.push_back("dist/adapter.iife.js has no embedded __adapterHash");
 
   // Optional source map: a missing one is normal, an unreadable one only loses debugging.
-  auto map = read_file(canonical / "dist/adapter.iife.js.map", max_source_map_bytes);
+  auto map = read_plugin_file(canonical, "dist/adapter.iife.js.map", max_source_map_bytes);
   if (map) p.source_map = std::move(*map);
   else if (!map.err().is(errc::not_found)) p.warnings.push_back("dist/adapter.iife.js.map ignored: " + map.err().message);
 
@@ -286,7 +288,7 @@ result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, 
     bool plain = pre_script_file.find('/') == std::string::npos && pre_script_file.find('\\') == std::string::npos &&
                  pre_script_file != "." && pre_script_file != "..";
     if (!plain) return load_error("dist/tools.json", "preScriptFile must be a file name inside dist/");
-    auto ps = read_file(canonical / "dist" / pre_script_file, max_pre_script_bytes);
+    auto ps = read_plugin_file(canonical, "dist/" + pre_script_file, max_pre_script_bytes);
     if (ps && !ps->empty()) {
       p.pre_script = std::move(*ps);
       if (!is_hex64(p.pre_script_hash)) p.pre_script_hash = sha256_hex(*p.pre_script);

@@ -23,7 +23,7 @@ rotating_file::~rotating_file() {
 
 status rotating_file::open() {
   if (fd_ >= 0) ::close(fd_);
-  fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
   if (fd_ < 0) return make_error("io", "cannot open " + file_.string() + ": " + std::strerror(errno));
   struct stat st {};
   size_ = ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
@@ -44,7 +44,7 @@ void rotating_file::rotate() {
   // rename() replaces server.log.1 atomically; on failure keep appending to the old file
   // rather than losing lines.
   if (std::rename(file_.c_str(), rotated_.c_str()) != 0) return;
-  int fresh = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  int fresh = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
   if (fresh < 0) return;
   if (fd_ >= 0) ::close(fd_);
   fd_ = fresh;

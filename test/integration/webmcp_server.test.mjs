@@ -120,6 +120,25 @@ describe('WebMCP tools through the server', () => {
     assert.match(gone.content[0].text, /^WebMCP tool error: The page that offered "search" is gone/);
   });
 
+  test('page-chosen content is limited to MCP block types and fields; local URIs are refused (issue 24)', async () => {
+    ext.on('webmcp.callTool', () => ({ content: [
+      { type: 'text', text: 'ok', onclick: 'x' },
+      { type: 'resource', resource: { uri: 'file:///home/me/.ssh/id_rsa', text: 'k' } },
+      { type: 'resource_link', uri: 'chrome://settings', name: 'settings' },
+      { type: 'image', data: 'PGgxPg==', mimeType: 'text/html' },
+      { type: 'resource', resource: { uri: 'https://shop.example/a', mimeType: 'text/plain', text: 'A' } },
+      { type: 'html', html: '<script>' },
+    ] }));
+    const r = await mcp.client.callTool({ name: 'webmcp_127_0_0_1_8123_search', arguments: { query: 'x' } });
+    assert.deepEqual(r.content[0], { type: 'text', text: 'ok' });
+    assert.match(r.content[1].text, /removed: pages may embed only http\(s\) resources/);
+    assert.match(r.content[2].text, /removed: pages may link only http\(s\) resources/);
+    assert.match(r.content[3].text, /removed: an image block's mimeType must be image\/\*/);
+    assert.deepEqual(r.content[4], { type: 'resource', resource: { uri: 'https://shop.example/a', mimeType: 'text/plain', text: 'A' } });
+    assert.match(r.content[5].text, /removed: "html" is not an MCP content type/);
+    assert.ok(!JSON.stringify(r).includes('id_rsa'));
+  });
+
   test('two tabs of one site: distinct names, each call reaches its own tab', async () => {
     const reply = await ext.request('webmcp.frameTools', frameTools(8, [searchTool], { url: `${SITE}/other` }));
     assert.equal(reply.result.accepted[0].name, 'webmcp_127_0_0_1_8123_search_t8');

@@ -2,10 +2,15 @@
 // alive while the service worker is suspended, so the WebSocket to the server survives the
 // worker's 30 s idle shutdown.  It bootstraps the secret from the extension's own `auth.json`,
 // asks the background for port + connectionId, calls `GET /ws-info`, opens the socket with the
-// subprotocols ['opentabs', secret, connectionId], pings every 15 s (5 s pong deadline), and
+// subprotocols ['opentabs', <proof credential>, connectionId], pings every 15 s (5 s pong deadline), and
 // reconnects with 1–2–3 s back-off.  Inbound messages pass the allow-list and are relayed to the
 // background with chrome.runtime messages; the background sends replies back through `ws:send`.
-// The secret never leaves this document except inside the WebSocket handshake.
+//
+// The secret never leaves this document.  Before anything else the program on the port must
+// prove it knows it (peer proof, server/util/peer_proof.hpp): this side sends a random nonce
+// to /auth/challenge and checks the HMAC that comes back.  Only then does it authenticate,
+// with a credential bound to that server's nonce (OpenTabs-Proof), never with the secret; a
+// program that cannot prove the secret gets nothing and its port is reported as an impostor.
 
 import {
   PING_INTERVAL_MS, PONG_DEADLINE_MS, RECONNECT_BACKOFF_MS, AUTH_FETCH_TIMEOUT_MS, WS_INFO_TIMEOUT_MS,
@@ -61,11 +66,45 @@ async function askBackground(type) {
   return null;
 }
 
-// GET /ws-info; returns {status, wsUrl?}.
-async function fetchWsInfo(port, secret) {
+const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+async function hmacHex(secret, message) {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)));
+}
+// Equal-length hex strings compared without an early exit.
+function sameHex(a, b) {
+  if (typeof a !== 'string' || a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+// The peer proof: {status: 'proved', token} once the server has shown it knows `secret`;
+// {status: 'wrong_proof'} for an opentabs-shaped answer whose proof does not match (a stale
+// auth.json, or a program imitating opentabs: the two cannot be told apart);
+// {status: 'impostor'} when the listener does not answer the challenge; {status: 'unreachable'}.
+async function proveServer(port, secret) {
+  const clientNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
+  let body;
+  try {
+    const res = await fetchWithTimeout(`http://127.0.0.1:${port}/auth/challenge?clientNonce=${clientNonce}`, {}, WS_INFO_TIMEOUT_MS);
+    body = res.ok ? await res.json() : null;
+  } catch (err) {
+    return { status: err?.name === 'TypeError' ? 'unreachable' : 'impostor' };
+  }
+  const serverNonce = body?.serverNonce;
+  if (typeof serverNonce !== 'string' || !/^[0-9a-f]{64}$/.test(serverNonce)) return { status: 'impostor' };
+  const expected = await hmacHex(secret, `opentabs-proof-1 server ${clientNonce} ${serverNonce}`);
+  if (!sameHex(body.serverProof, expected)) return { status: 'wrong_proof' };
+  const clientProof = await hmacHex(secret, `opentabs-proof-1 client ${clientNonce} ${serverNonce}`);
+  return { status: 'proved', token: `${serverNonce}.${clientProof}` };
+}
+
+// GET /ws-info with the proof credential; returns {status, wsUrl?}.
+async function fetchWsInfo(port, token) {
   try {
     const res = await fetchWithTimeout(`http://127.0.0.1:${port}/ws-info`, {
-      headers: { Authorization: `Bearer ${secret}` },
+      headers: { Authorization: `OpenTabs-Proof ${token}` },
     }, WS_INFO_TIMEOUT_MS);
     if (!res.ok) return { status: res.status };
     const body = await res.json();
@@ -118,20 +157,33 @@ async function connect() {
   if (myGeneration !== generation) return;
   if (!secret) { setStatus('disconnected', 'auth.json missing or invalid', port); scheduleReconnect(); return; }
 
-  let info = await fetchWsInfo(port, secret);
-  if (info.status === 401) {        // the secret may have been rotated: re-read once and retry
-    secret = await readSecret();
-    info = secret ? await fetchWsInfo(port, secret) : { status: 401 };
+  let proof = await proveServer(port, secret);
+  if (proof.status === 'wrong_proof' && !params.secret) {   // the secret may have been rotated: re-read once
+    const reread = await readSecret();
+    if (reread && reread !== secret) { secret = reread; proof = await proveServer(port, secret); }
   }
   if (myGeneration !== generation) return;
-  if (info.status === 401) { setStatus('auth_failed', 'the server rejected the secret in auth.json', port); scheduleReconnect(); return; }
+  if (proof.status === 'unreachable') { setStatus('disconnected', 'server unreachable', port); scheduleReconnect(); return; }
+  if (proof.status === 'wrong_proof') {
+    setStatus('auth_failed', `the program on port ${port} could not prove it knows the secret in auth.json (auth.json is out of date, or the program is not opentabs); nothing was sent to it`, port);
+    scheduleReconnect();
+    return;
+  }
+  if (proof.status !== 'proved') {
+    setStatus('impostor', `the program listening on port ${port} does not answer the opentabs challenge, so it is not opentabs; nothing was sent to it`, port);
+    scheduleReconnect();
+    return;
+  }
+  const info = await fetchWsInfo(port, proof.token);
+  if (myGeneration !== generation) return;
+  if (info.status === 401) { setStatus('auth_failed', 'the server did not accept this extension\'s proof of the secret', port); scheduleReconnect(); return; }
   if (info.status !== 200) { setStatus('disconnected', info.status ? `ws-info returned HTTP ${info.status}` : 'server unreachable', port); scheduleReconnect(); return; }
   const url = acceptedWsUrl(info.wsUrl, port);
   if (!url) { setStatus('disconnected', 'server returned an unacceptable wsUrl', port); scheduleReconnect(); return; }
 
   let ws;
   try {
-    ws = new WebSocket(url, ['opentabs', secret, connectionId]);
+    ws = new WebSocket(url, ['opentabs', `opentabs-proof.${proof.token}`, connectionId]);
   } catch {
     setStatus('disconnected', 'WebSocket could not be created', port); scheduleReconnect(); return;
   }

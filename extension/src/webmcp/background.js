@@ -7,27 +7,51 @@
 // those of the message sender.  State lives in chrome.storage.session so a suspended worker
 // that wakes up for a call still knows where the tool lives.  Imported once by background.js;
 // its listeners are registered at the top level so any of these events wakes the worker.
+//
+// Pages feed this state, so it is bounded and throttled: each frame is stored under its own
+// key (a write carries only the frame that changed), a tab's reports are applied at most
+// every FLUSH_GAP_MS (the latest list of a frame replaces one still waiting), a frame's list,
+// an origin's frames and all frames together have byte caps, and an origin over its share
+// loses its own oldest frames.  The session area (10 MB) therefore always has room for the
+// side panel's state and approval prompts, and the worker stays free to answer the server.
 
 import { ProtocolError, ERR_INVALID_PARAMS, ERR_TAB_CLOSED } from '../shared/constants.js';
 import { registerCommands } from '../browser-commands/index.js';
 import { notifyServer, requestServer } from '../background/server-link.js';
 import { store } from '../background/store.js';
 
-const STORAGE_KEY = 'webmcpFrames';
+const FRAME_KEY_PREFIX = 'webmcpFrame:';
 const MAX_FRAMES = 200;
 const MAX_TOOLS_PER_REPORT = 100;
-const MAX_REPORT_CHARS = 1024 * 1024;
+// The server accepts at most 512 KiB of inputSchema per page; a frame's whole list may not
+// exceed that either.
+const MAX_FRAME_CHARS = 512 * 1024;
+const MAX_ORIGIN_CHARS = 1024 * 1024;
+const MAX_ORIGIN_FRAMES = 16;
+const MAX_TOTAL_CHARS = 4 * 1024 * 1024;
+const FLUSH_GAP_MS = 500;
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
 const CALL_TIMEOUT_MS = 28_000;          // inside the server's 30 s dispatch deadline
 const OFFSCREEN_PAGE = chrome.runtime.getURL('offscreen/offscreen.html');
 
-const frames = new Map();  // "tabId:frameId" -> {tabId, frameId, documentId, url, tools}
+// "tabId:frameId" -> {tabId, frameId, documentId, url, tools, origin, chars, at}
+const frames = new Map();
+const storageKey = (key) => `${FRAME_KEY_PREFIX}${key}`;
 const ready = (async () => {
-  const saved = (await chrome.storage.session.get(STORAGE_KEY))[STORAGE_KEY];
-  for (const f of Array.isArray(saved) ? saved : []) frames.set(`${f.tabId}:${f.frameId}`, f);
+  const saved = await chrome.storage.session.get(null);
+  for (const [name, f] of Object.entries(saved)) {
+    if (name.startsWith(FRAME_KEY_PREFIX) && f && typeof f === 'object') frames.set(`${f.tabId}:${f.frameId}`, f);
+  }
 })();
 
-const save = () => chrome.storage.session.set({ [STORAGE_KEY]: [...frames.values()] });
+function forget(key) {
+  if (!frames.delete(key)) return Promise.resolve(false);
+  return chrome.storage.session.remove(storageKey(key)).then(() => true);
+}
+function remember(key, frame) {
+  frames.set(key, frame);
+  return chrome.storage.session.set({ [storageKey(key)]: frame });
+}
 const frameParams = (f) => ({ tabId: f.tabId, frameId: f.frameId, documentId: f.documentId, url: f.url, tools: f.tools });
 const isConnected = () => store.connection?.state === 'connected';
 
@@ -54,19 +78,117 @@ async function report(frame) {
   }
 }
 
+// Reports waiting per tab: tabId -> {timer, lastFlushAt, entries: Map(frameKey -> {frame, resolve})}.
+const waiting = new Map();
+
 async function dropTab(tabId, reason) {
   await ready;
+  // Reports still waiting for this tab would bring its frames back.
+  const tab = waiting.get(tabId);
+  if (tab && reason !== 'navigated') {
+    clearTimeout(tab.timer);
+    waiting.delete(tabId);
+    for (const { resolve } of tab.entries.values()) resolve({ ok: true, superseded: true });
+    tab.entries.clear();
+  }
   let had = false;
-  for (const [key, f] of frames) if (f.tabId === tabId) { frames.delete(key); had = true; }
+  for (const [key, f] of [...frames]) if (f.tabId === tabId) had = (await forget(key)) || had;
   if (!had) return;
-  await save();
   if (isConnected()) await notifyServer('webmcp.tabRemoved', { tabId, reason });
 }
 
 async function dropFrame(frame) {
-  frames.delete(`${frame.tabId}:${frame.frameId}`);
-  await save();
+  await forget(`${frame.tabId}:${frame.frameId}`);
   if (isConnected()) await report({ ...frame, tools: [] });
+}
+
+// Makes room for `frame` within its origin's share by dropping that origin's oldest other
+// frames; refuses it (with the reason) when the frame alone or all frames together exceed
+// their caps.  Other origins' frames are never touched.
+async function admit(key, frame) {
+  let total = 0;
+  const sameOrigin = [];
+  for (const [k, f] of frames) {
+    if (k === key) continue;
+    total += f.chars;
+    if (f.origin === frame.origin) sameOrigin.push(f);
+  }
+  if (!frames.has(key) && frames.size >= MAX_FRAMES) {
+    return `more than ${MAX_FRAMES} frames publish WebMCP tools; nothing forwarded`;
+  }
+  sameOrigin.sort((a, b) => a.at - b.at);
+  let originChars = sameOrigin.reduce((n, f) => n + f.chars, 0);
+  while (sameOrigin.length > 0 && (originChars + frame.chars > MAX_ORIGIN_CHARS || sameOrigin.length + 1 > MAX_ORIGIN_FRAMES)) {
+    const oldest = sameOrigin.shift();
+    originChars -= oldest.chars;
+    total -= oldest.chars;
+    await dropFrame(oldest);
+  }
+  if (total + frame.chars > MAX_TOTAL_CHARS) {
+    return `the pages open in this browser already publish ${MAX_TOTAL_CHARS} characters of WebMCP tools; this frame's tools were not forwarded`;
+  }
+  return null;
+}
+
+// Applies one frame's latest list: stores or removes it and reports it to the server.
+async function apply(frame) {
+  const key = `${frame.tabId}:${frame.frameId}`;
+  // A new top-level document replaces every frame of the old one (their pagehide may not
+  // have got through).
+  const previousTop = frames.get(`${frame.tabId}:0`);
+  if (frame.frameId === 0 && previousTop && previousTop.documentId !== frame.documentId) await dropTab(frame.tabId, 'navigated');
+  if (frame.tools.length === 0) {
+    const had = await forget(key);
+    return had || isConnected() ? report(frame) : { ok: true };
+  }
+  const refused = await admit(key, frame);
+  if (refused) {
+    if (await forget(key)) await report({ ...frame, tools: [] });
+    return { error: refused };
+  }
+  await remember(key, frame);
+  return report(frame);
+}
+
+
+function enqueue(frame) {
+  const key = `${frame.tabId}:${frame.frameId}`;
+  let tab = waiting.get(frame.tabId);
+  if (!tab) { tab = { timer: null, lastFlushAt: 0, entries: new Map() }; waiting.set(frame.tabId, tab); }
+  const superseded = tab.entries.get(key);
+  const reply = new Promise((resolve) => {
+    tab.entries.set(key, { frame, resolve });
+  });
+  superseded?.resolve({ ok: true, superseded: true });
+  if (!tab.timer) {
+    const wait = Math.max(0, tab.lastFlushAt + FLUSH_GAP_MS - Date.now());
+    tab.timer = setTimeout(() => flush(frame.tabId).catch(() => {}), wait);
+  }
+  return reply;
+}
+
+async function flush(tabId) {
+  const tab = waiting.get(tabId);
+  if (!tab) return;
+  const entries = [...tab.entries.values()].sort((a, b) => a.frame.frameId - b.frame.frameId);
+  tab.entries.clear();
+  for (const { frame, resolve } of entries) {
+    if (waiting.get(tabId) !== tab) { resolve({ ok: true, superseded: true }); continue; }
+    try {
+      resolve(await apply(frame));
+    } catch (err) {
+      resolve({ error: String(err?.message ?? err) });
+    }
+  }
+  tab.lastFlushAt = Date.now();
+  tab.timer = null;
+  // The tab closed while its reports were applied: what they stored goes too.
+  if (waiting.get(tabId) !== tab) { await dropTab(tabId, 'closed'); return; }
+  if (tab.entries.size > 0) {
+    tab.timer = setTimeout(() => flush(tabId).catch(() => {}), FLUSH_GAP_MS);
+  } else {
+    waiting.delete(tabId);
+  }
 }
 
 // A relay's tool list (possibly empty: the page unregistered everything or is going away).
@@ -79,25 +201,12 @@ async function onFrameTools(msg, sender) {
     return { error: 'WebMCP tools are only forwarded from http(s) pages' };
   }
   if (!Array.isArray(msg.tools)) return { error: 'malformed tool list' };
-  let size = 0;
-  try { size = JSON.stringify(msg.tools).length; } catch { return { error: 'tool list is not JSON' }; }
-  if (size > MAX_REPORT_CHARS) return { error: `tool list larger than ${MAX_REPORT_CHARS} characters; nothing forwarded` };
-  const key = `${tabId}:${frameId}`;
+  const tools = cleanTools(msg.tools);
+  let chars = 0;
+  try { chars = JSON.stringify(tools).length; } catch { return { error: 'tool list is not JSON' }; }
+  if (chars > MAX_FRAME_CHARS) return { error: `tool list larger than ${MAX_FRAME_CHARS} characters; nothing forwarded` };
   const documentId = typeof sender.documentId === 'string' ? sender.documentId : '';
-  // A new top-level document replaces every frame of the old one (their pagehide may not
-  // have got through).
-  const previousTop = frames.get(`${tabId}:0`);
-  if (frameId === 0 && previousTop && previousTop.documentId !== documentId) await dropTab(tabId, 'navigated');
-  const frame = { tabId, frameId, documentId, url, tools: cleanTools(msg.tools) };
-  if (frame.tools.length === 0) {
-    const had = frames.delete(key);
-    await save();
-    return had || isConnected() ? report(frame) : { ok: true };
-  }
-  if (!frames.has(key) && frames.size >= MAX_FRAMES) return { error: `more than ${MAX_FRAMES} frames publish WebMCP tools; nothing forwarded` };
-  frames.set(key, frame);
-  await save();
-  return report(frame);
+  return enqueue({ tabId, frameId, documentId, url, tools, origin: new URL(url).origin, chars, at: Date.now() });
 }
 
 // webmcp.syncAll after every (re)connect: the server forgets a connection's tools when it closes.
@@ -107,9 +216,8 @@ async function syncAll() {
   for (const f of [...frames.values()]) {
     const alive = await chrome.tabs.sendMessage(f.tabId, { target: 'webmcp-frame', type: 'webmcp:ping' },
       { frameId: f.frameId, ...(f.documentId ? { documentId: f.documentId } : {}) }).catch(() => null);
-    if (!alive) frames.delete(`${f.tabId}:${f.frameId}`);
+    if (!alive) await forget(`${f.tabId}:${f.frameId}`);
   }
-  await save();
   await notifyServer('webmcp.syncAll', { frames: [...frames.values()].map(frameParams) });
 }
 

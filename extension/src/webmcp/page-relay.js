@@ -35,8 +35,19 @@
     return chrome.runtime.sendMessage({ target: 'background', ...message }).catch(() => null);
   }
 
-  async function reportTools(tools) {
-    if (tools.length === 0 && lastReportedCount === 0) return;
+  // What the page publishes reaches the service worker at most every SEND_GAP_MS, only when it
+  // changed, and never larger than the worker accepts, however fast the page churns: the
+  // worker serves every tab and the server, and a page must not be able to keep it busy.
+  const SEND_GAP_MS = 500;
+  const MAX_SEND_CHARS = 512 * 1024;
+  let lastSentText = '[]';
+  let lastSentAt = 0;
+  let queuedTools = null;
+  let sendTimer = 0;
+
+  async function sendTools(tools, text) {
+    lastSentText = text;
+    lastSentAt = Date.now();
     lastReportedCount = tools.length;
     const reply = await toBackground({ type: 'webmcp:tools', tools });
     // The server refuses tools it cannot accept; the page author learns why on the console.
@@ -44,6 +55,26 @@
       sendToMain({ kind: 'warn', text: `tool ${String(r.tool)} was not forwarded: ${String(r.reason)}` });
     }
     if (typeof reply?.error === 'string') sendToMain({ kind: 'warn', text: reply.error });
+  }
+
+  function flushTools() {
+    sendTimer = 0;
+    const tools = queuedTools;
+    queuedTools = null;
+    if (!tools) return;
+    const text = JSON.stringify(tools);
+    if (text === lastSentText) return;
+    if (text.length > MAX_SEND_CHARS) {
+      sendToMain({ kind: 'warn', text: `this frame's WebMCP tools take ${text.length} characters, more than the ${MAX_SEND_CHARS} OpenTabs forwards; none were forwarded` });
+      return;
+    }
+    sendTools(tools, text);
+  }
+
+  function reportTools(tools) {
+    if (tools.length === 0 && lastReportedCount === 0 && !queuedTools) return;
+    queuedTools = tools;
+    if (!sendTimer) sendTimer = setTimeout(flushTools, Math.max(0, lastSentAt + SEND_GAP_MS - Date.now()));
   }
 
   function onFromMain(event) {
@@ -91,15 +122,17 @@
       return true;
     }
     if (msg.type === 'webmcp:ping') { sendResponse({ ok: true, tools: lastReportedCount }); return false; }
-    if (msg.type === 'webmcp:resend') { lastReportedCount = Math.max(lastReportedCount, 1); sendToMain({ kind: 'resend' }); sendResponse({ ok: true }); return false; }
+    if (msg.type === 'webmcp:resend') { lastReportedCount = Math.max(lastReportedCount, 1); lastSentText = null; sendToMain({ kind: 'resend' }); sendResponse({ ok: true }); return false; }
     return false;
   });
 
   // Leaving the page (or entering the back/forward cache) retracts its tools; a restored page
   // re-publishes them (page-main.js listens for pageshow).
   window.addEventListener('pagehide', () => {
+    clearTimeout(sendTimer);
+    sendTimer = 0;
+    queuedTools = null;
     if (lastReportedCount === 0) return;
-    lastReportedCount = 0;
-    toBackground({ type: 'webmcp:tools', tools: [] });
+    sendTools([], '[]');
   }, true);
 })();

@@ -57,3 +57,16 @@ TEST_CASE("WebSocket subprotocol credentials") {
   CHECK_FALSE(bad.authorized);
   CHECK(bad.connection_id.empty());
 }
+
+TEST_CASE("WebSocket subprotocol credentials: a peer-proof credential, never taken as the connection id") {
+  std::string s(64, 'f');
+  std::string token = std::string(64, 'a') + "." + std::string(64, 'b');
+  auto accept_token = [&](std::string_view t) { return t == token; };
+  auto c = check_ws_subprotocols({"opentabs", "opentabs-proof." + token, "conn-1"}, s, accept_token);
+  CHECK(c.authorized);
+  CHECK(c.connection_id == "conn-1");
+  auto refused = check_ws_subprotocols({"opentabs", "opentabs-proof.x", "conn-1"}, s, accept_token);
+  CHECK_FALSE(refused.authorized);
+  // Without a proof check (no table), a proof credential authorises nothing.
+  CHECK_FALSE(check_ws_subprotocols({"opentabs", "opentabs-proof." + token}, s).authorized);
+}

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 #include "temp_tree.hpp"
 
 using namespace opentabs;

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 #include "temp_tree.hpp"
 
 using namespace opentabs;

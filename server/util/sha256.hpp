@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4), for content-hashed adapter file names (spec §2: `<plugin>-<hash8>.js`,
-// hash8 = first 8 hex digits of the SHA-256 of the adapter IIFE) and pre-script hashes.
+// SHA-256 (FIPS 180-4): content-hashed adapter file names (spec §2: `<plugin>-<hash8>.js`,
+// hash8 = first 8 hex digits of the SHA-256 of the adapter IIFE), pre-script hashes, and the
+// HMAC of the peer proofs (util/hmac_sha256.hpp).
 #pragma once
 
 #include <array>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace opentabs::plugins {
+namespace opentabs {
 
 class sha256 {
  public:
@@ -26,4 +27,4 @@ class sha256 {
 // Lowercase hex digest of `data`.
 std::string sha256_hex(std::string_view data);
 
-}  // namespace opentabs::plugins
+}  // namespace opentabs

@@ -1,6 +1,6 @@
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 
-namespace opentabs::plugins {
+namespace opentabs {
 namespace {
 
 constexpr std::uint32_t k[64] = {
@@ -101,4 +101,4 @@ std::string sha256_hex(std::string_view data) {
   return out;
 }
 
-}  // namespace opentabs::plugins
+}  // namespace opentabs

@@ -1,12 +1,12 @@
 // SHA-256 against the FIPS 180-4 / NIST test vectors.
-#include "plugins/sha256.hpp"
+#include "util/sha256.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-using opentabs::plugins::sha256;
-using opentabs::plugins::sha256_hex;
+using opentabs::sha256;
+using opentabs::sha256_hex;
 
 TEST_CASE("NIST vectors") {
   CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

@@ -1,0 +1,108 @@
+// A hostile page against the extension's WebMCP state (issue 24, findings 1 and 3), in real
+// headless Chromium with the real extension and the real opentabs binary:
+//  * a page whose 10 same-origin iframes re-publish 13 tools of ~68 KB every 30 ms must not
+//    stop the service worker from answering the server (browser_list_tabs keeps working);
+//  * 12 iframes publishing ~900 KB each must not fill chrome.storage.session: another site's
+//    tools still reach the server and the session area keeps room for everything else;
+//  * an origin whose frames stay under the per-frame cap but over its share keeps only its
+//    newest frames.
+// The server's dispatch deadline is shortened (OPENTABS_DISPATCH_TIMEOUT_MS) so a stalled
+// worker shows up as an error instead of a long wait.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import {
+  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
+  connectMcp, callTool, resultText, waitFor,
+} from './support/harness.mjs';
+import { startWebmcpSite } from './support/webmcp_site.mjs';
+
+const SESSION_AREA_BYTES = 10 * 1024 * 1024;
+
+describe('WebMCP: a hostile page cannot stall the extension or fill its storage', () => {
+  let site;
+  let configDir;
+  let server;
+  let browser;
+  let mcp;
+
+  before(async () => {
+    site = await startWebmcpSite();
+    configDir = tempDir('ot-e2e-webmcp-flood-');
+    writeConfig(configDir, { permissions: { browser: { permission: 'auto' }, [site.key('localhost')]: { permission: 'auto' } } });
+    server = await startServer(configDir, { env: { OPENTABS_DISPATCH_TIMEOUT_MS: '8000' } });
+    ensureServerPortFile(configDir, server.port);
+    browser = await launchWithPlaywright(extensionDir(configDir));
+    mcp = await connectMcp(server.port, readSecret(configDir));
+    await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  });
+
+  after(async () => {
+    await mcp?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await site?.close();
+    fs.rmSync(configDir, { recursive: true, force: true });
+  });
+
+  // Waits until each of the page's `count` frames has published at least `rounds` times.
+  const framesPublished = (page, count, rounds) => waitFor(async () => {
+    const counts = await Promise.all(page.frames().slice(1).map((f) => f.evaluate(() => window.rounds ?? 0).catch(() => 0)));
+    return counts.length === count && counts.every((n) => n >= rounds);
+  }, `all ${count} frames published ${rounds} time(s)`, 30_000);
+  const sessionBytes = () => browser.worker().evaluate(() => chrome.storage.session.getBytesInUse(null));
+  const listsTab = async () => {
+    const r = await callTool(mcp, 'browser_list_tabs', {});
+    assert.ok(!r.isError, `browser_list_tabs failed while the page floods: ${resultText(r)}`);
+  };
+
+  test('finding 1: re-publishing 13 tools of ~68 KB every 30 ms in 10 frames does not stall the worker', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url('flood.html?frames=10&tools=13&kb=68&ms=30'));
+    // The flood is on once every frame has re-published many times.
+    await framesPublished(page, 10, 40);
+    for (let i = 0; i < 5; i += 1) await listsTab();
+    await page.close();
+    await listsTab();
+  });
+
+  test('finding 3: 12 frames of ~900 KB do not fill the session area; another site\'s tools still arrive', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url('flood.html?frames=12&tools=13&kb=68'));
+    await framesPublished(page, 12, 1);
+    // Another site (localhost is another origin) publishes a small tool afterwards.
+    const other = await browser.context.newPage();
+    await other.goto(site.url('frame.html', 'localhost'));
+    const name = `${site.prefix('localhost')}frame_echo`;
+    await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} listed`, 20_000);
+    const echoed = await mcp.client.callTool({ name, arguments: { text: 'hi' } });
+    assert.match(resultText(echoed), /^hi from /);
+    assert.ok(await sessionBytes() < SESSION_AREA_BYTES / 2, 'the session area keeps room for the rest of the extension');
+    await listsTab();
+    await page.close();
+    await other.close();
+  });
+
+  test('an origin over its share keeps only its newest frames; the area stays bounded', async () => {
+    const page = await browser.context.newPage();
+    // 12 frames of ~400 KB each: every frame is under the per-frame cap, together they are
+    // far over the origin's share (1 MiB).
+    await page.goto(site.url('flood.html?frames=12&tools=6&kb=64'));
+    await framesPublished(page, 12, 1);
+    const stored = () => browser.worker().evaluate(async () => {
+      const all = await chrome.storage.session.get(null);
+      return Object.entries(all).filter(([k]) => k.startsWith('webmcpFrame:')).map(([, f]) => f.chars);
+    });
+    // Frames are applied every 500 ms per tab; wait until all twelve reports were handled,
+    // i.e. the flooding origin holds its cap's worth and no more.
+    const prefix = site.prefix('127.0.0.1');
+    const listed = await waitFor(async () => {
+      const names = (await mcp.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith(prefix));
+      const chars = await stored();
+      return names.length > 0 && chars.length > 0 && chars.length < 12 && { names, chars };
+    }, 'the flooding origin trimmed to its share', 30_000);
+    assert.ok(listed.chars.reduce((a, b) => a + b, 0) <= 1024 * 1024, `stored ${listed.chars.join(' + ')} characters for one origin`);
+    await listsTab();
+    await page.close();
+  });
+});

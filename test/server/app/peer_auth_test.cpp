@@ -1,0 +1,70 @@
+// The server's half of the peer proof: a challenge is answered with a proof only the secret
+// makes, the client's credential is accepted only for a challenge of this table with the
+// right client proof, and both tables stay bounded.
+#include "app/peer_auth.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "util/peer_proof.hpp"
+
+using opentabs::app::peer_auth;
+namespace proof = opentabs::peer_proof;
+
+namespace {
+
+const std::string kSecret(64, 'c');
+const peer_auth::clock::time_point t0{};
+
+std::string client_credential(const std::string& secret, const std::string& client_nonce, const peer_auth::challenge_answer& a) {
+  return proof::credential_token(a.server_nonce, proof::client_proof(secret, client_nonce, a.server_nonce));
+}
+
+}  // namespace
+
+TEST_CASE("peer_auth: the server proof checks out and the client credential is accepted until the process ends") {
+  peer_auth auth;
+  auto nonce = proof::new_nonce();
+  auto answer = auth.challenge(nonce, kSecret, t0);
+  REQUIRE(answer);
+  CHECK(proof::is_nonce(answer->server_nonce));
+  CHECK(proof::proof_matches(answer->server_proof, proof::server_proof(kSecret, nonce, answer->server_nonce)));
+  CHECK_FALSE(proof::proof_matches(answer->server_proof, proof::server_proof(std::string(64, 'd'), nonce, answer->server_nonce)));
+  auto cred = client_credential(kSecret, nonce, *answer);
+  CHECK(auth.accepts(cred, kSecret, t0 + std::chrono::seconds(1)));
+  // Established: still accepted long after the challenge's own lifetime (the bridge reuses it).
+  CHECK(auth.accepts(cred, kSecret, t0 + std::chrono::hours(5)));
+  CHECK(auth.established_count() == 1);
+}
+
+TEST_CASE("peer_auth: refusals") {
+  peer_auth auth;
+  CHECK_FALSE(auth.challenge("short", kSecret, t0));
+  CHECK_FALSE(auth.challenge(std::string(64, 'A'), kSecret, t0));  // uppercase is not a nonce
+  auto nonce = proof::new_nonce();
+  auto answer = auth.challenge(nonce, kSecret, t0);
+  REQUIRE(answer);
+  // The wrong secret, the server's own proof replayed as a client proof, an unknown nonce.
+  CHECK_FALSE(auth.accepts(client_credential(std::string(64, 'd'), nonce, *answer), kSecret, t0));
+  CHECK_FALSE(auth.accepts(proof::credential_token(answer->server_nonce, answer->server_proof), kSecret, t0));
+  CHECK_FALSE(auth.accepts(client_credential(kSecret, nonce, {proof::new_nonce(), ""}), kSecret, t0));
+  CHECK_FALSE(auth.accepts("garbage", kSecret, t0));
+  // An unanswered challenge expires.
+  CHECK_FALSE(auth.accepts(client_credential(kSecret, nonce, *answer), kSecret, t0 + std::chrono::minutes(2)));
+}
+
+TEST_CASE("peer_auth: bounded tables, oldest first") {
+  peer_auth auth({.max_pending = 2, .pending_ttl = std::chrono::seconds(60), .max_established = 1});
+  auto n1 = proof::new_nonce(), n2 = proof::new_nonce(), n3 = proof::new_nonce();
+  auto a1 = auth.challenge(n1, kSecret, t0);
+  auto a2 = auth.challenge(n2, kSecret, t0 + std::chrono::seconds(1));
+  auto a3 = auth.challenge(n3, kSecret, t0 + std::chrono::seconds(2));
+  CHECK(auth.pending_count() == 2);
+  CHECK_FALSE(auth.accepts(client_credential(kSecret, n1, *a1), kSecret, t0 + std::chrono::seconds(3)));
+  CHECK(auth.accepts(client_credential(kSecret, n2, *a2), kSecret, t0 + std::chrono::seconds(3)));
+  CHECK(auth.accepts(client_credential(kSecret, n3, *a3), kSecret, t0 + std::chrono::seconds(4)));
+  CHECK(auth.established_count() == 1);
+  // The least recently used credential gave way: its client must prove itself again.
+  CHECK_FALSE(auth.accepts(client_credential(kSecret, n2, *a2), kSecret, t0 + std::chrono::seconds(5)));
+}
