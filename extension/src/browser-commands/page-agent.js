@@ -511,37 +511,55 @@ export function pageAgent(op, args) {
       return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
     },
 
-    syntheticClick(a) {
-      const el = resolve(a);
-      scrollIntoViewIfNeeded(el);
-      el.click();
-      return describe(el);
-    },
-
     focus(a) {
       const el = resolve(a);
       el.focus();
       return describe(el);
     },
 
-    type(a) {
+    // Focuses a field for typing through the keyboard: the caret goes to the end, or with
+    // a.clear the whole content is selected so the typed text replaces it.
+    prepareTyping(a) {
       const el = resolve(a);
+      const field = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+      if (!field && !el.isContentEditable) fail(`Element ${a.ref ?? a.selector} (${el.tagName.toLowerCase()}) is not a text field or contenteditable; type into a field, or press keys with browser_press_key`);
+      if (field && (el.disabled || el.readOnly)) fail(`Element ${a.ref ?? a.selector} is ${el.disabled ? 'disabled' : 'read-only'}`);
+      scrollIntoViewIfNeeded(el);
       el.focus();
-      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-        if (el.disabled || el.readOnly) fail(`Element ${a.ref ?? a.selector} is ${el.disabled ? 'disabled' : 'read-only'}`);
-        const next = (a.clear ? '' : el.value) + a.text;
-        setNativeValue(el, next);
-        el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: a.text }));
-        fire(el, 'change');
-        return { ...describe(el), value: el.type === 'password' ? '(hidden)' : el.value };
+      const doc = el.ownerDocument;
+      const hadText = field ? el.value !== '' : el.innerText.trim() !== '';
+      if (field) {
+        const end = el.value.length;
+        // Inputs of type email or number have no selection API.
+        try { if (a.clear) el.setSelectionRange(0, end); else el.setSelectionRange(end, end); } catch { if (a.clear) el.select(); }
+      } else {
+        const range = doc.createRange();
+        range.selectNodeContents(el);
+        if (!a.clear) range.collapse(false);
+        const sel = doc.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
       }
-      if (el.isContentEditable) {
-        const doc = el.ownerDocument;
-        if (a.clear) { doc.execCommand('selectAll'); doc.execCommand('delete'); }
-        doc.execCommand('insertText', false, a.text);
-        return { ...describe(el), value: el.innerText };
+      const focusRoot = el.getRootNode(); // a shadow root's activeElement names its own focus
+      if (focusRoot.activeElement !== el && !el.contains(focusRoot.activeElement)) fail(`Element ${a.ref ?? a.selector} did not take focus`);
+      return { ...describe(el), hadText };
+    },
+
+    fieldValue(a) {
+      const el = resolve(a);
+      const field = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+      return { ...describe(el), value: field ? (el.type === 'password' ? '(hidden)' : el.value) : el.innerText };
+    },
+
+    // The element at viewport point (x, y) of the top document, through open shadow roots.
+    elementAt(a) {
+      let hit = document.elementFromPoint(a.x, a.y);
+      for (let hops = 0; hit && shadowOf(hit) && hops < 20; hops++) {
+        const inner = shadowOf(hit).elementFromPoint(a.x, a.y);
+        if (!inner || inner === hit) break;
+        hit = inner;
       }
-      return fail(`Element ${a.ref ?? a.selector} (${el.tagName.toLowerCase()}) is not a text field or contenteditable`);
+      return hit ? describe(hit) : null;
     },
 
     select(a) {
@@ -558,22 +576,6 @@ export function pageAgent(op, args) {
       fire(el, 'input');
       fire(el, 'change');
       return { ...describe(el), value: el.value, label: opt.label };
-    },
-
-    hover(a) {
-      const el = resolve(a);
-      scrollIntoViewIfNeeded(el);
-      const r = el.getBoundingClientRect();
-      const init = { bubbles: true, cancelable: true, composed: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, view: el.ownerDocument.defaultView };
-      const P = el.ownerDocument.defaultView.PointerEvent ?? PointerEvent;
-      const M = el.ownerDocument.defaultView.MouseEvent ?? MouseEvent;
-      el.dispatchEvent(new P('pointerover', init));
-      el.dispatchEvent(new P('pointerenter', { ...init, bubbles: false }));
-      el.dispatchEvent(new M('mouseover', init));
-      el.dispatchEvent(new M('mouseenter', { ...init, bubbles: false }));
-      el.dispatchEvent(new P('pointermove', init));
-      el.dispatchEvent(new M('mousemove', init));
-      return describe(el);
     },
 
     scroll(a) {
@@ -598,17 +600,13 @@ export function pageAgent(op, args) {
       return { scrollTop: scroller.scrollTop, scrollLeft: scroller.scrollLeft, scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight };
     },
 
-    async waitFor(a) {
-      const deadline = Date.now() + a.timeout;
-      for (;;) {
-        let el = null;
-        try { el = resolve(a); } catch (err) { if (err instanceof RefError) throw err; el = null; }
-        if (el && (!a.visible || isVisible(el))) return { found: true, ...describe(el), visible: isVisible(el), waitedMs: a.timeout - (deadline - Date.now()) };
-        if (Date.now() >= deadline) {
-          fail(`Timed out after ${a.timeout} ms waiting for ${a.ref ? `ref ${a.ref}` : `'${a.selector}'`}${a.visible ? ' to be visible' : ''}${el ? ' (it exists but is not visible)' : ''}`);
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    // One look for an element, for waits.js (which polls across navigations): found or not,
+    // visible or not.  A bad selector or a refused ref throws; a missing element does not.
+    probeElement(a) {
+      let el = null;
+      try { el = resolve(a); } catch (err) { if (err instanceof RefError || /Invalid selector|empty step/.test(err.message)) throw err; el = null; }
+      if (!el) return { found: false };
+      return { found: true, ...describe(el), visible: isVisible(el) };
     },
 
     content(a) {
@@ -695,25 +693,15 @@ export function pageAgent(op, args) {
     },
 
     // ---- actions.js: waits for text, multi-field fill, element boxes, file inputs ----------
-    async waitForText(a) {
-      // Visible text of the page, its open shadow roots and same-origin frames.
-      const pageText = () => {
-        let text = document.body?.innerText ?? '';
-        for (const r of nestedRoots(document)) {
-          const host = r.body ?? r;
-          text += `\n${host.innerText ?? host.textContent ?? ''}`;
-        }
-        return text;
-      };
-      const wanted = a.text ?? a.textGone;
-      const appear = a.text !== undefined;
-      const deadline = Date.now() + a.timeout;
-      for (;;) {
-        const present = pageText().includes(wanted);
-        if (present === appear) return { [appear ? 'appeared' : 'gone']: wanted, waitedMs: a.timeout - Math.max(0, deadline - Date.now()) };
-        if (Date.now() >= deadline) fail(`Timed out after ${a.timeout} ms waiting for the text ${JSON.stringify(wanted)} to ${appear ? 'appear' : 'disappear'}`);
-        await new Promise((r) => setTimeout(r, 100));
+    // Whether the visible text of the page, its open shadow roots and same-origin frames
+    // contains a.text (for waits.js).
+    textPresent(a) {
+      let text = document.body?.innerText ?? '';
+      for (const r of nestedRoots(document)) {
+        const host = r.body ?? r;
+        text += `\n${host.innerText ?? host.textContent ?? ''}`;
       }
+      return { present: text.includes(a.text), url: location.href };
     },
 
     fillForm(a) {
