@@ -114,7 +114,7 @@ describe('browser tools through MCP', () => {
     assert.deepEqual(result.content.map((c) => c.type), ['text']);
     const [head, ...lines] = result.content[0].text.split('\n');
     assert.match(head, new RegExp(`^page title="Large page fixture" url=${site.url}/big\\.html lines=${lines.length - 1} truncated=true$`));
-    assert.match(lines[0], /^- heading "Large page" \[level=1\]$/);
+    assert.match(lines[0], /^- heading "Large page" \[ref=e\d+@[0-9a-z]{4}\] \[level=1\]$/);
     const snapshot = lines.join('\n');
     assert.ok(snapshot.length <= 4000);
     assert.match(lines[lines.length - 1], /^\[\.\.\. truncated: snapshot reached maxChars=4000/);

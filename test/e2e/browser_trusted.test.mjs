@@ -217,3 +217,32 @@ describe('point-7 tools', () => {
     await ok('browser.closeTab', { tabId: tab });
   });
 });
+
+describe('refs for drag sources, drop zones, hover targets, headings and landmarks', () => {
+  const refIn = (snap, pattern) => {
+    const line = snap.split('\n').find((l) => pattern.test(l));
+    assert.ok(line, `no line matches ${pattern} in\n${snap}`);
+    return /\[ref=(e\d+@[0-9a-z]{4})\]/.exec(line)?.[1] ?? assert.fail(`no ref on ${line}`);
+  };
+
+  it('drags a card onto an empty column, sorts a pointer-events list and opens a hover menu, all from one snapshot', async () => {
+    const tab = await openPage('/kanban.html');
+    const { snapshot: snap } = await ok('browser.snapshot', { tabId: tab });
+    assert.match(snap, /- heading "Sprint board" \[ref=e\d+@[0-9a-z]{4}\] \[level=1\]/);
+    const cardA = refIn(snap, /"Card A" .*\[draggable\]/);
+    // The Done column holds no card yet: it is known as a drop zone by its sibling's shape.
+    const lines = snap.split('\n');
+    const doneAt = lines.findIndex((l) => /heading "Done"/.test(l));
+    const doneColumn = /\[ref=(e\d+@[0-9a-z]{4})\] \[drop\]/.exec(lines[doneAt - 1])?.[1];
+    assert.ok(doneColumn, lines[doneAt - 1]);
+    await ok('browser.dragElement', { tabId: tab, fromRef: cardA, toRef: doneColumn });
+    assert.equal(await pageEval(tab, 'window.events.at(-1)'), 'moved:card-a->done:true');
+    assert.equal(await pageEval(tab, "document.getElementById('card-a').parentElement.id"), 'done');
+    await ok('browser.dragElement', { tabId: tab, fromRef: refIn(snap, /listitem "Third" .*\[draggable\]/), toRef: refIn(snap, /listitem "First"/) });
+    assert.equal(await pageEval(tab, 'window.events.at(-1)'), 'sorted:p3,p1,p2');
+    await ok('browser.hoverElement', { tabId: tab, ref: refIn(snap, /listitem "More" .*\[hover\]/) });
+    await ok('browser.clickElement', { tabId: tab, selector: '#archive' });
+    assert.equal(await pageEval(tab, 'window.events.at(-1)'), 'archive');
+    await ok('browser.closeTab', { tabId: tab });
+  });
+});

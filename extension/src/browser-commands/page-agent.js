@@ -236,6 +236,7 @@ export function pageAgent(op, args) {
   };
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
     'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+  const LANDMARKS = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo', 'region', 'form', 'search']);
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'SVG']);
 
   const roleOf = (el) => {
@@ -320,9 +321,12 @@ export function pageAgent(op, args) {
   };
 
   // Elements that get a ref: what an agent can act on (interactive roles, focusable or
-  // script-clickable elements), plus frames and dialogs, which a snapshot can be scoped to.
-  // Headings, cells, list items and text carry no ref: they are read, not acted on.
-  const actionable = (el, role) => INTERACTIVE.has(role) || role === 'iframe' || role === 'dialog' || role === 'alertdialog' ||
+  // script-clickable elements), frames and dialogs, which a snapshot can be scoped to,
+  // headings and landmarks, which an agent scrolls to or drops onto, and the drag sources,
+  // drop zones and hover targets of `pointerTargets`.  Cells, plain list items and text carry
+  // no ref: they are read, not acted on.
+  const actionable = (el, role) => INTERACTIVE.has(role) || role === 'heading' || (LANDMARKS.has(role) && (role !== 'form' || nameOf(el, role))) || role === 'iframe' || role === 'dialog' || role === 'alertdialog' ||
+    pointerTargets.kind(el) !== null ||
     el.tagName === 'SUMMARY' || el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
     (el.isContentEditable && el.getAttribute('contenteditable') !== null);
   // An element without a role that still looks clickable (its own pointer cursor, an inline
@@ -335,7 +339,63 @@ export function pageAgent(op, args) {
   const plainRow = (tr) => [...tr.cells].every((c) => (c.innerText ?? '').length <= 300 &&
     !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame'));
 
+  // Drag sources, drop zones and hover targets, which have no role of their own.  Listeners
+  // added from script cannot be seen from here, so they are recognised by what they show:
+  // a drag source by draggable="true", a grab cursor or inline drag handlers; a drop zone by
+  // inline drop handlers, aria-dropeffect, or as the container of drag sources (and its
+  // siblings of the same tag and class: the empty columns of a board); a hover target by a
+  // :hover rule of the page's style sheets that names it.
+  const pointerTargets = (() => {
+    const drops = new Set();
+    const hoverSelectors = [];
+    const kindOf = new WeakMap();
+    return {
+      prepare(root) {
+        drops.clear();
+        hoverSelectors.length = 0;
+        for (const src of root.querySelectorAll('[draggable="true"],[ondragstart]')) {
+          const parent = src.parentElement;
+          if (!parent || parent === root.body || parent === root.documentElement || drops.has(parent)) continue;
+          drops.add(parent);
+          for (const sib of parent.parentElement?.children ?? []) {
+            if (sib.tagName === parent.tagName && sib.className === parent.className) drops.add(sib);
+          }
+        }
+        let rules = 0;
+        const scan = (list) => {
+          for (const rule of list) {
+            if (++rules > 5000) return;
+            if (rule.cssRules) scan(rule.cssRules);
+            const text = rule.selectorText;
+            if (!text || !text.includes(':hover')) continue;
+            for (const part of text.split(',')) {
+              // The element hovered is the compound the :hover is on: cut what follows it.
+              const at = part.indexOf(':hover');
+              if (at < 0) continue;
+              const target = part.slice(0, at).trim();
+              if (target && !/[>+~]$/.test(target)) hoverSelectors.push(target);
+            }
+          }
+        };
+        for (const sheet of root.styleSheets ?? []) {
+          try { scan(sheet.cssRules); } catch { /* a cross-origin sheet */ }
+        }
+      },
+      kind(el) {
+        if (kindOf.has(el)) return kindOf.get(el);
+        let kind = null;
+        const st = styleOf(el);
+        if (el.getAttribute('draggable') === 'true' || el.hasAttribute('ondragstart') || st.cursor === 'grab' || st.cursor === 'move') kind = 'draggable';
+        else if (drops.has(el) || el.hasAttribute('ondrop') || el.hasAttribute('ondragover') || el.hasAttribute('aria-dropeffect')) kind = 'drop';
+        else if (hoverSelectors.some((sel) => { try { return el.matches(sel); } catch { return false; } })) kind = 'hover';
+        kindOf.set(el, kind);
+        return kind;
+      },
+    };
+  })();
+
   const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
+    pointerTargets.prepare(document);
     const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
     const lines = [];
     const frames = [];
@@ -419,6 +479,9 @@ export function pageAgent(op, args) {
         return;
       }
       if (!role && !hiddenSelf && el !== start && looksClickable(el, st)) role = 'clickable';
+      // A drag source, drop zone or hover target without a role of its own.
+      const pointerKind = hiddenSelf ? null : pointerTargets.kind(el);
+      if (!role && pointerKind) role = pointerKind === 'drop' ? 'group' : 'clickable';
       let childDepth = depth;
       const show = role && role !== 'none' && role !== 'presentation' && role !== 'generic' &&
         (!(interactiveOnly || quiet) || actionable(el, role) || role === 'clickable' || (role === 'heading' && !quiet));
@@ -434,6 +497,7 @@ export function pageAgent(op, args) {
         const name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
         const value = valueOf(el, role);
         const states = statesOf(el, role);
+        if (pointerKind) states.push(pointerKind);
         let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
         if (actionable(el, role) || role === 'clickable') line += ` [ref=${refOf(el)}]`;
         if (value !== null && value !== '') line += ` value=${JSON.stringify(squash(value, 200))}`;
