@@ -196,7 +196,10 @@ describe('point-7 tools', () => {
     const normal = await pageEval(tab, work);
     await ok('browser.throttleCpu', { tabId: tab, rate: 20 });
     const slow = await pageEval(tab, work);
-    assert.ok(slow > normal * 4, `throttled ${slow} ms vs ${normal} ms`);
+    // Rate 20 on an idle machine makes the work ~20 times slower; on one shared by several
+    // builds the unthrottled run is slowed too, so only a clear factor is required.
+    assert.ok(slow > normal * 2, `throttled ${slow} ms vs ${normal} ms`);
+    assert.ok((await driver.harness.evaluate(() => globalThis.btAttached())).some((a) => a.tabId === tab && a.holds.includes('cpu')));
     await ok('browser.throttleCpu', { tabId: tab, rate: 1 });
     assert.ok(!(await driver.harness.evaluate(() => globalThis.btAttached())).some((a) => a.tabId === tab && a.holds.includes('cpu')));
     await fails('browser.throttleCpu', { tabId: tab, rate: 100 }, /Invalid rate/);
