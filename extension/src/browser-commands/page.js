@@ -157,14 +157,17 @@ async function screenshot(params) {
   const encoding = { format, ...(quality !== undefined ? { quality } : {}) };
   const mimeType = `image/${format}`;
   const tab = await chrome.tabs.get(tabId);
-  // Image pixels per CSS pixel: divide image coordinates by it for browser_mouse.
-  const pixelRatio = await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: () => devicePixelRatio })
+  // Image pixels per CSS pixel: divide image coordinates by it for browser_mouse.  Read
+  // after a captureVisibleTab, which must start as soon as the rate limiter let the call
+  // through (Chrome allows two of them per second).
+  const readPixelRatio = () => chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: () => devicePixelRatio })
     .then((r) => r?.[0]?.result ?? 1, () => 1);
   if (tab.active && !fullPage && !element && format !== 'webp') {
     // The visible viewport of the window's active tab: no debugger, no focus change.
     const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, encoding);
-    return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType, pixelRatio, capturedWith: 'captureVisibleTab' };
+    return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType, pixelRatio: await readPixelRatio(), capturedWith: 'captureVisibleTab' };
   }
+  const pixelRatio = await readPixelRatio();
   const box = element ? await runPageOp(tabId, 'elementBox', t) : null;
   return withDebugger(tabId, async (send) => {
     let clip = null;
