@@ -10,7 +10,7 @@
 // bench/agent/node_modules (`npm install` in bench/agent, see package.json); otherwise they are
 // reported as skipped.  Their tools/list sizes are measured the same way as ours.
 //
-// Usage: node bench/agent/agent.mjs [--bin build/opentabs]
+// Usage: node bench/agent/agent.mjs [--bin build/opentabs]  (or OPENTABS_BIN)
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -22,7 +22,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 const args = process.argv.slice(2);
 const binAt = args.indexOf('--bin');
-process.env.OPENTABS_BIN = path.resolve(binAt >= 0 ? args[binAt + 1] : path.join(ROOT, 'build/opentabs'));
+process.env.OPENTABS_BIN = path.resolve(binAt >= 0 ? args[binAt + 1] : process.env.OPENTABS_BIN ?? path.join(ROOT, 'build/opentabs'));
 process.env.OPENTABS_SOURCE_DIR ??= ROOT;
 
 const { startMcpStack } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/mcp_stack.mjs')).href);
