@@ -429,6 +429,7 @@ const std::string method_browser_openTab = "browser.openTab";
 const std::string method_browser_screenshotTab = "browser.screenshotTab";
 const std::string method_browser_waitForElement = "browser.waitForElement";
 const std::string method_browser_uploadFile = "browser.uploadFile";
+const std::string method_browser_savePdf = "browser.savePdf";
 }  // namespace
 
 
@@ -458,6 +459,7 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   if (tool.name == "browser_export_har") co_return co_await export_har(args);
   if (tool.name == "plugin_analyze_site") co_return co_await analyze_site(args);
   if (tool.name == "browser_upload_file") co_return co_await upload_file(args);
+  if (tool.name == "browser_save_pdf") co_return co_await save_pdf(args);
   if (tool.name == "browser_get_network_requests") {
     const auto tab = json::get_int(args, "tabId");
     if (!tab) co_return tools::call_result::text("Browser tool error: tabId is required", true, errc::tool_failed);
@@ -507,35 +509,67 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
     if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, errc::tool_failed);
   }
   json::object params_2{{"tabId", *tab}};
-  for (const char* key : {"selector", "ref", "fullPage"})
+  for (const char* key : {"selector", "ref", "fullPage", "format", "quality"})
     if (const auto* v = json::find(args, key)) params_2[key] = *v;
   auto reply = co_await ask(method_browser_screenshotTab, std::move(params_2));
   if (!reply.ok()) co_return browser_failure(reply);
   const json::object* result = reply.result.if_object();
   const json::string* image = result ? json::get_string(*result, "image") : nullptr;
   if (!image) co_return tools::call_result::text("Browser tool error: the extension returned no image", true, errc::tool_failed);
+  const json::string* mime = json::get_string(*result, "mimeType");
+  const std::string mime_type = mime ? std::string(*mime) : std::string("image/png");
+  if (mime_type != "image/png" && mime_type != "image/jpeg" && mime_type != "image/webp")
+    co_return tools::call_result::text("Browser tool error: the extension returned an image of type " + mime_type, true, errc::tool_failed);
   auto png = decode_base64(*image);
-  auto size = png ? png_size(*png) : std::nullopt;
-  if (!size) co_return tools::call_result::text("Browser tool error: the extension returned an image that is not a PNG", true, errc::tool_failed);
-  const std::string dims = std::to_string(size->first) + "x" + std::to_string(size->second);
+  // Only PNG sizes are read here; JPEG and WebP report the pixel ratio alone.
+  auto size = png && mime_type == "image/png" ? png_size(*png) : std::nullopt;
+  if (!png || (mime_type == "image/png" && !size))
+    co_return tools::call_result::text("Browser tool error: the extension returned an image that does not decode as " + mime_type, true, errc::tool_failed);
+  const std::string dims = size ? std::to_string(size->first) + "x" + std::to_string(size->second) + " " : std::string();
+  const std::string format = mime_type.substr(6);
   if (to_file) {
     auto file = save_output(args, *png);
     if (!file) co_return tools::call_result::text("Browser tool error: could not save the screenshot: " + file.err().message, true, errc::tool_failed);
-    co_return tools::call_result::text(json::dump(json::object{{"savedTo", json::str(file->string())},
-                                                               {"bytes", static_cast<std::int64_t>(png->size())},
-                                                               {"width", size->first},
-                                                               {"height", size->second}}));
+    json::object saved{{"savedTo", json::str(file->string())}, {"bytes", static_cast<std::int64_t>(png->size())}};
+    if (size) {
+      saved["width"] = size->first;
+      saved["height"] = size->second;
+    }
+    co_return tools::call_result::text(json::dump(saved));
   }
   std::string what = "Screenshot of tab " + std::to_string(*tab);
   if (json::get_bool(args, "fullPage").value_or(false)) what += " (full page)";
   if (const auto* ref = json::get_string(args, "ref")) what += " (element " + std::string(*ref) + ")";
   else if (const auto* sel = json::get_string(args, "selector")) what += " (element '" + std::string(*sel) + "')";
-  what += ": " + dims + " PNG, " + std::to_string(png->size()) + " bytes";
+  what += ": " + dims + format + ", " + std::to_string(png->size()) + " bytes";
+  if (const auto* ratio = json::find(*result, "pixelRatio"); ratio && ratio->is_number()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", ratio->to_number<double>());
+    what += ", " + std::string(text) + " image px per CSS px (divide image coordinates by it for browser_mouse)";
+  }
   if (const auto* note = json::get_string(*result, "note")) what += ". " + std::string(*note);
   tools::call_result r;
-  r.content.push_back(json::object{{"type", "image"}, {"data", *image}, {"mimeType", "image/png"}});
+  r.content.push_back(json::object{{"type", "image"}, {"data", *image}, {"mimeType", json::str(mime_type)}});
   r.content.push_back(json::object{{"type", "text"}, {"text", json::str(what)}});
   co_return r;
+}
+
+net::awaitable<tools::call_result> browser_tools::save_pdf(const json::object& args) {
+  // Refuse a path that breaks the rules before asking the browser for anything.
+  const auto* fp = json::get_string(args, "filePath");
+  if (!fp) co_return tools::call_result::text("Browser tool error: filePath is required", true, errc::tool_failed);
+  if (auto where = output_file_policy(output_folders_()).resolve(*fp); !where)
+    co_return tools::call_result::text("Browser tool error: " + where.err().message, true, errc::tool_failed);
+  json::object params{{"tabId", json::get_int(args, "tabId").value_or(0)}, {"landscape", json::get_bool(args, "landscape").value_or(false)}};
+  auto reply = co_await ask(method_browser_savePdf, std::move(params));
+  if (!reply.ok()) co_return browser_failure(reply);
+  const json::object* result = reply.result.if_object();
+  const json::string* data = result ? json::get_string(*result, "pdf") : nullptr;
+  auto pdf = data ? decode_base64(*data) : std::nullopt;
+  if (!pdf || !pdf->starts_with("%PDF-")) co_return tools::call_result::text("Browser tool error: the extension returned no PDF", true, errc::tool_failed);
+  auto file = save_output(args, *pdf);
+  if (!file) co_return tools::call_result::text("Browser tool error: could not save the PDF: " + file.err().message, true, errc::tool_failed);
+  co_return tools::call_result::text(json::dump(json::object{{"savedTo", json::str(file->string())}, {"bytes", static_cast<std::int64_t>(pdf->size())}}));
 }
 
 net::awaitable<tools::call_result> browser_tools::upload_file(const json::object& args) {

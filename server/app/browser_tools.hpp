@@ -1,7 +1,8 @@
 // The server-side parts of built-in browser tools (spec §5): browser_execute_script through
 // an exec file in adapters/ (CSP-safe: the extension injects a file, never evaluates a
 // string), browser_screenshot_tab as MCP image content or a saved PNG, browser_export_har
-// (HAR 1.2 built here from the extension's capture buffers), plugin_analyze_site, and
+// (HAR 1.2 built here from the extension's capture buffers), browser_save_pdf (the
+// extension's PDF saved under the output-file rules), plugin_analyze_site, and
 // browser_upload_file (its paths checked by output_file_policy::readable), and the request
 // index of browser_get_network_requests.  The
 // tool pipeline hands every validated browser-tool call to browser_tools::call first; calls
@@ -42,6 +43,7 @@ class browser_tools final : public browser_tool_handler {
   net::awaitable<tools::call_result> screenshot(const json::object& args);
   net::awaitable<tools::call_result> export_har(const json::object& args);
   net::awaitable<tools::call_result> upload_file(const json::object& args);
+  net::awaitable<tools::call_result> save_pdf(const json::object& args);
   net::awaitable<tools::call_result> analyze_site(const json::object& args);
   // Saves a tool's output where filePath says, under output_file_policy's rules.
   result<std::filesystem::path> save_output(const json::object& args, std::string_view content) const;

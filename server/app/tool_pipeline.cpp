@@ -90,6 +90,7 @@ std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
     l.plugin = t->kind == tools::tool_kind::platform ? "platform" : t->plugin;
     if (t->kind != tools::tool_kind::platform) {
       auto p = effective_permission(*t);
+      if (p == tools::permission::off && state_.cfg.hide_disabled_tools) continue;
       if (p == tools::permission::off) l.description = "[Disabled] ";
       else if (p == tools::permission::ask) l.description = "[Requires approval] ";
     }

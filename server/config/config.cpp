@@ -140,7 +140,7 @@ const std::vector<std::string>& server_known_keys() {
   static const std::vector<std::string> keys = {"version",  "localPlugins", "localPluginDirs",
                                                 "permissions", "settings",  "additionalAllowedDirectories",
                                                 "updateCheckIntervalMinutes", "outputDirectory", "toolNames", "port",
-                                                "telemetry"};
+                                                "telemetry", "hideDisabledTools", "browserToolGroups"};
   return keys;
 }
 
@@ -214,6 +214,21 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
     } else {
       warnings.push_back("\"toolNames\" in " + path.string() + " must be \"single-underscore\" or \"double-underscore\", got " +
                          preview(*v) + "; using single-underscore (<plugin>_<tool>)");
+    }
+  }
+  if (const auto* v = json::find(root, "hideDisabledTools")) {
+    if (v->is_bool()) c.hide_disabled_tools = v->as_bool();
+    else warnings.push_back("\"hideDisabledTools\" in " + path.string() + " must be true or false, got " + preview(*v) + "; listing disabled tools");
+  }
+  if (const auto* v = json::find(root, "browserToolGroups")) {
+    if (!v->is_object()) {
+      warnings.push_back("\"browserToolGroups\" in " + path.string() + " must be an object such as {\"Network\": \"off\"}, got " + preview(*v));
+    } else {
+      for (const auto& [group, level] : v->as_object()) {
+        auto p = level.is_string() ? tools::parse_permission(level.as_string()) : std::nullopt;
+        if (p) c.browser_tool_groups.emplace(std::string(group), *p);
+        else warnings.push_back("\"browserToolGroups\"." + std::string(group) + " in " + path.string() + " must be \"off\", \"ask\" or \"auto\", got " + preview(level));
+      }
     }
   }
   if (const auto* v = json::find(root, "updateCheckIntervalMinutes")) {

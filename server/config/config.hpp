@@ -59,6 +59,12 @@ struct config_file {
   std::optional<std::string> output_directory;
   std::int64_t update_check_interval_minutes = kDefaultUpdateCheckIntervalMinutes;
   tool_name_style tool_names = tool_name_style::single_underscore;
+  // `hideDisabledTools`: leave tools whose permission is off out of tools/list (default:
+  // listed with a "[Disabled] " prefix, as the original server does).
+  bool hide_disabled_tools = false;
+  // `browserToolGroups`: a permission for every built-in browser tool of a group ("Network",
+  // "Emulation", ... as the catalog names them); permissions.browser.tools entries still win.
+  std::map<std::string, tools::permission, std::less<>> browser_tool_groups;
   // Read by the CLI only (the server warns about them as unknown keys).
   std::optional<int> port;
   std::optional<bool> telemetry;

@@ -1,5 +1,9 @@
 #include "config/permissions.hpp"
 
+#include <optional>
+
+#include "tools/browser_catalog.hpp"
+
 namespace opentabs::config {
 namespace {
 
@@ -8,12 +12,23 @@ const plugin_permissions* entry_for(const config_file& cfg, std::string_view plu
   return it == cfg.permissions.end() ? nullptr : &it->second;
 }
 
+// The browserToolGroups level of a built-in browser tool's group, if one is set.
+std::optional<tools::permission> group_permission(const config_file& cfg, std::string_view plugin, std::string_view tool) {
+  if (plugin != kBrowserPermissionKey || cfg.browser_tool_groups.empty()) return std::nullopt;
+  const tools::tool_def* def = tools::find_browser_tool(tool);
+  if (!def) return std::nullopt;
+  auto it = cfg.browser_tool_groups.find(def->group);
+  return it == cfg.browser_tool_groups.end() ? std::nullopt : std::optional(it->second);
+}
+
 }  // namespace
 
 tools::permission configured_permission(const config_file& cfg, std::string_view plugin, std::string_view tool) {
   const auto* entry = entry_for(cfg, plugin);
+  if (entry)
+    if (auto it = entry->tools.find(std::string(tool)); it != entry->tools.end()) return it->second;
+  if (auto group = group_permission(cfg, plugin, tool)) return *group;
   if (!entry) return tools::permission::off;
-  if (auto it = entry->tools.find(std::string(tool)); it != entry->tools.end()) return it->second;
   return entry->permission.value_or(tools::permission::off);
 }
 

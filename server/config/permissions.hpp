@@ -1,5 +1,6 @@
 // Permission resolution (spec §2.2) over the typed config:
-//   configured(plugin, tool) = permissions[plugin].tools[tool] → permissions[plugin].permission → off
+//   configured(plugin, tool) = permissions[plugin].tools[tool] → browserToolGroups[group of a
+//                              built-in browser tool] → permissions[plugin].permission → off
 //   effective                = configured, except ask → auto while skip-permissions is on
 // Plugin tools use the plugin name and the tool's base name ("send_message"); built-in
 // browser tools use plugin key "browser" and the full tool name ("browser_list_tabs") —

@@ -1,8 +1,23 @@
 #include "mcp/server_info.hpp"
 
+#include <string>
+
 namespace opentabs::mcp {
 
 namespace {
+
+// The argument conventions every browser tool shares, said once here instead of in each
+// tool's schema (the listing goes into every agent's context).
+constexpr std::string_view kBrowserConventions =
+    "Browser tool arguments: tabId comes from browser_list_tabs. An element is named by selector (CSS; ' >>> ' steps into an iframe "
+    "or shadow root, e.g. 'iframe#pay >>> button') or by ref (e12@k3f9) from the latest browser_snapshot or browser_find of that tab; "
+    "a ref is valid only in the document it came from, so snapshot again after a navigation. x and y are CSS pixels of the viewport. "
+    "filePath saves the output in the output folder (~/.opentabs/output, or a directory the config allows) and returns only its path; "
+    "overwrite replaces an existing file. connectionId picks a browser profile (default: the first). waitUntil: load (default), "
+    "domcontentloaded or none. No browser tool shows a tab or takes focus unless its description says so. Pointer and keyboard tools "
+    "send trusted input through Chrome's debugger: Chrome shows a \"started debugging this browser\" bar while attached, which ends "
+    "5 s after the last such call; a page Chrome does not let extensions debug (chrome://, the Web Store) or one another debugger "
+    "holds gives an error saying so.";
 
 constexpr std::string_view kInstructions =
     "OpenTabs lets you use the user's real Chrome browser, signed in as the user, through the OpenTabs extension.\n"
@@ -35,7 +50,11 @@ constexpr std::string_view kGatewayInstructions =
 
 }  // namespace
 
-std::string_view instructions(bool gateway) { return gateway ? kGatewayInstructions : kInstructions; }
+std::string_view instructions(bool gateway) {
+  static const std::string full = std::string(kInstructions) + "\n\n" + std::string(kBrowserConventions);
+  static const std::string gateway_full = std::string(kGatewayInstructions) + "\n\n" + std::string(kBrowserConventions);
+  return gateway ? gateway_full : full;
+}
 
 json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version) {
   json::object caps{{"tools", json::object{{"listChanged", true}}}};

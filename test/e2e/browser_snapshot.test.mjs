@@ -65,18 +65,18 @@ describe('snapshot completeness', () => {
     assert.match(snap, /textbox "Email address" \[ref=e\d+@[0-9a-z]{4}\] value="ada@example.com"/);
   });
 
-  it('puts refs only on what can be acted on, and a table row on one line', () => {
+  it('puts refs only on what can be acted on or scrolled to, and a table row on one line', () => {
     for (const line of snap.split('\n').filter((l) => /\[ref=/.test(l))) {
-      assert.match(line, /^\s*- (button|checkbox|textbox|combobox|iframe|link) /, `a ref on a non-interactive line: ${line}`);
+      assert.match(line, /^\s*- (button|checkbox|textbox|combobox|iframe|link|heading) /, `a ref on a line that is only read: ${line}`);
     }
-    assert.match(snap, /- heading "Account" \[level=1\]/);
+    assert.match(snap, /- heading "Account" \[ref=e\d+@[0-9a-z]{4}\] \[level=1\]/);
     assert.match(snap, /- row \[header\]: Name \| Age \| City/);
     assert.match(snap, /- row: Person 3 \| 23 \| Lima\n/);
     assert.match(snap, /- row: Edit person 7 \| 27 \| Rome\n\s+- button "Edit person 7" \[ref=/);
     assert.equal(snap.split('\n').filter((l) => /- row( \[header\])?:/.test(l)).length, 21);
     assert.ok(!/- cell|columnheader/.test(snap), snap);
     // A layout table's cells are not squeezed into a row line: their structure stays.
-    assert.match(snap, /- heading "Sidebar" \[level=2\]\n\s+- text: Long help text for the sidebar\.\n\s+- link "Help" \[ref=e\d+@[0-9a-z]{4}\] href="#help"/);
+    assert.match(snap, /- heading "Sidebar" \[ref=e\d+@[0-9a-z]{4}\] \[level=2\]\n\s+- text: Long help text for the sidebar\.\n\s+- link "Help" \[ref=e\d+@[0-9a-z]{4}\] href="#help"/);
   });
 
   it('shows a closed shadow root, and its refs act there', async () => {

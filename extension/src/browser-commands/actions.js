@@ -1,5 +1,5 @@
 // Page actions both Playwright MCP and Chrome DevTools MCP offer: navigation that waits for
-// the page to load (navigate, back, forward, reload), waiting for text to appear or go,
+// the page to load (navigate, back, forward, reload),
 // drag and drop, file upload into an <input type=file>, and filling several form fields in
 // one call.  Drag and upload use CDP (trusted drag events, DOM.setFileInputFiles) through
 // debugger.js, which detaches after an idle period; the rest needs no debugger.  None of
@@ -13,6 +13,7 @@ import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { int, str, tabId as requireTabId, target, invalid, httpUrl, bool } from './params.js';
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
+import { pointer } from './input.js';
 
 // Below the 30 s dispatch timeout, with room for the reply.
 export const NAV_WAIT_MS = 20_000;
@@ -22,7 +23,7 @@ const WAIT_UNTIL = new Set(['none', 'load', 'domcontentloaded']);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function waitUntilParam(params) {
+export function waitUntilParam(params) {
   const w = str(params, 'waitUntil', { required: false, max: 20, fallback: 'load' });
   if (!WAIT_UNTIL.has(w)) throw invalid("Invalid waitUntil: expected 'none', 'load' or 'domcontentloaded'");
   return w;
@@ -35,7 +36,7 @@ function readyState() { return document.readyState; }
 // status is complete again after it was loading, 'domcontentloaded' until the new document
 // is interactive.  A navigation that never starts loading (a same-document history step)
 // counts as done once the tab is complete for SAME_DOCUMENT_GRACE_MS.
-async function navigateAndWait(tabId, start, waitUntil) {
+export async function navigateAndWait(tabId, start, waitUntil) {
   let sawLoading = false;
   let sawComplete = false;
   const listener = (id, change) => {
@@ -68,7 +69,7 @@ async function navigateAndWait(tabId, start, waitUntil) {
   }
 }
 
-function navResult({ waitedFor, tab, timedOut }) {
+export function navResult({ waitedFor, tab, timedOut }) {
   const out = { id: tab.id, title: tab.title ?? '', url: tab.pendingUrl || tab.url || '', windowId: tab.windowId, status: tab.status, waitedFor };
   if (timedOut) {
     out.timedOut = true;
@@ -129,15 +130,11 @@ async function drag(params) {
     const intercepted = new Promise((resolve) => {
       stop = onEvent(tabId, (method, p) => { if (method === 'Input.dragIntercepted') resolve(p.data); });
     });
+    const mouse = pointer(send);
     try {
-      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y, button: 'none' });
-      await send('Input.dispatchMouseEvent', { type: 'mousePressed', x: start.x, y: start.y, button: 'left', buttons: 1, clickCount: 1 });
-      const steps = 5;
-      for (let i = 1; i <= steps; i++) {
-        const x = start.x + ((end.x - start.x) * i) / steps;
-        const y = start.y + ((end.y - start.y) * i) / steps;
-        await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
-      }
+      await mouse.move(start.x, start.y);
+      await mouse.press('left');
+      await mouse.move(end.x, end.y, 5);
       const data = await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
       if (data) {
         for (const type of ['dragEnter', 'dragOver', 'drop']) {
@@ -145,9 +142,10 @@ async function drag(params) {
         }
         dropped = true;
       }
-      await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: end.x, y: end.y, button: 'left', buttons: 0, clickCount: 1 });
+      await mouse.release();
     } finally {
       stop();
+      await mouse.finish();
       await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
     }
   });
@@ -217,16 +215,6 @@ export const commands = {
     const waitUntil = waitUntilParam(params);
     const bypassCache = bool(params, 'bypassCache', false);
     return navResult(await navigateAndWait(tabId, () => chrome.tabs.reload(tabId, { bypassCache }), waitUntil));
-  },
-
-  'browser.waitForText': async (params) => {
-    const tabId = requireTabId(params);
-    const text = str(params, 'text', { required: false, max: 10_000 });
-    const textGone = str(params, 'textGone', { required: false, max: 10_000 });
-    if ((text === undefined) === (textGone === undefined)) throw invalid('Give exactly one of text or textGone');
-    if ((text ?? textGone) === '') throw invalid('The text to wait for is empty');
-    const timeout = Math.min(int(params, 'timeout', { required: false, min: 0, fallback: 10_000 }), 25_000);
-    return runPageOp(tabId, 'waitForText', { text, textGone, timeout });
   },
 
   'browser.dragElement': drag,

@@ -36,6 +36,15 @@ function scheduleIdleDetach(tabId) {
   }, IDLE_DETACH_MS);
 }
 
+// What the user or agent can do about a refused attach.
+function attachHint(text) {
+  if (/already attached/i.test(text)) return ' (another debugger, e.g. DevTools or another extension, is attached to this tab; close it and try again)';
+  if (/chrome:\/\/|chrome-extension:|Cannot access|webstore|extensions gallery/i.test(text)) {
+    return ' (the tab shows a browser page such as chrome:// or the Web Store, which extensions may not debug; navigate it to a web page first)';
+  }
+  return '';
+}
+
 async function attach(tabId) {
   const s = sessionFor(tabId);
   clearTimeout(s.timer);
@@ -43,8 +52,7 @@ async function attach(tabId) {
     s.attached = chrome.debugger.attach({ tabId }, PROTOCOL_VERSION).catch((err) => {
       sessions.delete(tabId);
       const text = String(err?.message ?? err);
-      const hint = /already attached/i.test(text) ? ' (another debugger, e.g. DevTools, is attached to this tab)' : '';
-      throw new ProtocolError(ERR_INTERNAL, `Cannot attach the debugger to tab ${tabId}: ${text}${hint}`);
+      throw new ProtocolError(ERR_INTERNAL, `Cannot attach the debugger to tab ${tabId}: ${text}${attachHint(text)}`);
     });
   }
   await s.attached;

@@ -19,8 +19,10 @@ import { commands as windows } from './windows.js';
 import { commands as data } from './data.js';
 import { commands as diagnostics } from './diagnostics.js';
 import { commands as actions } from './actions.js';
+import { commands as waits } from './waits.js';
+import { commands as extras } from './extras.js';
 
-const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics, actions];
+const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics, actions, waits, extras];
 
 export const browserCommands = new Map();
 

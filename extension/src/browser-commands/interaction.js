@@ -1,118 +1,85 @@
-// Page interaction by CSS selector or snapshot ref, inside same-origin iframes and open shadow
-// roots too.  Clicks and key presses are trusted input events sent through CDP
-// (Input.dispatchMouseEvent / dispatchKeyEvent) to the tab where it is, without activating it;
-// the debugger detaches again after an idle period.  Typing, selecting, hovering and
-// scrolling are scripted and need no debugger at all.
+// Page interaction by CSS selector, snapshot ref or viewport coordinates, inside iframes and
+// shadow roots too.  Clicks, hovering, typing, key presses and coordinate input are trusted
+// input sent through CDP (input.js) to the tab where it is, without activating it; the
+// debugger detaches again after an idle period (debugger.js).  Selecting an option and
+// scrolling are scripted and need no debugger.
 
 import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
-import { str, tabId as requireTabId, target, invalid } from './params.js';
+import { str, bool, tabId as requireTabId, target, invalid } from './params.js';
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
 import { verifiedDialog, openDialogOf, dialogClosed, describeDialog } from './dialogs.js';
+import {
+  keyDefinition, modifierMask, modifierFlags, buttonParam, viewportSize, requireInViewport, pointer, pressKeyEvents, typeKeys,
+} from './input.js';
 
-const NAMED_KEYS = {
-  Enter: { code: 'Enter', keyCode: 13, text: '\r' }, Tab: { code: 'Tab', keyCode: 9 }, Escape: { code: 'Escape', keyCode: 27 },
-  Backspace: { code: 'Backspace', keyCode: 8 }, Delete: { code: 'Delete', keyCode: 46 }, Insert: { code: 'Insert', keyCode: 45 },
-  ArrowUp: { code: 'ArrowUp', keyCode: 38 }, ArrowDown: { code: 'ArrowDown', keyCode: 40 },
-  ArrowLeft: { code: 'ArrowLeft', keyCode: 37 }, ArrowRight: { code: 'ArrowRight', keyCode: 39 },
-  Home: { code: 'Home', keyCode: 36 }, End: { code: 'End', keyCode: 35 }, PageUp: { code: 'PageUp', keyCode: 33 },
-  PageDown: { code: 'PageDown', keyCode: 34 }, ' ': { code: 'Space', keyCode: 32, text: ' ' }, Space: { key: ' ', code: 'Space', keyCode: 32, text: ' ' },
-  Shift: { code: 'ShiftLeft', keyCode: 16 }, Control: { code: 'ControlLeft', keyCode: 17 }, Alt: { code: 'AltLeft', keyCode: 18 },
-  Meta: { code: 'MetaLeft', keyCode: 91 },
-};
-for (let i = 1; i <= 12; i++) NAMED_KEYS[`F${i}`] = { code: `F${i}`, keyCode: 111 + i };
-const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
-
-function keyDefinition(key) {
-  const named = NAMED_KEYS[key];
-  if (named) return { key: named.key ?? key, ...named };
-  if ([...key].length === 1) {
-    const upper = key.toUpperCase();
-    const code = /[a-z]/i.test(key) ? `Key${upper}` : /[0-9]/.test(key) ? `Digit${key}` : '';
-    return { key, code, keyCode: upper.charCodeAt(0), text: key };
-  }
-  throw invalid(`Unknown key '${key}': use a single character or a key name such as Enter, Tab, Escape, ArrowDown, F5`);
-}
-
-// Wire shape (PROTOCOL.md): modifiers {shift, ctrl, alt, meta} booleans, as the OpenTabs
-// server sends them.  The older array of key names (['Control', 'Shift']) is still accepted.
-const MODIFIER_FLAGS = { shift: 'Shift', ctrl: 'Control', alt: 'Alt', meta: 'Meta' };
-
-function modifierMask(params) {
-  const given = params?.modifiers ?? [];
-  let mask = 0;
-  if (Array.isArray(given)) {
-    for (const m of given) {
-      if (!(m in MODIFIER_BITS)) throw invalid(`Invalid modifier '${m}': expected Alt, Control, Meta or Shift`);
-      mask |= MODIFIER_BITS[m];
-    }
-    return mask;
-  }
-  if (typeof given !== 'object') throw invalid('Invalid modifiers parameter: expected {shift, ctrl, alt, meta} booleans');
-  for (const [flag, value] of Object.entries(given)) {
-    if (!(flag in MODIFIER_FLAGS)) throw invalid(`Invalid modifier '${flag}': expected shift, ctrl, alt or meta`);
-    if (typeof value !== 'boolean') throw invalid(`Invalid modifier ${flag}: expected true or false`);
-    if (value) mask |= MODIFIER_BITS[MODIFIER_FLAGS[flag]];
-  }
-  return mask;
-}
-
-const modifierFlags = (mask) => Object.fromEntries(Object.entries(MODIFIER_FLAGS).map(([flag, name]) => [flag, Boolean(mask & MODIFIER_BITS[name])]));
+const MAX_SLOW_CHARS = 2_000;
+const DRAG_STEPS = 10;
 
 const describeTarget = (t) => (t.ref ? `ref ${t.ref}` : `'${t.selector}'`);
 
-const BUTTONS = { left: 1, right: 2, middle: 4 };
+// Where a pointer action on an element lands: its visible centre, scrolled into view, or an
+// error naming what covers it.
+async function aimAt(tabId, t, verb) {
+  const where = await runPageOp(tabId, 'locate', t);
+  if (where.obscuredBy) {
+    throw new ProtocolError(ERR_INTERNAL, `Element ${describeTarget(t)} is covered by <${where.obscuredBy.tag}> "${where.obscuredBy.text}" (ref ${where.obscuredBy.ref}) at its centre; the ${verb} would land there. Close or scroll away what covers it, or act on that element`);
+  }
+  return where;
+}
+
+const landed = (where) => ({ tag: where.tag, ref: where.ref, text: where.text, x: Math.round(where.x), y: Math.round(where.y) });
+
+// A trusted click at (x, y): move, press, release (twice for a double click).  Page events
+// are on so a dialog the click opens is seen: a dialog blocks the page, and with it the
+// pending mouseReleased, so the click returns as soon as one opens.
+async function clickAt(tabId, send, { x, y, button, clickCount, modifiers }) {
+  await send('Page.enable');
+  let stop = () => {};
+  const opened = new Promise((resolve) => {
+    stop = onEvent(tabId, (method, p) => { if (method === 'Page.javascriptDialogOpening') resolve(p); });
+  });
+  const mouse = pointer(send, modifiers);
+  try {
+    await mouse.move(x, y);
+    for (let n = 1; n < clickCount; n++) {
+      await mouse.press(button, n);
+      await mouse.release(n);
+    }
+    await mouse.press(button, clickCount);
+    const released = mouse.release(clickCount);
+    released.catch(() => {});
+    const first = await Promise.race([released.then(() => null), opened]);
+    return first ? { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' } : null;
+  } finally {
+    stop();
+    await mouse.finish();
+  }
+}
+
+function clickCountParam(params) {
+  if (params?.doubleClick !== undefined && typeof params.doubleClick !== 'boolean') throw invalid('Invalid doubleClick: expected true or false');
+  return params?.doubleClick === true ? 2 : 1;
+}
 
 async function click(params) {
   const tabId = requireTabId(params);
   const t = target(params);
-  // Ours (the OpenTabs wire has neither): button left|right|middle, doubleClick.
-  const button = str(params, 'button', { required: false, max: 10, fallback: 'left' });
-  if (!(button in BUTTONS)) throw invalid("Invalid button: expected 'left', 'right' or 'middle'");
-  const doubleClick = params?.doubleClick === true;
-  if (params?.doubleClick !== undefined && typeof params.doubleClick !== 'boolean') throw invalid('Invalid doubleClick: expected true or false');
-  const where = await runPageOp(tabId, 'locate', t);
-  if (where.obscuredBy) {
-    throw new ProtocolError(ERR_INTERNAL, `Element ${describeTarget(t)} is covered by <${where.obscuredBy.tag}> "${where.obscuredBy.text}" (ref ${where.obscuredBy.ref}) at its centre; the click would land there`);
-  }
-  const x = where.x;
-  const y = where.y;
-  try {
-    let dialog = null;
-    await withDebugger(tabId, async (send) => {
-      // Page events on, so a dialog the click opens is seen (and can be answered with
-      // browser_handle_dialog).  A dialog blocks the page, and with it the pending
-      // mouseReleased, so the click returns as soon as one opens.
-      await send('Page.enable');
-      let stop = () => {};
-      const opened = new Promise((resolve) => {
-        stop = onEvent(tabId, (method, p) => { if (method === 'Page.javascriptDialogOpening') resolve(p); });
-      });
-      try {
-        await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
-        if (doubleClick) {
-          await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTONS[button], clickCount: 1 });
-          await send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount: 1 });
-        }
-        const clickCount = doubleClick ? 2 : 1;
-        await send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTONS[button], clickCount });
-        const released = send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount });
-        released.catch(() => {});
-        const first = await Promise.race([released.then(() => null), opened]);
-        if (first) dialog = { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt };
-      } finally {
-        stop();
-      }
-    });
-    const out = { clicked: true, trusted: true, button, doubleClick, tag: where.tag, ref: where.ref, text: where.text, x: Math.round(x), y: Math.round(y) };
-    if (dialog) out.dialog = { ...dialog, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' };
-    return out;
-  } catch (err) {
-    if (!/Cannot attach the debugger/.test(String(err?.message)) || button !== 'left' || doubleClick) throw err;
-    // Another debugger (DevTools) owns the tab: fall back to a scripted click and say so.
-    const el = await runPageOp(tabId, 'syntheticClick', t);
-    return { clicked: true, trusted: false, note: 'debugger unavailable; used a scripted click', ...el };
-  }
+  const button = buttonParam(params);
+  const clickCount = clickCountParam(params);
+  const modifiers = modifierMask(params);
+  const where = await aimAt(tabId, t, 'click');
+  const dialog = await withDebugger(tabId, (send) => clickAt(tabId, send, { x: where.x, y: where.y, button, clickCount, modifiers }));
+  const out = { clicked: true, trusted: true, button, doubleClick: clickCount === 2, modifiers: modifierFlags(modifiers), ...landed(where) };
+  if (dialog) out.dialog = dialog;
+  return out;
+}
+
+async function hover(params) {
+  const tabId = requireTabId(params);
+  const where = await aimAt(tabId, target(params), 'hover');
+  await withDebugger(tabId, (send) => pointer(send).move(where.x, where.y));
+  return { hovered: true, trusted: true, ...landed(where) };
 }
 
 async function pressKey(params) {
@@ -123,16 +90,89 @@ async function pressKey(params) {
   const t = target(params, { required: false });
   let focused = null;
   if (t.selector !== undefined || t.ref !== undefined) focused = await runPageOp(tabId, 'focus', t);
-  // Text is only produced without command modifiers (Ctrl+A selects rather than typing "a").
-  const text = def.text !== undefined && !(modifiers & (MODIFIER_BITS.Control | MODIFIER_BITS.Alt | MODIFIER_BITS.Meta))
-    ? (modifiers & MODIFIER_BITS.Shift && def.text.length === 1 ? def.text.toUpperCase() : def.text) : undefined;
-  const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
   await withDebugger(tabId, async (send) => {
     await send('Page.enable');
-    await send('Input.dispatchKeyEvent', text !== undefined ? { ...base, type: 'keyDown', text, unmodifiedText: text } : { ...base, type: 'rawKeyDown' });
-    await send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' });
+    await pressKeyEvents(send, def, modifiers);
   });
   return { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
+}
+
+// Typing focuses the field (caret at the end, or everything selected with clear), then
+// enters the text through the browser's input pipeline: by default one trusted text
+// insertion (beforeinput and input, as an IME or paste sends), with slowly one key at a time
+// (keydown, keypress, input, keyup per character) for pages that react to each key.
+async function typeText(params) {
+  const tabId = requireTabId(params);
+  const t = target(params);
+  const text = str(params, 'text', { max: 100_000 });
+  const clear = bool(params, 'clear', false);
+  const slowly = bool(params, 'slowly', false);
+  if (slowly && text.length > MAX_SLOW_CHARS) throw invalid(`slowly types at most ${MAX_SLOW_CHARS} characters; type the rest without slowly`);
+  const field = await runPageOp(tabId, 'prepareTyping', { ...t, clear });
+  await withDebugger(tabId, async (send) => {
+    if (clear && field.hadText) await pressKeyEvents(send, keyDefinition('Delete'));
+    if (slowly) await typeKeys(send, text);
+    else if (text) await send('Input.insertText', { text });
+  });
+  const after = await runPageOp(tabId, 'fieldValue', t);
+  return { typed: text.length, trusted: true, slowly, ...after };
+}
+
+// Coordinate input for canvas-like UIs: x, y are CSS pixels of the viewport (what a viewport
+// screenshot shows, at scale 1).
+const MOUSE_ACTIONS = new Set(['click', 'move', 'drag', 'wheel']);
+
+function coordinate(params, name, { required = true } = {}) {
+  const v = params?.[name];
+  if (v === undefined || v === null) {
+    if (required) throw invalid(`Missing ${name}`);
+    return undefined;
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(`Invalid ${name}: expected a number of CSS pixels`);
+  return v;
+}
+
+async function mouse(params) {
+  const tabId = requireTabId(params);
+  const action = str(params, 'action', { max: 10 });
+  if (!MOUSE_ACTIONS.has(action)) throw invalid(`Invalid action '${action}': expected click, move, drag or wheel`);
+  const x = coordinate(params, 'x');
+  const y = coordinate(params, 'y');
+  const toX = coordinate(params, 'toX', { required: action === 'drag' });
+  const toY = coordinate(params, 'toY', { required: action === 'drag' });
+  const deltaX = coordinate(params, 'deltaX', { required: false }) ?? 0;
+  const deltaY = coordinate(params, 'deltaY', { required: false }) ?? 0;
+  if (action === 'wheel' && !deltaX && !deltaY) throw invalid('wheel needs deltaX or deltaY (pixels; positive scrolls down or right)');
+  const button = buttonParam(params);
+  const clickCount = clickCountParam(params);
+  const modifiers = modifierMask(params);
+  const out = { action, trusted: true, x, y };
+  await withDebugger(tabId, async (send) => {
+    const viewport = await viewportSize(send);
+    requireInViewport(action === 'drag' ? [['x, y', x, y], ['toX, toY', toX, toY]] : [['x, y', x, y]], viewport);
+    out.viewport = viewport;
+    if (action === 'click') {
+      const dialog = await clickAt(tabId, send, { x, y, button, clickCount, modifiers });
+      if (dialog) out.dialog = dialog;
+      return;
+    }
+    const p = pointer(send, modifiers);
+    try {
+      await p.move(x, y);
+      if (action === 'wheel') await p.wheel(deltaX, deltaY);
+      if (action === 'drag') {
+        await p.press(button);
+        await p.move(toX, toY, DRAG_STEPS);
+        await p.release();
+        Object.assign(out, { toX, toY });
+      }
+    } finally {
+      await p.finish();
+    }
+  });
+  const at = action === 'drag' ? { x: toX, y: toY } : { x, y };
+  out.element = await runPageOp(tabId, 'elementAt', at).catch(() => null);
+  return out;
 }
 
 async function handleDialog(params) {
@@ -164,10 +204,9 @@ export const commands = {
   'browser.clickElement': click,
   'browser.pressKey': pressKey,
   'browser.handleDialog': handleDialog,
-
-  'browser.typeText': async (params) => runPageOp(requireTabId(params), 'type', {
-    ...target(params), text: str(params, 'text', { max: 100_000 }), clear: params?.clear === true,
-  }),
+  'browser.hoverElement': hover,
+  'browser.typeText': typeText,
+  'browser.mouse': mouse,
 
   'browser.selectOption': async (params) => {
     const value = str(params, 'value', { required: false, max: 10_000 });
@@ -175,8 +214,6 @@ export const commands = {
     if (value === undefined && label === undefined) throw invalid('Give value or label');
     return runPageOp(requireTabId(params), 'select', { ...target(params), value, label });
   },
-
-  'browser.hoverElement': async (params) => runPageOp(requireTabId(params), 'hover', target(params)),
 
   'browser.scroll': async (params) => {
     const direction = str(params, 'direction', { required: false, max: 10 });

@@ -236,6 +236,7 @@ export function pageAgent(op, args) {
   };
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
     'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+  const LANDMARKS = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo', 'region', 'form', 'search']);
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'SVG']);
 
   const roleOf = (el) => {
@@ -320,9 +321,12 @@ export function pageAgent(op, args) {
   };
 
   // Elements that get a ref: what an agent can act on (interactive roles, focusable or
-  // script-clickable elements), plus frames and dialogs, which a snapshot can be scoped to.
-  // Headings, cells, list items and text carry no ref: they are read, not acted on.
-  const actionable = (el, role) => INTERACTIVE.has(role) || role === 'iframe' || role === 'dialog' || role === 'alertdialog' ||
+  // script-clickable elements), frames and dialogs, which a snapshot can be scoped to,
+  // headings and landmarks, which an agent scrolls to or drops onto, and the drag sources,
+  // drop zones and hover targets of `pointerTargets`.  Cells, plain list items and text carry
+  // no ref: they are read, not acted on.
+  const actionable = (el, role) => INTERACTIVE.has(role) || role === 'heading' || (LANDMARKS.has(role) && (role !== 'form' || nameOf(el, role))) || role === 'iframe' || role === 'dialog' || role === 'alertdialog' ||
+    pointerTargets.kind(el) !== null ||
     el.tagName === 'SUMMARY' || el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
     (el.isContentEditable && el.getAttribute('contenteditable') !== null);
   // An element without a role that still looks clickable (its own pointer cursor, an inline
@@ -335,7 +339,63 @@ export function pageAgent(op, args) {
   const plainRow = (tr) => [...tr.cells].every((c) => (c.innerText ?? '').length <= 300 &&
     !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame'));
 
+  // Drag sources, drop zones and hover targets, which have no role of their own.  Listeners
+  // added from script cannot be seen from here, so they are recognised by what they show:
+  // a drag source by draggable="true", a grab cursor or inline drag handlers; a drop zone by
+  // inline drop handlers, aria-dropeffect, or as the container of drag sources (and its
+  // siblings of the same tag and class: the empty columns of a board); a hover target by a
+  // :hover rule of the page's style sheets that names it.
+  const pointerTargets = (() => {
+    const drops = new Set();
+    const hoverSelectors = [];
+    const kindOf = new WeakMap();
+    return {
+      prepare(root) {
+        drops.clear();
+        hoverSelectors.length = 0;
+        for (const src of root.querySelectorAll('[draggable="true"],[ondragstart]')) {
+          const parent = src.parentElement;
+          if (!parent || parent === root.body || parent === root.documentElement || drops.has(parent)) continue;
+          drops.add(parent);
+          for (const sib of parent.parentElement?.children ?? []) {
+            if (sib.tagName === parent.tagName && sib.className === parent.className) drops.add(sib);
+          }
+        }
+        let rules = 0;
+        const scan = (list) => {
+          for (const rule of list) {
+            if (++rules > 5000) return;
+            if (rule.cssRules) scan(rule.cssRules);
+            const text = rule.selectorText;
+            if (!text || !text.includes(':hover')) continue;
+            for (const part of text.split(',')) {
+              // The element hovered is the compound the :hover is on: cut what follows it.
+              const at = part.indexOf(':hover');
+              if (at < 0) continue;
+              const target = part.slice(0, at).trim();
+              if (target && !/[>+~]$/.test(target)) hoverSelectors.push(target);
+            }
+          }
+        };
+        for (const sheet of root.styleSheets ?? []) {
+          try { scan(sheet.cssRules); } catch { /* a cross-origin sheet */ }
+        }
+      },
+      kind(el) {
+        if (kindOf.has(el)) return kindOf.get(el);
+        let kind = null;
+        const st = styleOf(el);
+        if (el.getAttribute('draggable') === 'true' || el.hasAttribute('ondragstart') || st.cursor === 'grab' || st.cursor === 'move') kind = 'draggable';
+        else if (drops.has(el) || el.hasAttribute('ondrop') || el.hasAttribute('ondragover') || el.hasAttribute('aria-dropeffect')) kind = 'drop';
+        else if (hoverSelectors.some((sel) => { try { return el.matches(sel); } catch { return false; } })) kind = 'hover';
+        kindOf.set(el, kind);
+        return kind;
+      },
+    };
+  })();
+
   const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
+    pointerTargets.prepare(document);
     const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
     const lines = [];
     const frames = [];
@@ -419,6 +479,9 @@ export function pageAgent(op, args) {
         return;
       }
       if (!role && !hiddenSelf && el !== start && looksClickable(el, st)) role = 'clickable';
+      // A drag source, drop zone or hover target without a role of its own.
+      const pointerKind = hiddenSelf ? null : pointerTargets.kind(el);
+      if (!role && pointerKind) role = pointerKind === 'drop' ? 'group' : 'clickable';
       let childDepth = depth;
       const show = role && role !== 'none' && role !== 'presentation' && role !== 'generic' &&
         (!(interactiveOnly || quiet) || actionable(el, role) || role === 'clickable' || (role === 'heading' && !quiet));
@@ -434,6 +497,7 @@ export function pageAgent(op, args) {
         const name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
         const value = valueOf(el, role);
         const states = statesOf(el, role);
+        if (pointerKind) states.push(pointerKind);
         let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
         if (actionable(el, role) || role === 'clickable') line += ` [ref=${refOf(el)}]`;
         if (value !== null && value !== '') line += ` value=${JSON.stringify(squash(value, 200))}`;
@@ -511,37 +575,55 @@ export function pageAgent(op, args) {
       return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
     },
 
-    syntheticClick(a) {
-      const el = resolve(a);
-      scrollIntoViewIfNeeded(el);
-      el.click();
-      return describe(el);
-    },
-
     focus(a) {
       const el = resolve(a);
       el.focus();
       return describe(el);
     },
 
-    type(a) {
+    // Focuses a field for typing through the keyboard: the caret goes to the end, or with
+    // a.clear the whole content is selected so the typed text replaces it.
+    prepareTyping(a) {
       const el = resolve(a);
+      const field = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+      if (!field && !el.isContentEditable) fail(`Element ${a.ref ?? a.selector} (${el.tagName.toLowerCase()}) is not a text field or contenteditable; type into a field, or press keys with browser_press_key`);
+      if (field && (el.disabled || el.readOnly)) fail(`Element ${a.ref ?? a.selector} is ${el.disabled ? 'disabled' : 'read-only'}`);
+      scrollIntoViewIfNeeded(el);
       el.focus();
-      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-        if (el.disabled || el.readOnly) fail(`Element ${a.ref ?? a.selector} is ${el.disabled ? 'disabled' : 'read-only'}`);
-        const next = (a.clear ? '' : el.value) + a.text;
-        setNativeValue(el, next);
-        el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: a.text }));
-        fire(el, 'change');
-        return { ...describe(el), value: el.type === 'password' ? '(hidden)' : el.value };
+      const doc = el.ownerDocument;
+      const hadText = field ? el.value !== '' : el.innerText.trim() !== '';
+      if (field) {
+        const end = el.value.length;
+        // Inputs of type email or number have no selection API.
+        try { if (a.clear) el.setSelectionRange(0, end); else el.setSelectionRange(end, end); } catch { if (a.clear) el.select(); }
+      } else {
+        const range = doc.createRange();
+        range.selectNodeContents(el);
+        if (!a.clear) range.collapse(false);
+        const sel = doc.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
       }
-      if (el.isContentEditable) {
-        const doc = el.ownerDocument;
-        if (a.clear) { doc.execCommand('selectAll'); doc.execCommand('delete'); }
-        doc.execCommand('insertText', false, a.text);
-        return { ...describe(el), value: el.innerText };
+      const focusRoot = el.getRootNode(); // a shadow root's activeElement names its own focus
+      if (focusRoot.activeElement !== el && !el.contains(focusRoot.activeElement)) fail(`Element ${a.ref ?? a.selector} did not take focus`);
+      return { ...describe(el), hadText };
+    },
+
+    fieldValue(a) {
+      const el = resolve(a);
+      const field = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+      return { ...describe(el), value: field ? (el.type === 'password' ? '(hidden)' : el.value) : el.innerText };
+    },
+
+    // The element at viewport point (x, y) of the top document, through open shadow roots.
+    elementAt(a) {
+      let hit = document.elementFromPoint(a.x, a.y);
+      for (let hops = 0; hit && shadowOf(hit) && hops < 20; hops++) {
+        const inner = shadowOf(hit).elementFromPoint(a.x, a.y);
+        if (!inner || inner === hit) break;
+        hit = inner;
       }
-      return fail(`Element ${a.ref ?? a.selector} (${el.tagName.toLowerCase()}) is not a text field or contenteditable`);
+      return hit ? describe(hit) : null;
     },
 
     select(a) {
@@ -558,22 +640,6 @@ export function pageAgent(op, args) {
       fire(el, 'input');
       fire(el, 'change');
       return { ...describe(el), value: el.value, label: opt.label };
-    },
-
-    hover(a) {
-      const el = resolve(a);
-      scrollIntoViewIfNeeded(el);
-      const r = el.getBoundingClientRect();
-      const init = { bubbles: true, cancelable: true, composed: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, view: el.ownerDocument.defaultView };
-      const P = el.ownerDocument.defaultView.PointerEvent ?? PointerEvent;
-      const M = el.ownerDocument.defaultView.MouseEvent ?? MouseEvent;
-      el.dispatchEvent(new P('pointerover', init));
-      el.dispatchEvent(new P('pointerenter', { ...init, bubbles: false }));
-      el.dispatchEvent(new M('mouseover', init));
-      el.dispatchEvent(new M('mouseenter', { ...init, bubbles: false }));
-      el.dispatchEvent(new P('pointermove', init));
-      el.dispatchEvent(new M('mousemove', init));
-      return describe(el);
     },
 
     scroll(a) {
@@ -598,17 +664,13 @@ export function pageAgent(op, args) {
       return { scrollTop: scroller.scrollTop, scrollLeft: scroller.scrollLeft, scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight };
     },
 
-    async waitFor(a) {
-      const deadline = Date.now() + a.timeout;
-      for (;;) {
-        let el = null;
-        try { el = resolve(a); } catch (err) { if (err instanceof RefError) throw err; el = null; }
-        if (el && (!a.visible || isVisible(el))) return { found: true, ...describe(el), visible: isVisible(el), waitedMs: a.timeout - (deadline - Date.now()) };
-        if (Date.now() >= deadline) {
-          fail(`Timed out after ${a.timeout} ms waiting for ${a.ref ? `ref ${a.ref}` : `'${a.selector}'`}${a.visible ? ' to be visible' : ''}${el ? ' (it exists but is not visible)' : ''}`);
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    // One look for an element, for waits.js (which polls across navigations): found or not,
+    // visible or not.  A bad selector or a refused ref throws; a missing element does not.
+    probeElement(a) {
+      let el = null;
+      try { el = resolve(a); } catch (err) { if (err instanceof RefError || /Invalid selector|empty step/.test(err.message)) throw err; el = null; }
+      if (!el) return { found: false };
+      return { found: true, ...describe(el), visible: isVisible(el) };
     },
 
     content(a) {
@@ -695,25 +757,15 @@ export function pageAgent(op, args) {
     },
 
     // ---- actions.js: waits for text, multi-field fill, element boxes, file inputs ----------
-    async waitForText(a) {
-      // Visible text of the page, its open shadow roots and same-origin frames.
-      const pageText = () => {
-        let text = document.body?.innerText ?? '';
-        for (const r of nestedRoots(document)) {
-          const host = r.body ?? r;
-          text += `\n${host.innerText ?? host.textContent ?? ''}`;
-        }
-        return text;
-      };
-      const wanted = a.text ?? a.textGone;
-      const appear = a.text !== undefined;
-      const deadline = Date.now() + a.timeout;
-      for (;;) {
-        const present = pageText().includes(wanted);
-        if (present === appear) return { [appear ? 'appeared' : 'gone']: wanted, waitedMs: a.timeout - Math.max(0, deadline - Date.now()) };
-        if (Date.now() >= deadline) fail(`Timed out after ${a.timeout} ms waiting for the text ${JSON.stringify(wanted)} to ${appear ? 'appear' : 'disappear'}`);
-        await new Promise((r) => setTimeout(r, 100));
+    // Whether the visible text of the page, its open shadow roots and same-origin frames
+    // contains a.text (for waits.js).
+    textPresent(a) {
+      let text = document.body?.innerText ?? '';
+      for (const r of nestedRoots(document)) {
+        const host = r.body ?? r;
+        text += `\n${host.innerText ?? host.textContent ?? ''}`;
       }
+      return { present: text.includes(a.text), url: location.href };
     },
 
     fillForm(a) {

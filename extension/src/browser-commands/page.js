@@ -99,6 +99,7 @@ const SCREENSHOT_FIRST_WAIT_MS = 1_500;
 export const MAX_CAPTURE_WIDTH = 4_096;
 export const MAX_CAPTURE_HEIGHT = 16_384;
 const MAX_IMAGE_BASE64 = 8_000_000;
+const FORMATS = new Set(['png', 'jpeg', 'webp']);
 
 async function viewportClip(send) {
   const m = await send('Page.getLayoutMetrics');
@@ -110,8 +111,8 @@ async function viewportClip(send) {
 // renderer is "backgrounded" by Chrome and may not produce the frame a capture waits for
 // (captures of background tabs hung in 3 of 7 tries in a plain Chromium); marking the page
 // active first (Page.setWebLifecycleState) makes it draw.
-async function captureReliably(tabId, tab, send, clip) {
-  const request = (c) => ({ format: 'png', fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
+async function captureReliably(tabId, tab, send, clip, encoding) {
+  const request = (c) => ({ ...encoding, fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
   const failures = [];
   await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
   const first = send('Page.captureScreenshot', request(clip)).then((shot) => ({ data: shot.data, capturedWith: 'debugger' }));
@@ -149,12 +150,24 @@ async function screenshot(params) {
   const fullPage = bool(params, 'fullPage', false);
   const element = t.selector !== undefined || t.ref !== undefined;
   if (element && fullPage) throw invalid('Give fullPage or an element (selector or ref), not both');
+  const format = str(params, 'format', { required: false, max: 10, fallback: 'png' });
+  if (!FORMATS.has(format)) throw invalid("Invalid format: expected 'png', 'jpeg' or 'webp'");
+  const quality = int(params, 'quality', { required: false, min: 0 });
+  if (quality !== undefined && (quality > 100 || format === 'png')) throw invalid('quality is 0-100 and applies to jpeg and webp only');
+  const encoding = { format, ...(quality !== undefined ? { quality } : {}) };
+  const mimeType = `image/${format}`;
   const tab = await chrome.tabs.get(tabId);
-  if (tab.active && !fullPage && !element) {
+  // Image pixels per CSS pixel: divide image coordinates by it for browser_mouse.  Read
+  // after a captureVisibleTab, which must start as soon as the rate limiter let the call
+  // through (Chrome allows two of them per second).
+  const readPixelRatio = () => chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: () => devicePixelRatio })
+    .then((r) => r?.[0]?.result ?? 1, () => 1);
+  if (tab.active && !fullPage && !element && format !== 'webp') {
     // The visible viewport of the window's active tab: no debugger, no focus change.
-    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
-    return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType: 'image/png', capturedWith: 'captureVisibleTab' };
+    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, encoding);
+    return { image: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType, pixelRatio: await readPixelRatio(), capturedWith: 'captureVisibleTab' };
   }
+  const pixelRatio = await readPixelRatio();
   const box = element ? await runPageOp(tabId, 'elementBox', t) : null;
   return withDebugger(tabId, async (send) => {
     let clip = null;
@@ -175,11 +188,11 @@ async function screenshot(params) {
     }
     let scale = 1;
     for (;;) {
-      const shot = await captureReliably(tabId, tab, send, clip ? { ...clip, scale } : null);
+      const shot = await captureReliably(tabId, tab, send, clip ? { ...clip, scale } : null, encoding);
       if (shot.data.length <= MAX_IMAGE_BASE64 || scale < 0.2) {
         if (shot.data.length > MAX_IMAGE_BASE64) throw new ProtocolError(ERR_INTERNAL, 'The screenshot stays over 6 MB even scaled down to 1/8; capture an element or the viewport instead');
         if (scale !== 1) out.scale = scale;
-        return { image: shot.data, mimeType: 'image/png', capturedWith: shot.capturedWith, ...(clip ? { clip: { x: clip.x, y: clip.y, width: clip.width, height: clip.height } } : {}), ...out };
+        return { image: shot.data, mimeType, pixelRatio: pixelRatio * scale, capturedWith: shot.capturedWith, ...(clip ? { clip: { x: clip.x, y: clip.y, width: clip.width, height: clip.height } } : {}), ...out };
       }
       if (!clip) clip = await viewportClip(send);
       scale /= 2;
@@ -289,7 +302,7 @@ async function snapshotDocument(tabId, args, where, depth) {
   return { url: value.url, title: value.title, lines, truncated };
 }
 
-async function snapshotWithFrames(tabId, args) {
+export async function snapshotWithFrames(tabId, args) {
   const doc = await snapshotDocument(tabId, args, undefined, 0);
   const budget = args.maxChars - 160; // room for the truncation marker
   let { lines, truncated } = doc;
@@ -325,12 +338,6 @@ export const commands = {
   'browser.getPageHtml': async (params) => runPageOp(requireTabId(params), 'html', {
     selector: str(params, 'selector', { required: false, max: 4000, fallback: 'html' }),
     maxLength: int(params, 'maxLength', { required: false, min: 1, fallback: 200_000 }),
-  }),
-
-  'browser.waitForElement': async (params) => runPageOp(requireTabId(params), 'waitFor', {
-    ...target(params),
-    timeout: Math.min(int(params, 'timeout', { required: false, min: 0, fallback: 10_000 }), 25_000),
-    visible: bool(params, 'visible', false),
   }),
 
   'browser.queryElements': async (params) => {

@@ -4,6 +4,7 @@
 
 import { int, str, bool, intArray, httpUrl, tabId as requireTabId, invalid } from './params.js';
 import { markDriven } from './dialogs.js';
+import { navigateAndWait, navResult, waitUntilParam } from './actions.js';
 
 const tabSummary = (tab) => ({
   id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '', active: tab.active,
@@ -22,9 +23,15 @@ export const commands = {
   'browser.openTab': async (params) => {
     const url = httpUrl(params);
     const active = bool(params, 'active', false);
+    // Ours (the OpenTabs wire has none): waitUntil, 'none' when missing so OpenTabs callers
+    // keep their immediate answer; the server's schema fills in 'load' for agents.
+    const waitUntil = waitUntilParam({ waitUntil: params?.waitUntil ?? 'none' });
     const tab = await chrome.tabs.create({ url, active });
     markDriven(tab.id);
-    return { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
+    const opened = { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
+    if (waitUntil === 'none') return opened;
+    const loaded = navResult(await navigateAndWait(tab.id, async () => {}, waitUntil));
+    return { ...opened, title: loaded.title, url: loaded.url, status: loaded.status, waitedFor: loaded.waitedFor, ...(loaded.timedOut ? { timedOut: true, note: loaded.note } : {}) };
   },
 
   'browser.focusTab': async (params) => {

@@ -43,6 +43,36 @@ TEST_CASE("browser tools: everything off by default, then the browser entry") {
   CHECK(configured_permission(c, kBrowserPermissionKey, "browser_execute_script") == permission::off);
 }
 
+TEST_CASE("browserToolGroups set a browser group's level; a tool entry still wins; other plugins are untouched") {
+  auto c = from(R"({"version": 3, "browserToolGroups": {"Network": "off", "CSS": "ask"}, "hideDisabledTools": true,
+                    "permissions": {"browser": {"permission": "auto", "tools": {"browser_throttle_network": "auto"}},
+                                    "Network": {"permission": "auto"}}})");
+  CHECK(c.hide_disabled_tools);
+  CHECK(configured_permission(c, kBrowserPermissionKey, "browser_enable_network_capture") == permission::off);
+  CHECK(configured_permission(c, kBrowserPermissionKey, "browser_throttle_network") == permission::auto_);
+  CHECK(configured_permission(c, kBrowserPermissionKey, "browser_get_element_styles") == permission::ask);
+  CHECK(configured_permission(c, kBrowserPermissionKey, "browser_snapshot") == permission::auto_);
+  CHECK(configured_permission(c, "Network", "anything") == permission::auto_);
+  config_file plain;
+  CHECK_FALSE(plain.hide_disabled_tools);
+  // A group level applies even without a permissions.browser entry.
+  auto only_groups = from(R"({"version": 3, "browserToolGroups": {"Tabs": "auto"}})");
+  CHECK(configured_permission(only_groups, kBrowserPermissionKey, "browser_list_tabs") == permission::auto_);
+  CHECK(configured_permission(only_groups, kBrowserPermissionKey, "browser_snapshot") == permission::off);
+}
+
+TEST_CASE("bad hideDisabledTools and browserToolGroups values are warnings naming the key") {
+  auto root = parse_config_text(R"({"version": 3, "hideDisabledTools": "yes", "browserToolGroups": {"Network": "never"}})", "/c/config.json");
+  REQUIRE(root.ok());
+  std::vector<std::string> warnings;
+  auto c = config_from_object(*root, "/c/config.json", warnings);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].find("\"hideDisabledTools\"") != std::string::npos);
+  CHECK(warnings[1].find("\"browserToolGroups\".Network") != std::string::npos);
+  CHECK_FALSE(c.hide_disabled_tools);
+  CHECK(c.browser_tool_groups.empty());
+}
+
 TEST_CASE("skip-permissions turns ask into auto and nothing else") {
   CHECK(effective_permission(permission::ask, true) == permission::auto_);
   CHECK(effective_permission(permission::off, true) == permission::off);

@@ -64,7 +64,7 @@ bool accepts(std::string_view tool, std::string_view arguments) {
 TEST_CASE("catalog holds the 76 spec tools plus browser_snapshot and the issue-15 actions, each once") {
   const auto& catalog = browser_tool_catalog();
   CHECK(spec_names.size() == 76);
-  CHECK(catalog.size() == 85);
+  CHECK(catalog.size() == 91);
   std::set<std::string> names;
   for (const auto& t : catalog) CHECK_MESSAGE(names.insert(t.name).second, "duplicate ", t.name);
   for (const auto& n : spec_names) CHECK_MESSAGE(names.count(n) == 1, "missing ", n);
@@ -95,13 +95,16 @@ TEST_CASE("every input schema compiles (the server compiles each on the tool's f
   }
 }
 
-TEST_CASE("every input schema is a closed object whose required names are properties") {
+TEST_CASE("every listed schema is an object whose required names are properties, lean and without catalog markers") {
   for (const auto& t : browser_tool_catalog()) {
     INFO(t.name);
     const auto& s = t.input_schema;
     REQUIRE(json::get_string(s, "type") != nullptr);
     CHECK(*json::get_string(s, "type") == "object");
-    CHECK(json::get_bool(s, "additionalProperties") == std::optional<bool>(false));
+    // Bounds, closedness and defaults are the validator's business, not the listing's.
+    const std::string listed = json::dump(s);
+    for (const char* kept_out : {"\"additionalProperties\":false", "\"minLength\"", "\"maximum\"", "\"pattern\"", "\"default\"", "\"listed\"", "\"$ref\""})
+      CHECK_MESSAGE(listed.find(kept_out) == std::string::npos, kept_out);
     const auto* props = json::get_object(s, "properties");
     REQUIRE(props != nullptr);
     if (const auto* req = json::get_array(s, "required")) {
@@ -125,7 +128,7 @@ TEST_CASE("every input schema is a closed object whose required names are proper
 
 TEST_CASE("methods are browser.<camelName> / extension.<camelName>, server-side tools have none") {
   const std::regex well_formed("^(browser|extension)\\.[a-z][A-Za-z]+$");
-  const std::set<std::string> server_side = {"browser_export_har", "plugin_list_tabs", "plugin_analyze_site"};
+  const std::set<std::string> server_side = {"browser_export_har", "browser_save_pdf", "plugin_list_tabs", "plugin_analyze_site"};
   for (const auto& t : browser_tool_catalog()) {
     INFO(t.name);
     if (server_side.count(t.name)) {
@@ -175,6 +178,14 @@ TEST_CASE("validators enforce required, types, closed objects and selector-or-re
   CHECK_FALSE(accepts("browser_fulfill_request", R"({"tabId":1,"requestId":"r1","status":200,"headers":{"a":1}})"));
   CHECK_FALSE(accepts("browser_clear_site_data", R"({"origin":"https://a.com/path"})"));
   CHECK(accepts("browser_clear_site_data", R"({"origin":"http://127.0.0.1:8080"})"));
+  // The listing shows modifiers as an object; the validator also takes the list form.
+  CHECK(accepts("browser_click_element", R"({"tabId":3,"selector":"#a","modifiers":{"ctrl":true}})"));
+  CHECK(accepts("browser_click_element", R"({"tabId":3,"selector":"#a","modifiers":["Shift"]})"));
+  CHECK_FALSE(accepts("browser_click_element", R"({"tabId":3,"selector":"#a","modifiers":{"hyper":true}})"));
+  CHECK(accepts("browser_mouse", R"({"tabId":3,"action":"drag","x":1,"y":2,"toX":3,"toY":4})"));
+  CHECK_FALSE(accepts("browser_mouse", R"({"tabId":3,"action":"press","x":1,"y":2})"));
+  CHECK_FALSE(accepts("browser_wait", R"({"ms":60000})"));
+  CHECK_FALSE(accepts("browser_throttle_cpu", R"({"tabId":1,"rate":50})"));
 }
 
 TEST_CASE("browser_notify takes what the original takes: an empty message and a long title") {
@@ -197,4 +208,6 @@ TEST_CASE("with_schema_defaults fills documented defaults and keeps given values
   auto h = tools::with_schema_defaults(*html, args(R"({"tabId":1})"));
   CHECK(*json::get_string(h, "selector") == "html");
   CHECK(json::get_int(h, "maxLength") == 200000);
+  const auto* open = find_browser_tool("browser_open_tab");
+  CHECK(*json::get_string(tools::with_schema_defaults(*open, args(R"({"url":"https://a.com/"})")), "waitUntil") == "load");
 }
