@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bridge/bridge_log.hpp"
+#include "bridge/modern_relay.hpp"
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
 #include "bridge/server_proof.hpp"
@@ -106,7 +107,8 @@ class relay {
   awaitable<void> event_stream();
   awaitable<void> handle_line(std::string line);
   awaitable<void> relay_message(client_message msg);
-  awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver);
+  awaitable<void> relay_modern(client_message msg, header_pairs headers);
+  awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers = nullptr);
   awaitable<bool> reinitialize(std::uint64_t failed_generation);
   awaitable<void> delete_session();
   awaitable<void> emit(std::string line);
@@ -145,6 +147,7 @@ class relay {
   asio::signal_set signals_;
   asio::posix::stream_descriptor stdin_;
   asio::posix::stream_descriptor stdout_;
+  int open_listens_ = 0;          // 2026-07-28 subscriptions/listen requests relayed now
   bool stdin_blocking_ = false;   // stdin is a regular file or /dev/null (epoll refuses those)
   bool stdout_blocking_ = false;
 };
@@ -322,17 +325,19 @@ awaitable<void> relay::handle_line(std::string line) {
   ++in_flight_;
   asio::co_spawn(io_, relay_message(std::move(*msg)), [this](std::exception_ptr e) {
     if (e) log_.write("request relay failed: " + net::failure_text(e));
-    if (--in_flight_ == 0) requests_done_.notify();
+    --in_flight_;
+    requests_done_.notify();  // EOF waits for a count, not only for zero
   });
 }
 
-awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver) {
+awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers) {
   post_result out;
   net::sse_parser sse(options_.max_line_bytes);
   bool sse_body = false;
   std::string json_body;
   if (auto proven = co_await ensure_proven(); !proven) co_return proven.err();
   auto req = mcp_request("POST", with_session);
+  if (extra_headers) req.headers.insert(req.headers.end(), extra_headers->begin(), extra_headers->end());
   req.body = body;
   auto head = co_await posts_.stream(
       std::move(req),
@@ -377,7 +382,46 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   co_return out;
 }
 
+// A 2026-07-28 request: its own POST without a session (the server checks its _meta and
+// headers); the answer or the server's JSON-RPC error goes to stdout as it came.  A server
+// that is not up is started once, like for any request.
+awaitable<void> relay::relay_modern(client_message msg, header_pairs headers) {
+  struct listen_count {
+    int& open;
+    int counted;
+    listen_count(int& n, bool listen) : open(n), counted(listen ? 1 : 0) { open += counted; }
+    ~listen_count() { open -= counted; }
+  } listening{open_listens_, msg.method == "subscriptions/listen"};
+  auto r = co_await post(msg.text, false, true, &headers);
+  if (!r && r.err().code == "connect_failed" && !shutting_down_) {
+    launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
+    if (auto up = co_await ensure_server(lo, log_); up) r = co_await post(msg.text, false, true, &headers);
+  }
+  if (r && r->status == 401 && reload_secret()) r = co_await post(msg.text, false, true, &headers);
+  std::string failure;
+  if (!r) {
+    failure = r.err().message;
+  } else if (r->status != 200 && r->status != 202) {
+    auto v = json::parse_object(r->error_body);
+    if (v && json::find(*v, "error")) {
+      (*v)["id"] = msg.id;
+      co_await emit(json::dump(*v));
+    } else {
+      failure = "HTTP " + std::to_string(r->status);
+    }
+  }
+  if (!failure.empty()) {
+    log_.write("request " + msg.method + " failed: " + failure);
+    co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + failure));
+  }
+}
+
 awaitable<void> relay::relay_message(client_message msg) {
+  if (msg.kind == message_kind::request)
+    if (auto modern = modern_request_headers(msg.text)) {
+      co_await relay_modern(std::move(msg), std::move(*modern));
+      co_return;
+    }
   const bool is_request = msg.kind == message_kind::request;
   const bool is_initialize = is_request && msg.method == "initialize";
   const std::string body = std::move(msg.text);
@@ -615,6 +659,10 @@ awaitable<void> relay::run() {
     asio::co_spawn(io_, event_stream(), asio::detached);
     co_await read_stdin();
     log_.write(shutting_down_ ? "shutting down" : "stdin closed; finishing in-flight requests");
+    // Open subscriptions/listen streams never finish on their own: once every other request
+    // is done, they are closed (the client that opened them has gone).
+    while (in_flight_ > open_listens_) co_await requests_done_.wait();
+    if (open_listens_ > 0) posts_.cancel();
     while (in_flight_ > 0) co_await requests_done_.wait();
     shutting_down_ = true;
     begin_shutdown(false);

@@ -25,6 +25,10 @@ inline constexpr int internal_error = -32603;
 // 2026-07-28 codes -32020..-32099, so dual-era clients fall back to initialize).
 inline constexpr int transport_error = -32000;
 inline constexpr int session_not_found = -32001;
+// MCP 2026-07-28's own codes (the spec's reserved range -32020..-32099).
+inline constexpr int header_mismatch = -32020;
+inline constexpr int missing_required_client_capability = -32021;
+inline constexpr int unsupported_protocol_version = -32022;
 }  // namespace rpc_code
 
 // The JSON-RPC code of an error category: the one mapping from errc for JSON-RPC peers.

@@ -54,6 +54,17 @@ const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
         fixture("test_tool_with_logging", "Conformance fixture: logs three info messages while running"),
         fixture("test_tool_with_progress", "Conformance fixture: reports progress 0, 50 and 100 of 100"),
         fixture("test_error_handling", "Conformance fixture: always returns an isError result"),
+        // 2026-07-28 (server-stateless): logs like test_tool_with_logging, and a tool-set
+        // change for subscriptions/listen.
+        fixture("test_logging_tool", "Conformance fixture: logs three info messages while running"),
+        fixture("test_trigger_tool_change", "Conformance fixture: announces a tool list change"),
+        // 2026-07-28 (http-custom-header-server-validation): a parameter mirrored into the
+        // Mcp-Param-Region header.
+        fixture("test_custom_header", "Conformance fixture: echoes its region parameter, which clients mirror into Mcp-Param-Region",
+                json::object{{"type", "object"},
+                             {"properties", json::object{{"region", json::object{{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                                         {"query", json::object{{"type", "string"}}}}},
+                             {"required", json::array{"region"}}}),
         fixture("json_schema_2020_12_tool", "Conformance fixture: JSON Schema 2020-12 input schema passed through verbatim", std::move(schema_2020)),
     };
   }();
@@ -92,7 +103,15 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
   if (name == "test_error_handling")
     co_return tools::call_result::text("This tool intentionally returns an error for testing", true, errc::tool_failed);
   if (name == "json_schema_2020_12_tool") co_return tools::call_result::text(json::dump(arguments));
-  if (name == "test_tool_with_logging") {
+  if (name == "test_custom_header") {
+    const auto* region = json::get_string(arguments, "region");
+    co_return tools::call_result::text("region: " + (region ? std::string(*region) : std::string("(none)")));
+  }
+  if (name == "test_trigger_tool_change") {
+    events_.tools_changed();
+    co_return tools::call_result::text("Tool list change announced");
+  }
+  if (name == "test_tool_with_logging" || name == "test_logging_tool") {
     // No co_return inside the loops: GCC 12 mis-compiles some (see endpoint.cpp).
     const char* steps[] = {"Tool execution started", "Tool processing data", "Tool execution completed"};
     bool cancelled = false;

@@ -23,7 +23,9 @@
 #include "codec/gzip.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/gateway_routing.hpp"
+#include "mcp/gateway_tools.hpp"
 #include "mcp/live_session.hpp"
+#include "mcp/modern_request.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/request_methods.hpp"
 #include "mcp/requests.hpp"
@@ -71,7 +73,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         sessions(exec, options.tasks, options.session_idle_expiry, options.max_new_sessions_per_minute,
                  options.gateway ? "mcp gateway" : "mcp"),
         table(sessions.table()), catalog(s),
-        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink)); })) {}
+        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
@@ -86,6 +88,16 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   net::deadline_set call_deadlines{exec, net::deadline_set::when_empty::keep_timer};
   tools::server_events::token tools_token = 0, log_token = 0;
   bool shut = false;
+
+  // 2026-07-28 subscriptions/listen streams open now.
+  struct listener {
+    std::shared_ptr<stream_sink> sink;
+    json::value subscription_id;  // the listen request's id
+    bool tools_list_changed = false;
+  };
+  std::vector<std::shared_ptr<listener>> listeners;
+  // 2026-07-28 tools/calls in flight whose request asked for logs (_meta logLevel).
+  std::unordered_map<in_flight_call*, log_level> logged_calls;
 
   std::string_view name() const { return options.gateway ? "mcp gateway" : "mcp"; }
 
@@ -104,12 +116,21 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   void on_tools_changed() {
     catalog.invalidate();
     sessions.announce_tools_changed();
+    for (const auto& l : listeners)
+      if (l->tools_list_changed) l->sink->send(listen_notification("notifications/tools/list_changed", l->subscription_id, json::object{}));
   }
 
   void on_plugin_log(const tools::plugin_log_entry& entry) {
     // Gateway sessions do not receive plugin logs (as in OpenTabs): they asked for a
     // minimal surface.
-    if (!options.gateway) sessions.announce_plugin_log(entry);
+    if (options.gateway) return;
+    sessions.announce_plugin_log(entry);
+    std::string note;
+    for (const auto& [call, min] : logged_calls) {
+      if (call->plugin != entry.plugin || plugin_log_level(entry.level) < min || !call->sink) continue;
+      if (note.empty()) note = notification_json("notifications/message", plugin_log_params(entry));
+      call->sink->send(note);
+    }
   }
 
   void shutdown() {
@@ -118,6 +139,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
     sessions.end_all("server shutting down");
+    for (const auto& l : listeners) l->sink->end_soon();
   }
 
   // ---- HTTP entry -------------------------------------------------------------------
@@ -129,6 +151,13 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
     const auto& method = ex.request().method;
+    if (method != "POST" && is_modern_version(trim(ex.request().header(version_header)))) {
+      auto res = transport_error(405, "Method Not Allowed: MCP " + std::string(modern_protocol_version) +
+                                          " has no GET stream and no sessions; POST every request (subscriptions/listen for change notifications)");
+      res.with_header("Allow", "POST");
+      ex.respond(std::move(res));
+      co_return;
+    }
     if (method == "POST") {
       co_await handle_post(ex);
     } else if (method == "GET") {
@@ -230,7 +259,12 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(transport_error(400, rpc_error::parse_error(body.err().message)));
       co_return;
     }
-    if (trim(req.header(session_header)).empty()) {
+    const bool has_session = !trim(req.header(session_header)).empty();
+    if (speaks_modern(req.header(version_header), *body, has_session)) {
+      co_await modern_post(ex, *body);
+      co_return;
+    }
+    if (!has_session) {
       post_without_session(ex, *body);
       co_return;
     }
@@ -318,9 +352,128 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     ex.end_stream();
   }
 
-  // A POST without Mcp-Session-Id: initialize starts a session; a 2026-07-28
-  // server/discover probe gets a plain 400 so dual-era clients fall back to initialize;
-  // anything else is a 400 telling the client to initialize first.
+  // ---- 2026-07-28 --------------------------------------------------------------------
+
+  static modern_headers headers_of(const codec::http_request& req) {
+    auto present = [&req](std::string_view name) -> std::optional<std::string_view> {
+      if (!req.has_header(name)) return std::nullopt;
+      return req.header(name);
+    };
+    return modern_headers{true, present(version_header), present(method_header), present(name_header)};
+  }
+
+  // One 2026-07-28 request: no session; its _meta and headers are checked on every request
+  // (modern_request), then server/discover, tools/list, tools/call (SSE, like 2025) and
+  // subscriptions/listen are answered.  Removed methods (initialize, ping,
+  // logging/setLevel) and unknown ones are 404 with -32601.
+  awaitable<void> modern_post(net::http_exchange& ex, const json::value& body) {
+    if (!body.is_object()) {
+      ex.respond(transport_error(400, rpc_error::invalid_request("a " + std::string(modern_protocol_version) +
+                                                                 " POST carries exactly one JSON-RPC message (no batches)")));
+      co_return;
+    }
+    auto c = classify(body);
+    if (!c) {
+      ex.respond(json_response(400, error_json(c.id, c.error)));
+      co_return;
+    }
+    const auto& m = *c.msg;
+    if (m.kind == message_kind::notification) {
+      // Over HTTP a client cancels by closing the request's stream; notifications need nothing.
+      ex.respond(net::http_response::empty(202));
+      co_return;
+    }
+    if (m.kind == message_kind::response) {
+      ex.respond(transport_error(400, rpc_error::invalid_request("a " + std::string(modern_protocol_version) +
+                                                                 " client sends no responses (input goes in inputResponses of a retried request)")));
+      co_return;
+    }
+    auto admitted = admit_modern(m, headers_of(ex.request()));
+    if (!admitted) {
+      ex.respond(json_response(admitted.refused.http_status, error_json(m.id, admitted.refused.error)));
+      co_return;
+    }
+    const auto& client = *admitted.client;
+    if (m.method == "server/discover") {
+      ex.respond(json_response(200, response_json(m.id, discover_result(options.gateway, options.server_version))));
+    } else if (m.method == "tools/list") {
+      auto p = parse_tools_list(m.params());
+      if (!p) {
+        ex.respond(json_response(200, error_json(m.id, p.error)));
+      } else if (options.gateway) {
+        ex.respond(json_response(200, response_json(m.id, with_leading_fields(gateway::tools_list_result(),
+                                                                              cacheable_fields(tool_catalog::tools_list_ttl_ms, "private")))));
+      } else {
+        auto split = catalog.cacheable_tools_list_response(m.id);
+        ex.respond(json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after));
+      }
+    } else if (m.method == "tools/call") {
+      if (auto refused = check_param_headers(ex.request(), m)) {
+        ex.respond(json_response(refused->http_status, error_json(m.id, refused->error)));
+        co_return;
+      }
+      ex.start_stream_deferred(200, sse_headers());
+      auto sink = std::make_shared<stream_sink>();
+      sink->ex = &ex;
+      sink_guard guard{sink};
+      auto r = co_await call(nullptr, m, sink, &client);
+      if (r) sink->send(*r);
+      ex.end_stream();
+    } else if (m.method == "subscriptions/listen") {
+      co_await listen(ex, m);
+    } else {
+      auto refused = method_not_found(m.method);
+      ex.respond(json_response(refused.http_status, error_json(m.id, refused.error)));
+    }
+  }
+
+  // x-mcp-header: the called tool's mirrored parameters against their Mcp-Param-* headers.
+  // (The gateway's two tools mirror nothing.)
+  std::optional<refusal> check_param_headers(const codec::http_request& req, const message& m) {
+    if (options.gateway) return std::nullopt;
+    const auto* name = json::get_string(m.params(), "name");
+    const auto* arguments = json::get_object(m.params(), "arguments");
+    const auto* schema = name ? catalog.input_schema_of(*name) : nullptr;
+    if (!schema || !arguments) return std::nullopt;
+    auto params = mirrored_params(*schema);
+    if (params.empty()) return std::nullopt;
+    return check_mirrored_params(params, *arguments, [&req](std::string_view h) -> std::optional<std::string_view> {
+      if (!req.has_header(h)) return std::nullopt;
+      return req.header(h);
+    });
+  }
+
+  // subscriptions/listen: the acknowledgement, then the notifications the filter asked for,
+  // until the client closes the stream or the server shuts down (then the listen request
+  // is answered, which ends the subscription gracefully).
+  awaitable<void> listen(net::http_exchange& ex, const message& m) {
+    auto p = parse_listen(m.params());
+    if (!p) {
+      ex.respond(json_response(400, error_json(m.id, p.error)));
+      co_return;
+    }
+    ex.start_stream(200, sse_headers());
+    auto l = std::make_shared<listener>();
+    l->sink = std::make_shared<stream_sink>();
+    l->sink->ex = &ex;
+    l->sink->wake = std::make_unique<asio::steady_timer>(exec);
+    l->subscription_id = json::copy_out(m.id);
+    l->tools_list_changed = p.value->tools_list_changed;
+    sink_guard guard{l->sink};
+    l->sink->send(listen_acknowledgement(l->subscription_id, *p.value));
+    listeners.push_back(l);
+    std::function<bool()> ended = [this] { return shut; };
+    auto hold = hold_standalone_stream(l->sink, options.sse_keepalive_interval, std::move(ended));
+    co_await std::move(hold);
+    std::erase(listeners, l);
+    if (shut)
+      l->sink->send(response_json(m.id, json::object{{"resultType", "complete"},
+                                                     {"_meta", json::object{{meta_key::subscription_id, l->subscription_id}}}}));
+    ex.end_stream();
+  }
+
+  // A POST without Mcp-Session-Id that is not a 2026-07-28 request: initialize starts a
+  // session; anything else is a 400 telling the client to initialize first.
   void post_without_session(net::http_exchange& ex, const json::value& body) {
     if (body.is_array()) {
       for (const auto& v : body.get_array())
@@ -338,11 +491,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       return;
     }
     const auto& m = *c.msg;
-    if (m.method == "server/discover") {
-      ex.respond(transport_error(400, "Bad Request: server/discover is not supported; this server speaks MCP " + supported_versions_text() +
-                                          " with sessions: send initialize (without Mcp-Session-Id) first"));
-      return;
-    }
     if (m.kind != message_kind::request || m.method != "initialize") {
       ex.respond(transport_error(400, rpc_error::invalid_request("Bad Request: no Mcp-Session-Id header and not an initialize request "
                                                                  "(send initialize first to start a session)")));
@@ -398,14 +546,19 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     co_return error_json(m.id, rpc_error::internal("the request failed unexpectedly; see the server log"));
   }
 
-  // tools/call: routes gateway meta-tools, then awaits the pipeline (its stream kept alive
-  // by a call_stream_keeper when the answer streams) with the call registered for cancellation.
-  awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
+  // tools/call in either era: routes gateway meta-tools, then awaits the pipeline (its
+  // stream kept alive by a call_stream_keeper when the answer streams).  A 2025 call (`s`
+  // set) is registered in its session for notifications/cancelled; a 2026-07-28 call
+  // (`modern` set, no session) is cancelled by closing its stream and gets plugin logs
+  // only when its _meta asked for a log level.
+  awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink,
+                                             const client_context* modern) {
     auto p = parse_tools_call(m.params());
     if (!p) co_return error_json(m.id, p.error);
     auto& req = *p.value;
     const auto key = id_key(m.id);
-    if (s->calls.count(key)) co_return error_json(m.id, rpc_error::invalid_request("request id " + json::dump(m.id) + " is already used by a call in flight"));
+    if (s && s->calls.count(key))
+      co_return error_json(m.id, rpc_error::invalid_request("request id " + json::dump(m.id) + " is already used by a call in flight"));
 
     auto c = std::make_shared<in_flight_call>();
     c->sink = sink;
@@ -424,34 +577,44 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     json::object arguments = std::move(req.arguments);
     if (options.gateway) {
       auto route = route_gateway_call(catalog, tool, std::move(arguments));
-      if (route.what == gateway_route::kind::answer) co_return response_json(m.id, route.answer.to_json());
+      if (route.what == gateway_route::kind::answer) {
+        auto answer = route.answer.to_json();
+        if (modern) answer["resultType"] = "complete";
+        co_return response_json(m.id, answer);
+      }
       if (route.what == gateway_route::kind::error) co_return error_json(m.id, route.error);
       tool = std::move(route.target.tool);
       arguments = std::move(route.target.arguments);
     }
     c->plugin = std::string(catalog.plugin_of(tool));
 
-    s->calls.emplace(key, c);
+    if (s) s->calls.emplace(key, c);
+    if (modern && modern->min_log_level) logged_calls.emplace(c.get(), *modern->min_log_level);
     tools::call_result result;
     {
       struct erase_on_exit {
-        live_session& s;
+        endpoint_state& st;
+        live_session* s;
         const std::string& key;
         const std::shared_ptr<in_flight_call>& c;
         ~erase_on_exit() {
-          auto it = s.calls.find(key);
-          if (it != s.calls.end() && it->second == c) s.calls.erase(it);
+          st.logged_calls.erase(c.get());
+          if (!s) return;
+          auto it = s->calls.find(key);
+          if (it != s->calls.end() && it->second == c) s->calls.erase(it);
         }
-      } erase{*s, key, c};
+      } erase{*this, s.get(), key, c};
       // The keeper's timer ends with this scope, however the call ends (a throwing
       // pipeline included), so no keep-alive outlives its call.
       std::optional<call_stream_keeper> keeper;
-      if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval);
+      std::function<void()> on_peer_gone;
+      if (modern) on_peer_gone = [c] { c->cancel_now(); };
+      if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval, std::move(on_peer_gone));
       auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
       result = co_await std::move(call);
     }
     if (c->cancelled) co_return std::nullopt;
-    co_return tools_call_response(m.id, result, options.gateway);
+    co_return tools_call_response(m.id, result, options.gateway, modern != nullptr);
   }
 };
 

@@ -10,8 +10,11 @@
 // - GET opens the session's standalone stream (list_changed, plugin logs); a newer GET
 //   takes over from an older one.  DELETE ends the session; unknown/expired/deleted → 404.
 // - notifications/cancelled cancels the call through call_options::cancel and the call's
-//   stream then ends without a response.  A 2026-07-28 server/discover probe gets a plain
-//   400 so dual-era clients fall back to initialize.
+//   stream then ends without a response.
+// - MCP 2026-07-28 beside those, chosen per request (modern_request): no session, _meta and
+//   headers checked on every POST, server/discover, cacheable tools/list, tools/call with
+//   resultType (cancelled by closing its stream; plugin logs only at a _meta log level),
+//   subscriptions/listen for tools/list_changed; GET/DELETE from such a client are 405.
 // - The gateway offers only opentabs_list_tools / opentabs_call, has no logging
 //   capability and gets no plugin-log broadcasts (as in OpenTabs).
 #pragma once

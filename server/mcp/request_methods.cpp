@@ -2,6 +2,7 @@
 #include "mcp/request_methods.hpp"
 
 #include "mcp/gateway_tools.hpp"
+#include "mcp/modern_request.hpp"
 #include "mcp/requests.hpp"
 
 namespace opentabs::mcp {
@@ -59,7 +60,7 @@ bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request) 
   return static_cast<bool>(parse_tools_list(request.params()));
 }
 
-std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway) {
+std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway, bool modern) {
   if (result.failure == errc::not_found && !gateway)
     return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));
   // dump(response_object(id, result.to_json())) written as text, without copying the content.
@@ -70,7 +71,12 @@ std::string tools_call_response(const json::value& id, const tools::call_result&
   std::string out;
   out.reserve(128 + text_bytes + text_bytes / 8);
   jsonrpc::append_response_head(out, id);
-  out += R"({"content":)";
+  out += '{';
+  if (modern) {
+    out += complete_field;
+    out += ',';
+  }
+  out += R"("content":)";
   json::append_dump(out, result.content);
   if (result.is_error) out += R"(,"isError":true)";
   out += "}}";

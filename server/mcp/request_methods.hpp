@@ -43,6 +43,7 @@ bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request);
 // A finished tools/call as its response: the CallToolResult, except that an unknown tool
 // is a protocol error on /mcp (-32602); through the gateway it stays the meta-tool's
 // result, since opentabs_call itself exists.
-std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway);
+// `modern`: a 2026-07-28 request, whose result starts with "resultType":"complete".
+std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway, bool modern = false);
 
 }  // namespace opentabs::mcp

@@ -1,5 +1,7 @@
 #include "mcp/server_info.hpp"
 
+#include "mcp/modern_request.hpp"
+
 #include <string>
 
 namespace opentabs::mcp {
@@ -56,13 +58,37 @@ std::string_view instructions(bool gateway) {
   return gateway ? gateway_full : full;
 }
 
-json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version) {
+namespace {
+
+json::object capabilities(bool gateway) {
   json::object caps{{"tools", json::object{{"listChanged", true}}}};
   if (!gateway) caps["logging"] = json::object{};
+  return caps;
+}
+
+json::object server_identity(bool gateway, std::string_view server_version) {
+  return json::object{{"name", gateway ? "opentabs-gateway" : "opentabs"}, {"version", json::str(server_version)}};
+}
+
+}  // namespace
+
+json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version) {
   return json::object{{"protocolVersion", json::str(negotiated_version)},
-                      {"capabilities", caps},
-                      {"serverInfo", json::object{{"name", gateway ? "opentabs-gateway" : "opentabs"}, {"version", json::str(server_version)}}},
+                      {"capabilities", capabilities(gateway)},
+                      {"serverInfo", server_identity(gateway, server_version)},
                       {"instructions", json::str(instructions(gateway))}};
+}
+
+json::object discover_result(bool gateway, std::string_view server_version) {
+  auto caps = capabilities(gateway);
+  caps["extensions"] = json::object{};
+  return json::object{{"resultType", "complete"},
+                      {"supportedVersions", served_versions()},
+                      {"capabilities", std::move(caps)},
+                      {"_meta", json::object{{meta_key::server_info, server_identity(gateway, server_version)}}},
+                      {"instructions", json::str(instructions(gateway))},
+                      {"ttlMs", 3'600'000},
+                      {"cacheScope", "public"}};
 }
 
 }  // namespace opentabs::mcp

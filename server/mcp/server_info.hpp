@@ -1,4 +1,4 @@
-// What the server says about itself in the initialize result: serverInfo, capabilities
+// What the server says about itself in the initialize and server/discover results: serverInfo, capabilities
 // and the instructions text a client may hand to its model.  /mcp and /mcp/gateway
 // differ (name, tools, no logging on the gateway).
 #pragma once
@@ -14,5 +14,10 @@ namespace opentabs::mcp {
 json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version);
 
 std::string_view instructions(bool gateway);
+
+// The 2026-07-28 server/discover result: every served revision, the capabilities (tools
+// with listChanged, logging off the gateway, an empty extensions map), the server's
+// identity in _meta, the instructions, and caching hints (it changes only with the binary).
+json::object discover_result(bool gateway, std::string_view server_version);
 
 }  // namespace opentabs::mcp

@@ -39,8 +39,9 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
 }
 
 call_stream_keeper::call_stream_keeper(net::deadline_set& deadlines, std::shared_ptr<stream_sink> sink,
-                                       std::chrono::milliseconds head_delay, std::chrono::milliseconds interval)
-    : sink_(std::move(sink)), interval_(interval), due_(deadlines, [this] { on_due(); }) {
+                                       std::chrono::milliseconds head_delay, std::chrono::milliseconds interval,
+                                       std::function<void()> on_peer_gone)
+    : sink_(std::move(sink)), interval_(interval), on_peer_gone_(std::move(on_peer_gone)), due_(deadlines, [this] { on_due(); }) {
   due_.expire_at(net::steady_clock::now() + std::min(head_delay, interval));
 }
 
@@ -51,8 +52,14 @@ void call_stream_keeper::on_due() {
     due_.expire_at(net::steady_clock::now() + interval_);
     return;
   }
-  // A failed write means the peer is gone; the call still runs to its end (and is audited).
-  if (sink_->send_raw(sse_keepalive_comment())) due_.expire_at(net::steady_clock::now() + interval_);
+  // A failed write means the peer is gone; unless on_peer_gone cancels it, the call still
+  // runs to its end (and is audited).
+  if (sink_->send_raw(sse_keepalive_comment())) {
+    due_.expire_at(net::steady_clock::now() + interval_);
+  } else if (auto gone = std::move(on_peer_gone_)) {
+    on_peer_gone_ = nullptr;
+    gone();
+  }
 }
 
 }  // namespace opentabs::mcp

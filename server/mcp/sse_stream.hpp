@@ -61,8 +61,10 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
 // answer leaves with the head in one write.
 class call_stream_keeper {
  public:
+  // `on_peer_gone` (optional) runs once when a keep-alive write fails: a 2026-07-28
+  // client cancels a call by closing its stream.
   call_stream_keeper(net::deadline_set& deadlines, std::shared_ptr<stream_sink> sink, std::chrono::milliseconds head_delay,
-                     std::chrono::milliseconds interval);
+                     std::chrono::milliseconds interval, std::function<void()> on_peer_gone = {});
   call_stream_keeper(const call_stream_keeper&) = delete;
   call_stream_keeper& operator=(const call_stream_keeper&) = delete;
 
@@ -71,6 +73,7 @@ class call_stream_keeper {
 
   std::shared_ptr<stream_sink> sink_;
   std::chrono::milliseconds interval_;
+  std::function<void()> on_peer_gone_;
   bool head_out_ = false;
   net::deadline_set::entry due_;  // last: unregistered before the rest goes
 };

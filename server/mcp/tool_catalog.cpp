@@ -1,6 +1,7 @@
 #include "mcp/tool_catalog.hpp"
 
 #include "jsonrpc/jsonrpc.hpp"
+#include "mcp/modern_request.hpp"
 
 namespace opentabs::mcp {
 
@@ -20,7 +21,9 @@ void append_tool(std::string& out, const tools::listed_tool& t, bool with_plugin
 void tool_catalog::build() {
   tools_ = service_.list_tools();
   tools_list_gzip_.reset();
+  cacheable_tools_list_.reset();
   plugin_by_tool_.clear();
+  index_by_tool_.clear();
   // A new string each generation: responses still queued hold the one they were given.
   std::string listing = R"({"tools":[)";
   gateway_all_ = "[";
@@ -34,6 +37,7 @@ void tool_catalog::build() {
     append_tool(listing, t, false);
     append_tool(gateway_all_, t, true);
     plugin_by_tool_.emplace(t.name, t.plugin);
+    index_by_tool_.emplace(t.name, static_cast<std::size_t>(&t - tools_.data()));
   }
   listing += "]}";
   tools_list_ = std::make_shared<const std::string>(std::move(listing));
@@ -55,6 +59,17 @@ tool_catalog::split_response tool_catalog::tools_list_response(const json::value
   return out;
 }
 
+tool_catalog::split_response tool_catalog::cacheable_tools_list_response(const json::value& id) {
+  if (!built_) build();
+  if (!cacheable_tools_list_)
+    cacheable_tools_list_ = std::make_shared<const std::string>(with_leading_fields(*tools_list_, cacheable_fields(tools_list_ttl_ms, "private")));
+  split_response out;
+  jsonrpc::append_response_head(out.before, id);
+  out.listing = cacheable_tools_list_;
+  out.after = "}";
+  return out;
+}
+
 std::string tool_catalog::tools_list_gzip(const json::value& id) {
   if (!built_) build();
   if (!tools_list_gzip_) {
@@ -70,6 +85,12 @@ std::string_view tool_catalog::plugin_of(std::string_view tool) {
   if (!built_) build();
   auto it = plugin_by_tool_.find(tool);
   return it == plugin_by_tool_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+const json::object* tool_catalog::input_schema_of(std::string_view tool) {
+  if (!built_) build();
+  auto it = index_by_tool_.find(tool);
+  return it == index_by_tool_.end() ? nullptr : &tools_[it->second].input_schema;
 }
 
 std::optional<std::string> tool_catalog::gateway_listing(std::optional<std::string_view> plugin) {

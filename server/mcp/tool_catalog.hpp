@@ -37,12 +37,21 @@ class tool_catalog {
     std::string after;  // }
   };
   split_response tools_list_response(const json::value& id);
+  // The same as a 2026-07-28 cacheable result: resultType, ttlMs and cacheScope "private"
+  // (the listing reflects this user's plugins and permissions) written before "tools".
+  // Built on the first such request of a generation, then shared like the listing.
+  split_response cacheable_tools_list_response(const json::value& id);
+  // How long a 2026-07-28 client may reuse a listing without asking again; changes
+  // sooner reach subscribed clients as notifications/tools/list_changed.
+  static constexpr long long tools_list_ttl_ms = 60'000;
   // The whole tools/list response for request `id` as a gzip body:
   // {"result":<tools_list_result()>,"jsonrpc":"2.0","id":<id>}.  The listing is compressed
   // on the first call of a generation; later calls copy the compressed bytes.
   std::string tools_list_gzip(const json::value& id);
   // The plugin that owns a listed tool ("" when no tool is listed under that name).
   std::string_view plugin_of(std::string_view tool);
+  // A listed tool's input schema; null when no tool is listed under that name.
+  const json::object* input_schema_of(std::string_view tool);
   // opentabs_list_tools: a JSON array of {name, description, inputSchema, plugin}, for
   // every tool or one plugin ("browser" and "platform" included).  nullopt when the
   // filter names no plugin that has tools.
@@ -57,9 +66,11 @@ class tool_catalog {
   bool built_ = false;
   std::vector<tools::listed_tool> tools_;
   std::shared_ptr<const std::string> tools_list_;
+  std::shared_ptr<const std::string> cacheable_tools_list_;  // null until asked for
   std::optional<codec::gzip_prefix> tools_list_gzip_;  // of {"result":<tools_list_>
   std::string gateway_all_;
   string_map<std::string> plugin_by_tool_;
+  string_map<std::size_t> index_by_tool_;  // into tools_
 };
 
 }  // namespace opentabs::mcp

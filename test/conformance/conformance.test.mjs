@@ -78,4 +78,13 @@ describe('MCP conformance suite', () => {
     assert.match(out, /✓ server-session-lifecycle: 3 passed, 0 failed/);
     assert.match(out, /✓ tools-call-with-progress: \d+ passed, 0 failed/);
   });
+
+  test('0.2.0-alpha --requirements 2026-07-28: stateless requests pass except what expected_failures_2026-07-28.yml lists', { timeout: 300_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
+    const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2026-07-28', '--expected-failures', join(here, 'expected_failures_2026-07-28.yml')]);
+    console.log(out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
+    assert.equal(code, 0, out);
+    for (const scenario of ['tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
+      'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'http-header-validation', 'dns-rebinding-protection'])
+      assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+  });
 });

@@ -140,12 +140,12 @@ describe('MCP wire rules on the real binary', () => {
     assert.ok(sid);
   });
 
-  test('a 2026-07-28 server/discover probe gets a plain 400 (dual-era clients fall back)', async () => {
-    const r = await mcp(s).post({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }, { 'MCP-Protocol-Version': '2026-07-28' });
+  test('a 2026-07-28 server/discover without _meta is refused as that revision says (400, -32602; mcp_2026.test.mjs has the rest)', async () => {
+    const r = await mcp(s).post({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' });
     assert.equal(r.status, 400);
     const { error } = await r.json();
-    assert.ok(error.code > -32020 || error.code < -32099, `code ${error.code} is not a 2026-07-28 error`);
-    assert.match(error.message, /initialize/);
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /_meta/);
   });
 
   test('batches: accepted in 2025-03-26 sessions, refused in 2025-11-25 ones', async () => {

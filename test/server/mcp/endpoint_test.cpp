@@ -200,15 +200,20 @@ TEST_CASE("bad input gets clear errors and leaves the session and server working
   });
 }
 
-TEST_CASE("a server/discover probe gets a plain 400 that is not a 2026-07-28 error") {
+TEST_CASE("a 2026-07-28 server/discover probe is answered without a session; one without _meta is -32602") {
   harness h;
   h.run([&]() -> awaitable<void> {
-    auto r = co_await h.request(post("/mcp", rpc(1, "server/discover"), "MCP-Protocol-Version: 2026-07-28\r\n"));
-    CHECK(r.status == 400);
-    auto code = r.json().at("error").at("code").as_int64();
-    CHECK((code > -32020 || code < -32099));
-    CHECK(code != -32601);
-    CHECK(r.json().at("error").at("message").as_string().find("initialize") != std::string::npos);
+    const std::string meta = R"({"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}})";
+    auto r = co_await h.request(post("/mcp", rpc(1, "server/discover", meta), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n"));
+    CHECK(r.status == 200);
+    CHECK(r.json().at("result").at("resultType").as_string() == "complete");
+    CHECK(r.json().at("result").at("supportedVersions").as_array().at(0).as_string() == "2026-07-28");
+    auto bare = co_await h.request(post("/mcp", rpc(2, "server/discover"), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n"));
+    CHECK(bare.status == 400);
+    CHECK(bare.json().at("error").at("code").as_int64() == -32602);
+    auto removed = co_await h.request(post("/mcp", rpc(3, "ping", meta), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: ping\r\n"));
+    CHECK(removed.status == 404);
+    CHECK(removed.json().at("error").at("code").as_int64() == -32601);
     CHECK(h.mcp_endpoint->session_count() == 0);
   });
 }

@@ -1,0 +1,67 @@
+#include "bridge/modern_relay.hpp"
+
+#include "json/json.hpp"
+
+namespace opentabs::bridge {
+
+namespace {
+
+constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersion";
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+bool plain_header_value(std::string_view v) {
+  if (v.empty()) return true;
+  if (v.front() == ' ' || v.back() == ' ') return false;
+  if (v.size() >= 11 && v.substr(0, 9) == "=?base64?" && v.substr(v.size() - 2) == "?=") return false;
+  for (unsigned char c : v)
+    if (c < 0x20 || c > 0x7e) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string header_safe_value(std::string_view value) {
+  if (plain_header_value(value)) return std::string(value);
+  return "=?base64?" + base64(value) + "?=";
+}
+
+std::optional<header_pairs> modern_request_headers(std::string_view line) {
+  if (line.find(kVersionKey) == std::string_view::npos) return std::nullopt;
+  auto parsed = json::parse_object(line);
+  if (!parsed) return std::nullopt;
+  const auto* method = json::get_string(*parsed, "method");
+  const auto* id = json::find(*parsed, "id");
+  const auto* params = json::get_object(*parsed, "params");
+  const auto* meta = params ? json::get_object(*params, "_meta") : nullptr;
+  const auto* version = meta ? json::get_string(*meta, kVersionKey) : nullptr;
+  if (!method || !id || !version) return std::nullopt;
+  header_pairs out{{"MCP-Protocol-Version", header_safe_value(*version)}, {"Mcp-Method", header_safe_value(*method)}};
+  const bool names_resource = *method == "resources/read";
+  if (*method == "tools/call" || *method == "prompts/get" || names_resource)
+    if (const auto* name = json::get_string(*params, names_resource ? "uri" : "name")) out.emplace_back("Mcp-Name", header_safe_value(*name));
+  return out;
+}
+
+}  // namespace opentabs::bridge
