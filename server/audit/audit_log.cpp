@@ -86,6 +86,9 @@ status audit_log::write_line(std::string_view line) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (fd_ < 0) {
       fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+      if (fd_ < 0 && errno == ELOOP)
+        return make_error("io", options_.file.string() +
+                                    " is a symbolic link, which the audit log does not follow; replace it with a regular file");
       if (fd_ < 0) return make_error("io", "cannot open " + options_.file.string() + ": " + std::strerror(errno));
     }
     std::size_t done = 0;

@@ -52,6 +52,23 @@ bool remove_unheld_legacy_file(const fs::path& path) {
   return removed;
 }
 
+// Takes a stale lock directory away by renaming it first, so two writers that both judged it
+// stale cannot remove the lock one of them has made since: only the rename's winner removes it,
+// and a lock that turns out to have a live holder after all is put back.
+bool remove_stale_lock(const fs::path& dir, std::optional<long> stale_pid) {
+  fs::path aside = dir;
+  aside += ".stale-" + std::to_string(::getpid());
+  if (::rename(dir.c_str(), aside.c_str()) != 0) return errno == ENOENT;
+  const auto now_pid = holder_pid(aside);
+  if (now_pid && now_pid != stale_pid && process_alive(*now_pid)) {
+    ::rename(aside.c_str(), dir.c_str());
+    return false;
+  }
+  std::error_code ec;
+  fs::remove_all(aside, ec);
+  return true;
+}
+
 }  // namespace
 
 fs::path config_lock::lock_path_for(const fs::path& config_json) {
@@ -85,17 +102,18 @@ result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
       return make_error("io", dir.string() + " is neither a directory nor a file; delete it so config.json can be written");
     const auto pid = holder_pid(dir);
     const bool dead = !pid || !process_alive(*pid);
-    if (dead && older_than_stale_limit(st)) {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-      continue;
+    // A holder that named itself and has died (a SIGKILLed server, a crashed build) will never
+    // release: its lock is stale at once. Without a pid the holder may be between its mkdir and
+    // its pid.txt, so only the original's five-minute rule applies.
+    if ((pid && dead) || (dead && older_than_stale_limit(st))) {
+      if (remove_stale_lock(dir, pid)) continue;
     }
     std::string why = "config.json is locked by ";
     why += pid ? "process " + std::to_string(*pid) : std::string("a process that has not written its pid yet");
     why += " (" + dir.string() + ")";
     if (pid && dead)
-      why += ", which is no longer running: the lock counts as stale five minutes after it was made; delete " + dir.string() +
-             " now if no opentabs or plugin build is running";
+      why += ", which is no longer running, and the lock could not be taken over; delete " + dir.string() +
+             " if no opentabs or plugin build is running";
     return make_error("locked", why + "; config.json was not changed", errc::busy);
   }
   return make_error("locked", "config.json is locked (" + dir.string() + " keeps coming back); config.json was not changed",

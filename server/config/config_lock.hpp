@@ -3,7 +3,9 @@
 // it) — so all of them must speak the original's protocol: a lock DIRECTORY
 // "config.json.lock" made with mkdir(2) (atomic: EEXIST means someone holds it), holding
 // "pid.txt" with the holder's pid, released by removing the directory.  A directory older
-// than five minutes whose pid is no longer running is stale and may be removed by anyone.
+// than five minutes whose pid is no longer running is stale and may be removed by anyone;
+// opentabs also takes over at once a directory whose pid.txt names a dead process, since
+// that holder can never release it.
 // Holding it across "read the file as it is now → apply one edit → atomic write" makes
 // concurrent edits from different processes apply one after another instead of
 // overwriting each other.

@@ -246,8 +246,9 @@ TEST_CASE("a directory that cannot be written: entries stay in memory, failures 
   CHECK(line_count(tmp / "gone" / "audit.log") == 1);
 }
 
-TEST_CASE("a full disk (ENOSPC) is reported, not thrown") {
-  // /dev/full fails every write with ENOSPC: a real full-disk error without filling a disk.
+TEST_CASE("an audit.log that is a symbolic link is not followed: the failure is reported, not thrown") {
+  // A link to /dev/full would also fail every write with ENOSPC, but a link must not be followed
+  // at all (it could point at a file of the user's that the log would append to).
   if (!std::filesystem::exists("/dev/full")) return;
   scratch_dir tmp;
   std::filesystem::create_symlink("/dev/full", tmp / "audit.log");
@@ -255,8 +256,9 @@ TEST_CASE("a full disk (ENOSPC) is reported, not thrown") {
   auto r = log.append(entry(1));
   REQUIRE_FALSE(r.ok());
   CHECK(log.disk_failures() == 1);
-  CHECK(log.last_disk_error().find("No space left on device") != std::string::npos);
+  CHECK(log.last_disk_error().find("is a symbolic link") != std::string::npos);
   CHECK(log.size() == 1);
+  CHECK(std::filesystem::is_symlink(tmp / "audit.log"));
 }
 
 TEST_CASE("a read-only directory is reported, not thrown (only meaningful when not root)") {
