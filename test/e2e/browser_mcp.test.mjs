@@ -98,7 +98,7 @@ describe('browser tools through MCP', () => {
     // big.html is far taller than the cap: the top 16384 CSS px, and the text says so.
     assert.ok(scrollH > 16384, `${scrollH}`);
     assert.deepEqual([fullPng.readUInt32BE(16), fullPng.readUInt32BE(20)], [scrollW, 16384]);
-    assert.match(full.content.find((c) => c.type === 'text').text, /\(full page\): \d+x16384 PNG, \d+ bytes\. The page is \d+x\d+ CSS px; captured its top-left/);
+    assert.match(full.content.find((c) => c.type === 'text').text, /\(full page\): \d+x16384 png, \d+ bytes, [\d.]+ image px per CSS px \(divide image coordinates by it for browser_mouse\)\. The page is \d+x\d+ CSS px; captured its top-left/);
     const one = await tool('browser_screenshot_tab', { tabId: tab.id, selector: 'h1' });
     const onePng = Buffer.from(one.content.find((c) => c.type === 'image').data, 'base64');
     const [h1w, h1h] = json(await tool('browser_execute_script', { tabId: tab.id, code: "(() => { const r = document.querySelector('h1').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })()" })).value;
