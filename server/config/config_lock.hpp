@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 
 class config_lock {
  public:
-  // The original retries every 50 ms; a directory is stale after five minutes with a dead pid.
+  // The original retries every 50 ms; a directory is stale after five minutes with a dead pid
+  // (and at once when its pid.txt names a dead process, see try_acquire).
   static constexpr std::chrono::milliseconds retry_interval{50};
   static constexpr std::chrono::minutes stale_after{5};
 

@@ -24,7 +24,7 @@ export const BROWSER_METHODS = [
   // opentabs additions (issue 15): page actions and the request detail.
   'goBack', 'goForward', 'reloadTab', 'waitForText', 'dragElement', 'uploadFile', 'fillForm',
   'getNetworkRequest',
-  // opentabs additions (issue 23): timed wait, coordinate input, snapshot search, PDF, CPU
+  // opentabs additions: timed wait, coordinate input, snapshot search, PDF, CPU
   // throttling, extra request headers.
   'wait', 'mouse', 'findText', 'savePdf', 'throttleCpu', 'setExtraHeaders',
 ].map((m) => `browser.${m}`);

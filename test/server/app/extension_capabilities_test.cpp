@@ -15,7 +15,7 @@ static bool is_extra_tool(std::string_view name) {
   for (std::string_view extra : {"browser_snapshot", "browser_go_back", "browser_go_forward", "browser_reload_tab",
                                  "browser_wait_for_text", "browser_fill_form", "browser_drag_element",
                                  "browser_upload_file", "browser_get_network_request",
-                                 // issue 23
+                                 // trusted input, waits and search
                                  "browser_wait", "browser_mouse", "browser_find", "browser_set_extra_headers", "browser_throttle_cpu"})
     if (name == extra) return true;
   return false;
