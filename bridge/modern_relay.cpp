@@ -1,35 +1,13 @@
 #include "bridge/modern_relay.hpp"
 
 #include "json/json.hpp"
+#include "util/base64.hpp"
 
 namespace opentabs::bridge {
 
 namespace {
 
 constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersion";
-
-std::string base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i < bytes.size()) {
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 bool plain_header_value(std::string_view v) {
   if (v.empty()) return true;
@@ -44,7 +22,7 @@ bool plain_header_value(std::string_view v) {
 
 std::string header_safe_value(std::string_view value) {
   if (plain_header_value(value)) return std::string(value);
-  return "=?base64?" + base64(value) + "?=";
+  return "=?base64?" + encode_base64(value) + "?=";
 }
 
 std::optional<header_pairs> modern_request_headers(std::string_view line) {

@@ -36,3 +36,15 @@ TEST_CASE("base64 refuses characters outside the standard alphabet") {
   CHECK_FALSE(decode_base64("Zm9v-_").has_value());  // the URL-safe alphabet is not accepted
   CHECK_FALSE(decode_base64("Zm9v\t").has_value());
 }
+
+TEST_CASE("base64 encodes the RFC 4648 test vectors with padding, and decoding gives the bytes back") {
+  CHECK(encode_base64("") == "");
+  CHECK(encode_base64("f") == "Zg==");
+  CHECK(encode_base64("fo") == "Zm8=");
+  CHECK(encode_base64("foo") == "Zm9v");
+  CHECK(encode_base64("foob") == "Zm9vYg==");
+  CHECK(encode_base64("fooba") == "Zm9vYmE=");
+  CHECK(encode_base64("foobar") == "Zm9vYmFy");
+  const std::string binary("\x00\xff\x10\x80\x7f", 5);
+  CHECK(decode_base64(encode_base64(binary)) == binary);
+}
