@@ -394,10 +394,19 @@ awaitable<void> relay::relay_modern(client_message msg, header_pairs headers) {
   } listening{open_listens_, msg.method == "subscriptions/listen"};
   auto r = co_await post(msg.text, false, true, &headers);
   if (!r && r.err().code == "connect_failed" && !shutting_down_) {
+    // A server that comes up here is a new process: prove it before the retry, as
+    // relay_message does.
+    authorization_.clear();
     launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
     if (auto up = co_await ensure_server(lo, log_); up) r = co_await post(msg.text, false, true, &headers);
   }
-  if (r && r->status == 401 && reload_secret()) r = co_await post(msg.text, false, true, &headers);
+  if (r && r->status == 401) {
+    // Another server process on the port does not know our proof: prove it again (re-reading
+    // a rotated secret) once.
+    authorization_.clear();
+    reload_secret();
+    r = co_await post(msg.text, false, true, &headers);
+  }
   std::string failure;
   if (!r) {
     failure = r.err().message;
@@ -602,6 +611,9 @@ awaitable<void> relay::event_stream() {
 
 awaitable<void> relay::delete_session() {
   if (state_.session_id().empty()) co_return;
+  // The DELETE carries our proof, so it goes only to a server that proved itself.
+  auto proven = co_await ensure_proven();
+  if (!proven) co_return;
   net::http_client_options opts;
   opts.connect_timeout = std::chrono::seconds(2);
   opts.idle_timeout = std::chrono::seconds(5);
@@ -666,7 +678,7 @@ awaitable<void> relay::run() {
     while (in_flight_ > 0) co_await requests_done_.wait();
     shutting_down_ = true;
     begin_shutdown(false);
-    if (auto proven = co_await ensure_proven(); proven) co_await delete_session();
+    co_await delete_session();
   }
   // End of output: what is queued is written.
   flush_stdout();

@@ -174,18 +174,6 @@ result<captured> run_capture(const std::vector<std::string>& argv_in, std::chron
   return c;
 }
 
-bool process_alive(long pid) {
-  if (pid <= 0) return false;
-  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
-  // A zombie has exited: it is not a running server.
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string s;
-  std::getline(stat, s);
-  auto close = s.rfind(')');
-  if (close != std::string::npos && close + 2 < s.size() && s[close + 2] == 'Z') return false;
-  return true;
-}
-
 bool looks_like_opentabs_server(long pid) {
   auto text = read_file("/proc/" + std::to_string(pid) + "/cmdline", 64 * 1024);
   if (!text) return false;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "util/process_alive.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::cli {
@@ -39,7 +40,6 @@ struct captured {
 result<captured> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                              const std::function<void()>& tick = {}, std::size_t max_bytes = 8 * 1024 * 1024);
 
-bool process_alive(long pid);
 // Whether /proc/<pid>/cmdline looks like an opentabs server ("…opentabs start …").
 bool looks_like_opentabs_server(long pid);
 

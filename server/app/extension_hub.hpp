@@ -99,8 +99,9 @@ class extension_hub {
 
   // A call that needs the browser while no extension is connected waits up to
   // reconnect_wait for one that is expected back: the server started, or the last
-  // connection closed, less than twice that long ago (the extension reconnects about 2-2.5 s
-  // after the server it talks to starts or restarts, as when a stdio bridge auto-starts it).
+  // connection closed, less than twice that long ago (the extension retries on a timer of its
+  // own after the server it talks to starts or restarts, as when a stdio bridge auto-starts
+  // it; the window covers that retry).
   // True when a connection is there.  0 turns the wait off.
   net::awaitable<bool> await_expected_extension();
   // None is connected and one is expected back (the rule above).

@@ -193,7 +193,9 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
 
   // Right after the server starts or the extension drops, the extension is about to
   // (re)connect: a call that needs it waits a bounded time instead of failing at once.
-  const bool needs_extension = tool.kind == tools::tool_kind::plugin || (tool.kind == tools::tool_kind::browser && !tool.method.empty());
+  // Browser tools without a method of their own (PDF, HAR, site analysis) still ask the
+  // extension through browser_tools.
+  const bool needs_extension = tool.kind == tools::tool_kind::plugin || tool.kind == tools::tool_kind::browser;
   if (needs_extension && hub_.extension_expected()) {
     log::info("tool " + tool.name + ": waiting up to " + std::to_string(hub_.reconnect_wait().count()) +
               " ms for the browser extension to connect");

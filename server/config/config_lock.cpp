@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "util/files.hpp"
+#include "util/process_alive.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::config {
@@ -34,8 +35,6 @@ std::optional<long> holder_pid(const fs::path& dir) {
   if (pid <= 0) return std::nullopt;
   return pid;
 }
-
-bool process_alive(long pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
 
 bool older_than_stale_limit(const struct stat& st) {
   const auto made = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));

@@ -191,8 +191,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     return s;
   }
 
-  // A request naming a session that is gone gets 404 before its Accept header is judged, as
-  // from the original server: the client's next step is a new initialize, not a new header.
+  // A request naming a session that is gone gets 404 before its Accept header is judged:
+  // the client's next step is a new initialize, not a new header.
   bool answered_stale_session(net::http_exchange& ex) {
     auto sid = trim(ex.request().header(session_header));
     if (sid.empty() || sessions.find(sid)) return false;
@@ -242,7 +242,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   awaitable<void> handle_post(net::http_exchange& ex) {
     const auto& req = ex.request();
-    if (answered_stale_session(ex)) co_return;
+    // A 2026-07-28 request has no session: an Mcp-Session-Id it still carries is ignored.
+    if (!is_modern_version(trim(req.header(version_header))) && answered_stale_session(ex)) co_return;
     if (!accepts(req.header("Accept"), "application/json") || !accepts(req.header("Accept"), "text/event-stream")) {
       ex.respond(transport_error(406, "Not Acceptable: the client must accept both application/json and text/event-stream"));
       co_return;
@@ -416,7 +417,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       auto sink = std::make_shared<stream_sink>();
       sink->ex = &ex;
       sink_guard guard{sink};
-      auto r = co_await call(nullptr, m, sink, &client);
+      auto answer = guarded(m, [&] { return call(nullptr, m, sink, &client); });
+      auto r = co_await std::move(answer);
       if (r) sink->send(*r);
       ex.end_stream();
     } else if (m.method == "subscriptions/listen") {
@@ -522,21 +524,17 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // ---- requests ---------------------------------------------------------------------
 
-  // Answers one request; nullopt when it was cancelled (no response is sent then).  The one
-  // place where an exception from any request becomes a JSON-RPC internal error: every
-  // request ends with a result or an error, whatever threw.
-  awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
+  // Awaits one request's answer; nullopt when it was cancelled (no response is sent then).
+  // The one place where an exception from any request becomes a JSON-RPC internal error:
+  // every request ends with a result or an error, whatever threw.
+  // `start` makes the request's awaitable, inside the guard: a handler may throw before it
+  // first suspends.
+  template <class Start>
+  awaitable<std::optional<std::string>> guarded(const message& m, Start start) {
     std::string failure;
     try {
-      // One coroutine frame less per request than awaiting a separate answer_request.
-      busy_guard busy(s->rec, table);
-      const auto* method = methods.find(m.method, true);
-      if (!method) co_return error_json(m.id, rpc_error::method_not_found(m.method));
-      // Named, not a temporary inside the co_await: GCC 12 destroys some temporaries of a
-      // co_await expression twice, which would drop a reference to the session too many.
-      request_context ctx{std::move(s), m, std::move(sink)};
-      auto answer = method->handler(std::move(ctx));
-      co_return co_await std::move(answer);
+      auto work = start();
+      co_return co_await std::move(work);
     } catch (const std::exception& e) {
       failure = e.what();
     } catch (...) {
@@ -544,6 +542,18 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     log::error(std::string(name()) + ": " + m.method.substr(0, 64) + " failed unexpectedly: " + failure);
     co_return error_json(m.id, rpc_error::internal("the request failed unexpectedly; see the server log"));
+  }
+
+  // Answers one request of a session through the method table.
+  awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
+    busy_guard busy(s->rec, table);
+    const auto* method = methods.find(m.method, true);
+    if (!method) co_return error_json(m.id, rpc_error::method_not_found(m.method));
+    // Named, not temporaries inside the co_await: GCC 12 destroys some temporaries of a
+    // co_await expression twice, which would drop a reference to the session too many.
+    request_context ctx{std::move(s), m, std::move(sink)};
+    auto answer = guarded(m, [&] { return method->handler(std::move(ctx)); });
+    co_return co_await std::move(answer);
   }
 
   // tools/call in either era: routes gateway meta-tools, then awaits the pipeline (its

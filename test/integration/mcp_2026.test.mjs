@@ -61,6 +61,13 @@ describe('MCP 2026-07-28 on /mcp and /mcp/gateway', () => {
     await s.stop();
   });
 
+  test('a 2026-07-28 request that still carries a stale Mcp-Session-Id is served (the id is ignored), not 404', async () => {
+    const r = await modern(s, 'server/discover', {}, { headers: { 'Mcp-Session-Id': 'gone-0000' } });
+    assert.equal(r.status, 200);
+    const body = await answer(r);
+    assert.ok(body.result?.supportedVersions?.includes(V), JSON.stringify(body));
+  });
+
   test("Claude Code's exact probe (headers and body) gets a discover result, without a session", async () => {
     const r = await s.fetch('/mcp', {
       method: 'POST',

@@ -82,15 +82,20 @@ function sameHex(a, b) {
 // The peer proof: {status: 'proved', token} once the server has shown it knows `secret`;
 // {status: 'wrong_proof'} for an opentabs-shaped answer whose proof does not match (a stale
 // auth.json, or a program imitating opentabs: the two cannot be told apart);
-// {status: 'impostor'} when the listener does not answer the challenge; {status: 'unreachable'}.
+// {status: 'impostor'} when the listener answers the challenge with something else;
+// {status: 'unreachable'} when nothing, or a busy server, answered.
 async function proveServer(port, secret) {
   const clientNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
   let body;
   try {
     const res = await fetchWithTimeout(`http://127.0.0.1:${port}/auth/challenge?clientNonce=${clientNonce}`, {}, WS_INFO_TIMEOUT_MS);
+    // A busy or rate-limited server is opentabs having a bad moment, not an impostor: try again later.
+    if (res.status === 429 || res.status >= 500) return { status: 'unreachable' };
     body = res.ok ? await res.json() : null;
   } catch (err) {
-    return { status: err?.name === 'TypeError' ? 'unreachable' : 'impostor' };
+    // Only an answer that is not JSON says "not opentabs"; a refused connection or a timeout
+    // says nothing about who listens.
+    return { status: err instanceof SyntaxError ? 'impostor' : 'unreachable' };
   }
   const serverNonce = body?.serverNonce;
   if (typeof serverNonce !== 'string' || !/^[0-9a-f]{64}$/.test(serverNonce)) return { status: 'impostor' };

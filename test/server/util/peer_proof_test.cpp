@@ -1,19 +1,19 @@
-// The peer proof's formulas, pinned to values computed independently (WebCrypto in the
-// extension must produce the same), and its credential parsing.
+// The peer proof's formulas, pinned to digests computed outside the project (`openssl dgst
+// -sha256 -hmac`; the extension's WebCrypto code signs the same messages), and its
+// credential parsing.
 #include "util/peer_proof.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "util/hmac_sha256.hpp"
 
 namespace proof = opentabs::peer_proof;
 
 TEST_CASE("peer_proof: the two roles are HMACs of distinct labelled messages") {
   std::string secret(64, '1'), c(64, 'a'), s(64, 'b');
-  CHECK(proof::server_proof(secret, c, s) == opentabs::hmac_sha256_hex(secret, "opentabs-proof-1 server " + c + " " + s));
-  CHECK(proof::client_proof(secret, c, s) == opentabs::hmac_sha256_hex(secret, "opentabs-proof-1 client " + c + " " + s));
+  CHECK(proof::server_proof(secret, c, s) == "656ae685bf8434fd76ca3e703a135a4dda0e1563721c2798d3cdf13081c0354c");
+  CHECK(proof::client_proof(secret, c, s) == "519598f064e051b7c06206e05b6f9d58230c983a6b7bff10ae7207788720e77b");
   CHECK(proof::server_proof(secret, c, s) != proof::client_proof(secret, c, s));
 }
 
