@@ -6,9 +6,8 @@
 // tool calls, response bytes, wall time; and the tools/list size.  It is a benchmark, not a
 // test: nothing is asserted.
 //
-// Peers: Playwright MCP and Chrome DevTools MCP are measured only when installed in
-// bench/agent/node_modules (`npm install` in bench/agent, see package.json); otherwise they are
-// reported as skipped.  Their tools/list sizes are measured the same way as ours.
+// Only opentabs is driven: the same tasks for Playwright MCP and Chrome DevTools MCP need
+// scripts in their own tool names, which are not written yet.
 //
 // Usage: node bench/agent/agent.mjs [--bin build/opentabs]  (or OPENTABS_BIN)
 import fs from 'node:fs';
@@ -16,7 +15,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
@@ -160,13 +158,6 @@ async function runOpentabs(pages) {
   }
 }
 
-function peerInstalled(pkg) {
-  try {
-    createRequire(path.join(HERE, 'package.json')).resolve(`${pkg}/package.json`);
-    return true;
-  } catch { return false; }
-}
-
 const pages = await startPages();
 try {
   const ours = await runOpentabs(pages);
@@ -175,10 +166,6 @@ try {
   console.log('| --- | --- | --- | --- | --- |');
   for (const r of ours.rows) console.log(`| ${r.task} | ${r.ok ? 'done' : `failed${r.error ? `: ${r.error}` : ''}`} | ${r.calls} | ${r.bytes} | ${r.ms} |`);
   console.log(`opentabs completed ${ours.rows.filter((r) => r.ok).length}/${ours.rows.length}`);
-  for (const peer of ['@playwright/mcp', 'chrome-devtools-mcp']) {
-    if (!peerInstalled(peer)) console.log(`${peer}: not installed in bench/agent/node_modules, skipped`);
-    else console.log(`${peer}: installed, but its task scripts are not written yet (tool names differ); skipped`);
-  }
 } finally {
   pages.close();
 }
