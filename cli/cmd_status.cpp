@@ -28,6 +28,19 @@ std::string int_or(const json::object& o, std::string_view key) {
   return "?";
 }
 
+// Clients in use (a request or open stream within the last minute, by default); sessions that only
+// wait for their idle expiry are named apart so a list of dead clients does not read as
+// six agents connected.  A server without the count (an older opentabs, the original)
+// reports its sessions as they are.
+std::string mcp_clients_text(const json::object& h) {
+  auto active = json::get_int(h, "mcpClientsActive");
+  if (!active) return int_or(h, "mcpClients") + " session(s)";
+  std::string text = std::to_string(*active) + " active";
+  if (auto idle = json::get_int(h, "mcpSessionsIdle"); idle && *idle > 0)
+    text += ", " + std::to_string(*idle) + " idle session(s) (no request lately; they expire unused)";
+  return text;
+}
+
 }  // namespace
 
 int cmd_status(context& ctx, const parsed_command&) {
@@ -53,7 +66,7 @@ int cmd_status(context& ctx, const parsed_command&) {
                                                                        " in chrome://extensions (Developer mode → Load unpacked)",
                                                                    c));
   }
-  print_line("  MCP clients: " + int_or(h, "mcpClients"));
+  print_line("  MCP clients: " + mcp_clients_text(h));
   print_line("  Tools:       " + int_or(h, "toolCount") + " (" + int_or(h, "browserToolCount") + " browser, " +
              int_or(h, "pluginToolCount") + " plugin)");
   if (json::get_bool(h, "skipPermissions").value_or(false))

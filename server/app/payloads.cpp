@@ -118,7 +118,8 @@ json::object config_state(const server_state& state, const extension_hub& hub) {
   return o;
 }
 
-json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients) {
+json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_sessions,
+                            const mcp::client_counts& in_use) {
   json::array details;
   std::size_t plugin_tools = 0;
   for (const auto& p : state.plugins) {
@@ -169,7 +170,9 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"mode", state.dev ? "dev" : "production"},
       {"extensionConnected", hub.connected()},
       {"extensionConnections", hub.connection_count()},
-      {"mcpClients", mcp_clients},
+      {"mcpClients", mcp_sessions},
+      {"mcpClientsActive", in_use.active()},
+      {"mcpSessionsIdle", in_use.idle_sessions},
       {"plugins", state.plugins.size()},
       {"pluginDetails", std::move(details)},
       {"failedPlugins", std::move(failed)},

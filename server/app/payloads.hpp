@@ -8,14 +8,17 @@
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
 #include "json/json.hpp"
+#include "mcp/client_activity.hpp"
 #include "plugins/payload.hpp"
 
 namespace opentabs::app {
 
 json::object sync_full_params(const server_state& state);
 json::object config_state(const server_state& state, const extension_hub& hub);
-// The full authenticated /health payload.
-json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_clients);
+// The full authenticated /health payload.  `mcp_sessions` is the original's mcpClients
+// (sessions of /mcp, idle or not); `in_use` counts /mcp and /mcp/gateway clients in use.
+json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_sessions,
+                            const mcp::client_counts& in_use);
 
 // The side panel's view of the sites whose pages publish WebMCP tools (sync.full / config
 // state `webmcpSites`): one entry per site with its permission key, configured permission,

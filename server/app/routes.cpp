@@ -226,8 +226,12 @@ void router::answer_challenge(net::http_exchange& ex) {
 }
 
 void router::health(net::http_exchange& ex, bool authenticated) {
-  http_response r = authenticated ? http_response::json(200, health_payload(state_, hub_, mcp_.session_count()))
-                                  : http_response::json(200, json::object{{"status", "ok"}});
+  http_response r = http_response::json(200, json::object{{"status", "ok"}});
+  if (authenticated) {
+    auto in_use = mcp_.client_activity();
+    in_use += gateway_.client_activity();
+    r = http_response::json(200, health_payload(state_, hub_, mcp_.session_count(), in_use));
+  }
   r.with_header("x-opentabs-version", OPENTABS_VERSION);
   ex.respond(std::move(r));
 }

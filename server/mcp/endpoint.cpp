@@ -62,6 +62,7 @@ endpoint_options endpoint_options_from_env(bool gateway) {
   o.session_idle_expiry = std::chrono::milliseconds(env_positive("OPENTABS_MCP_SESSION_IDLE_MS", static_cast<int>(o.session_idle_expiry.count())));
   o.max_new_sessions_per_minute = env_positive("OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE", o.max_new_sessions_per_minute);
   o.sse_keepalive_interval = std::chrono::milliseconds(env_positive("OPENTABS_MCP_SSE_KEEPALIVE_MS", static_cast<int>(o.sse_keepalive_interval.count())));
+  o.client_activity_window = std::chrono::milliseconds(env_positive("OPENTABS_MCP_CLIENT_ACTIVE_MS", static_cast<int>(o.client_activity_window.count())));
   return o;
 }
 
@@ -98,6 +99,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   std::vector<std::shared_ptr<listener>> listeners;
   // 2026-07-28 tools/calls in flight whose request asked for logs (_meta logLevel).
   std::unordered_map<in_flight_call*, log_level> logged_calls;
+  // 2026-07-28 clients heard from lately (they have no session to count).
+  recent_clients stateless_clients;
 
   std::string_view name() const { return options.gateway ? "mcp gateway" : "mcp"; }
 
@@ -395,6 +398,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
     const auto& client = *admitted.client;
+    stateless_clients.heard_from(client.client_name);
     if (m.method == "server/discover") {
       ex.respond(json_response(200, response_json(m.id, discover_result(options.gateway, options.server_version))));
     } else if (m.method == "tools/list") {
@@ -647,6 +651,13 @@ endpoint::~endpoint() { shutdown(); }
 net::awaitable<void> endpoint::handle(net::http_exchange& ex) { return impl_->st->handle(ex); }
 
 std::size_t endpoint::session_count() const { return impl_->st->sessions.size(); }
+
+client_counts endpoint::client_activity() const {
+  const auto window = impl_->st->options.client_activity_window;
+  auto counts = impl_->st->table.counts(window);
+  counts.stateless_clients = impl_->st->stateless_clients.count_within(window);
+  return counts;
+}
 
 void endpoint::shutdown() { impl_->st->shutdown(); }
 

@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 
+#include "mcp/client_activity.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
 #include "net/task_group.hpp"
@@ -43,6 +44,8 @@ struct endpoint_options {
   // A tools/call answered as SSE sends its head with its first event, or after this long
   // when the call is still running (so the client sees the stream open).
   std::chrono::milliseconds sse_head_delay{std::chrono::milliseconds(250)};
+  // A client is in use when it sent a request (or holds a stream open) within this long.
+  std::chrono::milliseconds client_activity_window{std::chrono::minutes(1)};
   std::size_t max_batch_messages = 100;               // 2025-03-26 batches; 400 beyond
   // The server's background group: each session's coroutine runs in it, so shutdown waits
   // for them.  Null (unit tests): the coroutines are spawned on the executor.
@@ -51,7 +54,7 @@ struct endpoint_options {
 
 // Production defaults, overridden by test knobs in the environment:
 // OPENTABS_MCP_SESSION_IDLE_MS, OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE,
-// OPENTABS_MCP_SSE_KEEPALIVE_MS (each a positive integer; others are ignored).
+// OPENTABS_MCP_SSE_KEEPALIVE_MS, OPENTABS_MCP_CLIENT_ACTIVE_MS (each a positive integer; others are ignored).
 endpoint_options endpoint_options_from_env(bool gateway);
 
 class endpoint {
@@ -63,6 +66,8 @@ class endpoint {
   // Serves one HTTP request for the endpoint's path (POST, GET, DELETE; others 405).
   net::awaitable<void> handle(net::http_exchange& ex);
   std::size_t session_count() const;
+  // Clients using the endpoint now, and sessions kept but idle (see client_activity).
+  client_counts client_activity() const;
   // Ends every session and open stream (server shutdown).
   void shutdown();
 

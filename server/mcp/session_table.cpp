@@ -55,6 +55,18 @@ bool session_table::remove(std::string_view id) { return sessions_.erase(std::st
 
 bool session_table::expired(const session_record& s) const { return s.busy == 0 && now_() - s.last_activity >= idle_; }
 
+client_counts session_table::counts(std::chrono::milliseconds window) const {
+  client_counts c;
+  auto now = now_();
+  for (const auto& [id, s] : sessions_) {
+    if (s->busy > 0 || now - s->last_activity <= window)
+      ++c.active_sessions;
+    else
+      ++c.idle_sessions;
+  }
+  return c;
+}
+
 steady_time session_table::next_check(const session_record& s) const {
   if (s.busy > 0) return now_() + idle_;
   return s.last_activity + idle_;

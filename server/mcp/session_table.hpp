@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "mcp/client_activity.hpp"
 #include "mcp/log_level.hpp"
 #include "util/string_keyed.hpp"
 
@@ -68,6 +69,8 @@ class session_table {
   std::chrono::milliseconds idle_expiry() const { return idle_; }
 
   std::size_t size() const { return sessions_.size(); }
+  // Sessions in use (busy, or a request within `window`) and the idle rest.
+  client_counts counts(std::chrono::milliseconds window) const;
   template <class F>
   void for_each(F&& f) {
     for (auto& [id, s] : sessions_) f(*s);

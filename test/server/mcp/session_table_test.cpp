@@ -75,3 +75,22 @@ TEST_CASE("idle sessions expire; activity and busy work keep them") {
   busy->busy = 0;
   CHECK(table.expired(*busy));
 }
+
+TEST_CASE("sessions count as in use when busy or heard from within the window, idle otherwise") {
+  fake_clock c;
+  session_table table(30min, 5, c.fn());
+  auto quiet = table.create("2025-11-25");
+  auto streaming = table.create("2025-11-25");
+  auto recent = table.create("2025-11-25");
+  c.t += 5min;
+  streaming->busy = 1;  // an open standalone stream
+  table.touch(*recent);
+  c.t += 30s;
+  auto counts = table.counts(60s);
+  CHECK(counts.active_sessions == 2);
+  CHECK(counts.idle_sessions == 1);
+  c.t += 31s;  // `recent` falls out of the window; the stream keeps its session in use
+  counts = table.counts(60s);
+  CHECK(counts.active_sessions == 1);
+  CHECK(counts.idle_sessions == 2);
+}
