@@ -68,7 +68,7 @@ net::limits limits_from_env() {
   if (auto v = env_number("OPENTABS_HTTP_WRITE_TIMEOUT_MS")) l.write_timeout = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PING_AFTER_MS")) l.ws_ping_after = std::chrono::milliseconds(*v);
   if (auto v = env_number("OPENTABS_WS_PONG_TIMEOUT_MS")) l.ws_pong_timeout = std::chrono::milliseconds(*v);
-  // Connection slots and the authenticated reserve (issue 13 item 7), shrunk by tests.
+  // Connection slots and the authenticated reserve, shrunk by tests.
   if (auto v = env_number("OPENTABS_MAX_CONNECTIONS"); v && *v > 0) l.max_connections = static_cast<std::size_t>(*v);
   if (auto v = env_number("OPENTABS_RESERVED_CONNECTIONS"); v && *v >= 0)
     l.reserved_connections = static_cast<std::size_t>(*v);
@@ -255,7 +255,7 @@ class server_app {
   }
 
   // The extension copy Chrome loads (spec §6.1), made once the server listens: creating its
-  // ~50 files was most of a first start's time (issue 18), and requests need none of them.
+  // ~50 files is most of a first start's work, and requests need none of them.
   // Until it is done no sync.full goes out (it carries the copy's hash), and the server
   // does not yet say it is ready (the "listening" line, on_listening, "ready" in the log):
   // whoever loads the extension when told so finds it complete.  A copy that runs out of

@@ -5,8 +5,8 @@
 #define _WEBSOCKETPP_CPP11_STL_
 
 // websocketpp keeps request headers in a std::map ordered by utility::ci_less, which folds
-// case with an unqualified call to `tolower`: a libc call per character compared, 5 % of
-// the server's instructions per relayed call.  Declared here, before websocketpp's
+// case with an unqualified call to `tolower`: a locale-dependent libc call per character
+// compared, on every header of every request.  Declared here, before websocketpp's
 // headers, this ASCII fold is what that unqualified name finds inside
 // websocketpp::utility.  The server never calls setlocale, so libc's tolower runs in the
 // "C" locale, where it maps exactly A–Z and leaves every other value (EOF, bytes ≥ 0x80)

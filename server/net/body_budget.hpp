@@ -1,5 +1,5 @@
-// The bytes that requests without the secret may keep buffered, shared by all of them
-// (issue 13 item 6).  The server screens every head before it reads a body; a request that
+// The bytes that requests without the secret may keep buffered, shared by all of them.
+// The server screens every head before it reads a body; a request that
 // is admitted without authentication (the minimal /health, conformance-mode /mcp) leases
 // its announced Content-Length here first, and gets 503 when the pool is spent.  The lease
 // gives the bytes back when the request is done.  Copies share one pool, and a lease keeps

@@ -4,8 +4,8 @@
 // with a deadline; shutdown does both.  A task is ended the way the rest of the server ends
 // things — by closing or cancelling what it waits on (a socket, a timer, a child process) —
 // never through an Asio cancellation slot: under Asio 1.22 those completed into recycled
-// memory (issue 13: 120 idle sockets against `ulimit -n 64`, UBSan invalid vptr in
-// cancellation_slot::clear).  A task that throws is logged under
+// memory (UBSan reported an invalid vptr in cancellation_slot::clear under many idle
+// sockets).  A task that throws is logged under
 // the name it was spawned with and counts as ended.  One io_context thread; nothing here
 // is thread-safe.
 #pragma once

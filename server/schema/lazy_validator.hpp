@@ -1,9 +1,8 @@
 // A tool's validator, compiled the first time it is needed (a call, a validation) and
-// kept from then on.  A start with 120 plugins × 30 tools compiled 3,600 schemas, most of
-// which a session never calls (compiling was 38 % of that start's CPU, issue 18), and the
-// 85 built-in browser tools' compiled schemas were 0.7 MiB of an idle server's heap.  The
-// bounds of issue 13 still apply: compiling goes through validator::compile with the
-// limits given here.  The outcome — the validator or the compile error — is computed once
+// kept from then on.  A start with many plugins would otherwise compile thousands of
+// schemas that a session never calls, and hold every compiled browser-tool schema in an
+// idle server's heap.  The schema bounds still apply: compiling goes through
+// validator::compile with the limits given here.  The outcome — the validator or the compile error — is computed once
 // and shared by every copy of the tool that holds this object.
 #pragma once
 

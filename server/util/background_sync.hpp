@@ -3,8 +3,7 @@
 // sources at every start and rewritten when they differ, so they are written without
 // waiting for the disk (temp file + rename, see write_file_unsynced: complete or absent,
 // never torn, SIGKILL included) and then flushed by one syncfs(2) of their file system on
-// a thread of its own.  That flush and an fsync per file were most of a first start's time
-// (issue 18).  The files users cannot regenerate (config.json, auth.json, the audit log)
+// a thread of its own, so a first start does not wait for the disk.  The files users cannot regenerate (config.json, auth.json, the audit log)
 // are not this class's business: they are synced before their writers return.
 #pragma once
 
