@@ -318,4 +318,20 @@ describe('refs for drag sources, drop zones, hover targets, headings and landmar
     assert.equal(await pageEval(tab, 'window.events.at(-1)'), 'archive');
     await ok('browser.closeTab', { tabId: tab });
   });
+
+  it('gives refs to widgets whose handlers come from script: a hover menu, date cells, a drop zone, a card', async () => {
+    const tab = await openPage('/widgets.html');
+    const { snapshot: snap } = await ok('browser.snapshot', { tabId: tab });
+    // A card is named by its text and a column by its heading, so the searched line has the ref.
+    refIn(snap, /article "Rename the settings page" .*\[draggable\]/);
+    refIn(snap, /group "Backlog" .*\[drop\]/);
+    await ok('browser.clickElement', { tabId: tab, ref: refIn(snap, /clickable "2"/) });
+    await ok('browser.dragElement', { tabId: tab, toRef: refIn(snap, /"Drop a file here" .*\[drop\]/), data: { 'text/plain': 'note' } });
+    await ok('browser.hoverElement', { tabId: tab, ref: refIn(snap, /"Tools" .*\[hover\]/) });
+    const { snapshot: open } = await ok('browser.snapshot', { tabId: tab });
+    await ok('browser.clickElement', { tabId: tab, ref: refIn(open, /link "Export"/) });
+    await waitFor(async () => (await pageEval(tab, 'window.events.length')) === 3, 'the three actions');
+    assert.deepEqual(await pageEval(tab, 'window.events'), ['day:2', 'drop:note', 'export']);
+    await ok('browser.closeTab', { tabId: tab });
+  });
 });
