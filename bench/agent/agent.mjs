@@ -80,6 +80,21 @@ function opentabsAgent(mcp) {
   return { stats, call, json, refOf };
 }
 
+// The first ref among browser_find's matching lines.
+const refOfFound = (a, found) => found.matches.map((m) => a.refOf(m, /\[ref=/)).find(Boolean);
+// Types into an autocomplete key by key, then clicks the first hit that contains `pick`.
+async function typeAndPick(a, tabId, field, text, pick) {
+  await a.call('browser_type_text', { tabId, ...field, text, slowly: true });
+  const found = await a.json('browser_find', { tabId, text: pick });
+  await a.call('browser_click_element', { tabId, ref: refOfFound(a, found) });
+}
+// A click at (x, y) of a canvas, as an agent that read the point off a screenshot makes it.
+async function clickCanvasAt(a, tabId, selector, x, y) {
+  await a.call('browser_scroll', { tabId, selector });
+  const box = (await a.json('browser_query_elements', { tabId, selector })).elements[0].rect;
+  await a.call('browser_mouse', { tabId, action: 'click', x: box.x + 1 + x, y: box.y + 1 + y });
+}
+
 // The tasks: each gets (agent, tabId, site) and leaves the page in a state `check` reads.
 const TASKS = [
   {
@@ -103,19 +118,15 @@ const TASKS = [
   {
     name: 'type into a keyup autocomplete and pick a hit', page: 'shop.html',
     run: async (a, tabId) => {
-      await a.call('browser_type_text', { tabId, selector: '#q', text: 'Bo', slowly: true });
-      const found = await a.json('browser_find', { tabId, text: 'Borage' });
-      await a.call('browser_click_element', { tabId, ref: found.matches.map((m) => a.refOf(m, /\[ref=/)).find(Boolean) });
+      await typeAndPick(a, tabId, { selector: '#q' }, 'Bo', 'Borage');
     },
     check: "window.done['picked:Borage'] === true",
   },
   {
     name: 'click the greenhouse drawn on the canvas', page: 'shop.html',
     run: async (a, tabId) => {
-      // An agent reads the position off a screenshot; the square is at 220..260 x 90..130 of the canvas.
-      await a.call('browser_scroll', { tabId, selector: '#plot' });
-      const box = (await a.json('browser_query_elements', { tabId, selector: '#plot' })).elements[0].rect;
-      await a.call('browser_mouse', { tabId, action: 'click', x: box.x + 1 + 240, y: box.y + 1 + 110 });
+      // The square is at 220..260 x 90..130 of the canvas.
+      await clickCanvasAt(a, tabId, '#plot', 240, 110);
     },
     check: 'window.done.greenhouse === true',
   },
@@ -141,7 +152,6 @@ const TASKS = [
 
 // Pages written after the code of issue 23, never tuned for: each task goes snapshot (or find)
 // -> act by ref -> check, as an agent that reads refs would.
-const refOfFound = (a, found) => found.matches.map((m) => a.refOf(m, /\[ref=/)).find(Boolean);
 TASKS.push(
   {
     name: 'move ticket "Fix login bug" to the Review column', page: 'tickets.html',
@@ -178,19 +188,15 @@ TASKS.push(
     name: 'type "Li" into a keyup search and choose Lisbon', page: 'travel.html',
     run: async (a, tabId) => {
       const snap = await a.call('browser_snapshot', { tabId, interactiveOnly: true });
-      await a.call('browser_type_text', { tabId, ref: a.refOf(snap, /Destination/), text: 'Li', slowly: true });
-      const found = await a.json('browser_find', { tabId, text: 'Lisbon' });
-      await a.call('browser_click_element', { tabId, ref: refOfFound(a, found) });
+      await typeAndPick(a, tabId, { ref: a.refOf(snap, /Destination/) }, 'Li', 'Lisbon');
     },
     check: "document.getElementById('chosen').textContent === 'Flying to Lisbon (LIS)'",
   },
   {
     name: 'click seat B3 on a canvas seat map', page: 'travel.html',
     run: async (a, tabId) => {
-      // An agent reads the seat off a screenshot: B3 is drawn at (110, 85) of the canvas.
-      await a.call('browser_scroll', { tabId, selector: '#seatmap' });
-      const box = (await a.json('browser_query_elements', { tabId, selector: '#seatmap' })).elements[0].rect;
-      await a.call('browser_mouse', { tabId, action: 'click', x: box.x + 1 + 110, y: box.y + 1 + 85 });
+      // B3 is drawn at (110, 85) of the canvas.
+      await clickCanvasAt(a, tabId, '#seatmap', 110, 85);
     },
     check: "document.getElementById('seat').textContent === 'Seat B3'",
   },
