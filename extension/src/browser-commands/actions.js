@@ -177,12 +177,15 @@ async function drag(params) {
   let dropped = false;
   // A page may navigate while the button is down (a link, a script on mousedown): the drag
   // then ends with the button released and an error instead of dropping onto another page.
+  // The page's own navigation request (Page.frameRequestedNavigation) arrives before the
+  // reply to the mouse event whose handler made it; the tab's loading status and URL catch
+  // navigations started any other way.
   const before = await chrome.tabs.get(tabId);
   let navigated = false;
   const onUpdated = (id, change) => { if (id === tabId && (change.status === 'loading' || change.url)) navigated = true; };
   chrome.tabs.onUpdated.addListener(onUpdated);
   try {
-    await dragWithMouse(tabId, start, end, () => navigated, (d) => { dropped = d; });
+    await dragWithMouse(tabId, start, end, () => navigated, () => { navigated = true; }, (d) => { dropped = d; });
   } finally {
     chrome.tabs.onUpdated.removeListener(onUpdated);
   }
@@ -195,22 +198,28 @@ async function drag(params) {
 }
 
 // Press at start, move to end, drop, release; the button is released whatever happens.
-async function dragWithMouse(tabId, start, end, hasNavigated, setDropped) {
+async function dragWithMouse(tabId, start, end, hasNavigated, sawNavigation, setDropped) {
   await withDebugger(tabId, async (send) => {
     // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted) instead
     // of starting an OS drag, and the drop is dispatched as trusted drag events.  A pointer-
     // based drag (no HTML5 dragstart) just sees the mouse moves.
+    await send('Page.enable');
+    const { frameTree } = await send('Page.getFrameTree');
+    const topFrame = frameTree.frame.id;
     await send('Input.setInterceptDrags', { enabled: true });
     let stop = () => {};
     const intercepted = new Promise((resolve) => {
-      stop = onEvent(tabId, (method, p) => { if (method === 'Input.dragIntercepted') resolve(p.data); });
+      stop = onEvent(tabId, (method, p) => {
+        if (method === 'Input.dragIntercepted') resolve(p.data);
+        else if ((method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') && p.frameId === topFrame) sawNavigation();
+      });
     });
     const mouse = pointer(send);
     try {
       await mouse.move(start.x, start.y);
       await mouse.press('left');
-      await mouse.move(end.x, end.y, 5);
-      const data = await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
+      if (!hasNavigated()) await mouse.move(end.x, end.y, 5);
+      const data = hasNavigated() ? null : await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
       if (data && !hasNavigated()) {
         for (const type of ['dragEnter', 'dragOver', 'drop']) {
           await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });

@@ -350,9 +350,10 @@ export function pageAgent(op, args) {
   // child holding links or buttons (a menu panel its parent opens on mouseenter).
   // A zone that tells the user to drop onto it ("Drop files here"), in its label or own text.
   const saysDrop = (el) => {
-    if (INTERACTIVE.has(roleOf(el))) return false;
+    const role = roleOf(el);
+    if (role && role !== 'generic' && role !== 'group' && role !== 'region') return false;
     const label = el.getAttribute('aria-label') ?? [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ');
-    return label.length <= 100 && /\b(drop|drag)\b/i.test(label);
+    return label.length <= 100 && /\b(drop|drag)\b(?!-?down)/i.test(label);
   };
   const hasHiddenMenu = (el) => {
     for (const child of el.children) {
@@ -512,19 +513,18 @@ export function pageAgent(op, args) {
         }
         let name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
         // A drag source or hover target with a role but no name (an <article> card, a <li>)
-        // is named by its visible text, so the line an agent searches for carries the ref; a
-        // drop zone by its first heading (a board's column title) or, when small, its text.
+        // is named by its visible text when short, so the line an agent searches for carries
+        // the ref; a drop zone by its first heading (a board's column title) or its short text.
         let namedByText = false;
-        if (!name && (pointerKind === 'draggable' || pointerKind === 'hover')) {
-          name = squash(el.innerText, 100);
-          namedByText = Boolean(name);
-        } else if (!name && pointerKind === 'drop') {
+        const shortText = (el.innerText ?? '').length <= 100;
+        if (!name && pointerKind === 'drop') {
           const heading = el.querySelector('h1,h2,h3,h4,h5,h6');
           if (heading) name = squash(heading.innerText, 100);
-          else if ((el.innerText ?? '').length <= 100) {
-            name = squash(el.innerText, 100);
-            namedByText = Boolean(name);
-          }
+        }
+        // Longer text stays in the lines below, where none of it is cut.
+        if (!name && pointerKind && shortText) {
+          name = squash(el.innerText, 100);
+          namedByText = Boolean(name);
         }
         const value = valueOf(el, role);
         const states = statesOf(el, role);
