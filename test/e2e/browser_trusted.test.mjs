@@ -198,6 +198,9 @@ describe('bad input leaves the tab as it was', () => {
     assert.equal(await pageEval(tab, 'window.lastButtons'), 0, 'no button held');
     await ok('browser.clickElement', { tabId: tab, selector: '#again' });
     assert.deepEqual(await pageEval(tab, 'window.events'), ['click:true']);
+    // In this document the card stays: a drop whose handler changes the URL is a success.
+    assert.equal((await ok('browser.dragElement', { tabId: tab, fromSelector: '#card', toSelector: '#zone' })).html5Drop, true);
+    assert.deepEqual(await pageEval(tab, '[window.events, location.search]'), [['click:true', 'drop'], '?dropped']);
     await ok('browser.closeTab', { tabId: tab });
   });
 

@@ -174,23 +174,9 @@ async function drag(params) {
     if (!sameScroll(start, end)) end = null;
   }
   if (!end) throw invalid('The two elements cannot be in view at the same time; scroll or resize so both are visible, then drag');
-  let dropped = false;
-  // A page may navigate while the button is down (a link, a script on mousedown): the drag
-  // then ends with the button released and an error instead of dropping onto another page.
-  // The page's own navigation request (Page.frameRequestedNavigation) arrives before the
-  // reply to the mouse event whose handler made it; the tab's loading status and URL catch
-  // navigations started any other way.
-  const before = await chrome.tabs.get(tabId);
-  let navigated = false;
-  const onUpdated = (id, change) => { if (id === tabId && (change.status === 'loading' || change.url)) navigated = true; };
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  try {
-    await dragWithMouse(tabId, start, end, () => navigated, () => { navigated = true; }, (d) => { dropped = d; });
-  } finally {
-    chrome.tabs.onUpdated.removeListener(onUpdated);
-  }
-  const now = await chrome.tabs.get(tabId).catch(() => null);
-  if (navigated || !now || (now.pendingUrl || now.url) !== before.url) {
+  const { dropped, navigatedMidDrag } = await dragWithMouse(tabId, start, end);
+  if (navigatedMidDrag) {
+    const now = await chrome.tabs.get(tabId).catch(() => null);
     throw invalid(`Tab ${tabId} navigated during the drag (now ${now?.pendingUrl || now?.url || 'closed'}); the mouse button was released and nothing was dropped. Take a new browser_snapshot and drag again`);
   }
   const strip = ({ tag, ref, text }) => ({ tag, ref, text });
@@ -198,41 +184,57 @@ async function drag(params) {
 }
 
 // Press at start, move to end, drop, release; the button is released whatever happens.
-async function dragWithMouse(tabId, start, end, hasNavigated, sawNavigation, setDropped) {
-  await withDebugger(tabId, async (send) => {
-    // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted) instead
-    // of starting an OS drag, and the drop is dispatched as trusted drag events.  A pointer-
-    // based drag (no HTML5 dragstart) just sees the mouse moves.
-    await send('Page.enable');
-    const { frameTree } = await send('Page.getFrameTree');
-    const topFrame = frameTree.frame.id;
-    await send('Input.setInterceptDrags', { enabled: true });
-    let stop = () => {};
-    const intercepted = new Promise((resolve) => {
-      stop = onEvent(tabId, (method, p) => {
-        if (method === 'Input.dragIntercepted') resolve(p.data);
-        else if ((method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') && p.frameId === topFrame) sawNavigation();
+// A page may navigate while the button is down (a link, a script on mousedown): the drag then
+// stops moving, drops nothing and reports it, rather than dropping onto the next document.
+// The page's own navigation request (Page.frameRequestedNavigation) arrives before the reply
+// to the mouse event whose handler made it; the tab's loading status catches navigations
+// started any other way.  What the drop or the release itself starts (a router updating the
+// URL) is the drag's result, not a failure.
+async function dragWithMouse(tabId, start, end) {
+  let navigated = false;
+  const onUpdated = (id, change) => { if (id === tabId && change.status === 'loading') navigated = true; };
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  try {
+    return await withDebugger(tabId, async (send) => {
+      // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted)
+      // instead of starting an OS drag, and the drop is dispatched as trusted drag events.  A
+      // pointer-based drag (no HTML5 dragstart) just sees the mouse moves.
+      await send('Page.enable');
+      const { frameTree } = await send('Page.getFrameTree');
+      const topFrame = frameTree.frame.id;
+      await send('Input.setInterceptDrags', { enabled: true });
+      let stop = () => {};
+      const intercepted = new Promise((resolve) => {
+        stop = onEvent(tabId, (method, p) => {
+          if (method === 'Input.dragIntercepted') resolve(p.data);
+          else if ((method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') && p.frameId === topFrame) navigated = true;
+        });
       });
-    });
-    const mouse = pointer(send);
-    try {
-      await mouse.move(start.x, start.y);
-      await mouse.press('left');
-      if (!hasNavigated()) await mouse.move(end.x, end.y, 5);
-      const data = hasNavigated() ? null : await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
-      if (data && !hasNavigated()) {
-        for (const type of ['dragEnter', 'dragOver', 'drop']) {
-          await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
+      const mouse = pointer(send);
+      try {
+        await mouse.move(start.x, start.y);
+        await mouse.press('left');
+        if (!navigated) await mouse.move(end.x, end.y, 5);
+        const data = navigated ? null : await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
+        const navigatedMidDrag = navigated;
+        let dropped = false;
+        if (data && !navigatedMidDrag) {
+          for (const type of ['dragEnter', 'dragOver', 'drop']) {
+            await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
+          }
+          dropped = true;
         }
-        setDropped(true);
+        await mouse.release();
+        return { dropped, navigatedMidDrag };
+      } finally {
+        stop();
+        await mouse.finish();
+        await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
       }
-      await mouse.release();
-    } finally {
-      stop();
-      await mouse.finish();
-      await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
-    }
-  });
+    });
+  } finally {
+    chrome.tabs.onUpdated.removeListener(onUpdated);
+  }
 }
 
 async function uploadFile(params) {
