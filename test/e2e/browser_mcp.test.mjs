@@ -167,12 +167,18 @@ describe('browser tools through MCP', () => {
       assert.match(resultText(r), /paths\[0\]/);
     }
     assert.equal((await pageEvents()).filter((e) => e.startsWith('upload:')).length, 1, 'no refused file reached the page');
-    // Files dropped from outside the page pass the same read policy.
+    // Files dropped from outside the page pass the same read policy; an allowed one arrives.
     for (const bad of [path.join(configDir, 'extension', 'auth.json'), '/etc/passwd']) {
       const r = await callTool(mcp, 'browser_drag_element', { tabId: tab.id, toSelector: '#upload', files: [bad] });
       assert.equal(r.isError, true, bad);
       assert.match(resultText(r), /files\[0\]/);
     }
+    const dropTab = json(await tool('browser_open_tab', { url: `${site.url}/drop.html` }));
+    assert.deepEqual(json(await tool('browser_drag_element', { tabId: dropTab.id, toSelector: '#zone', files: ['up.txt'] })).files, ['up.txt']);
+    const drops = async () => json(await tool('browser_execute_script', { tabId: dropTab.id, code: 'window.drops' })).value;
+    await waitFor(async () => (await drops()).length === 1, 'the page to read the dropped file');
+    assert.deepEqual((await drops())[0].files, [{ name: 'up.txt', text: 'uploaded body\n' }]);
+    await tool('browser_close_tab', { tabId: dropTab.id });
     const filled = json(await tool('browser_fill_form', { tabId: tab.id, fields: [{ selector: '#first', value: 'Grace' }, { selector: '#news', value: true }, { selector: '#plan', value: 'pro' }] }));
     assert.equal(filled.filled, 3);
     assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: '[first.value, news.checked, plan.value]' })).value, ['Grace', true, 'pro']);
