@@ -429,6 +429,9 @@ const std::string method_browser_openTab = "browser.openTab";
 const std::string method_browser_screenshotTab = "browser.screenshotTab";
 const std::string method_browser_waitForElement = "browser.waitForElement";
 const std::string method_browser_uploadFile = "browser.uploadFile";
+const std::string method_browser_dragElement = "browser.dragElement";
+const std::string key_paths = "paths";
+const std::string key_files = "files";
 const std::string method_browser_savePdf = "browser.savePdf";
 }  // namespace
 
@@ -458,7 +461,9 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   if (tool.name == "browser_screenshot_tab") co_return co_await screenshot(args);
   if (tool.name == "browser_export_har") co_return co_await export_har(args);
   if (tool.name == "plugin_analyze_site") co_return co_await analyze_site(args);
-  if (tool.name == "browser_upload_file") co_return co_await upload_file(args);
+  if (tool.name == "browser_upload_file") co_return co_await with_readable_files(args, key_paths, method_browser_uploadFile);
+  if (tool.name == "browser_drag_element" && args.contains(key_files))
+    co_return co_await with_readable_files(args, key_files, method_browser_dragElement);
   if (tool.name == "browser_save_pdf") co_return co_await save_pdf(args);
   if (tool.name == "browser_get_network_requests") {
     const auto tab = json::get_int(args, "tabId");
@@ -572,23 +577,25 @@ net::awaitable<tools::call_result> browser_tools::save_pdf(const json::object& a
   co_return tools::call_result::text(json::dump(json::object{{"savedTo", json::str(file->string())}, {"bytes", static_cast<std::int64_t>(pdf->size())}}));
 }
 
-net::awaitable<tools::call_result> browser_tools::upload_file(const json::object& args) {
+net::awaitable<tools::call_result> browser_tools::with_readable_files(const json::object& args, const std::string& key,
+                                                                       const std::string& method) {
   // A path can be chosen by a page's content (prompt injection): every one must pass the read
   // policy, and the extension gets only the checked real paths.
-  const json::array* paths = json::get_array(args, "paths");
-  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: paths is required", true, errc::tool_failed);
+  const json::array* paths = json::get_array(args, key);
+  if (!paths || paths->empty()) co_return tools::call_result::text("Browser tool error: " + key + " is required", true, errc::tool_failed);
   output_file_policy policy(output_folders_());
   json::array real_paths;
   for (std::size_t i = 0; i < paths->size(); ++i) {
     const auto& p = (*paths)[i];
-    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "] is not a string", true, errc::tool_failed);
+    const std::string name = key + "[" + std::to_string(i) + "]";
+    if (!p.is_string()) co_return tools::call_result::text("Browser tool error: " + name + " is not a string", true, errc::tool_failed);
     auto real = policy.readable(p.get_string());
-    if (!real) co_return tools::call_result::text("Browser tool error: paths[" + std::to_string(i) + "]: " + real.err().message, true, errc::tool_failed);
+    if (!real) co_return tools::call_result::text("Browser tool error: " + name + ": " + real.err().message, true, errc::tool_failed);
     real_paths.push_back(json::str(real->string()));
   }
   json::object params = args;
-  params["paths"] = std::move(real_paths);
-  auto reply = co_await ask(method_browser_uploadFile, std::move(params));
+  params[key] = std::move(real_paths);
+  auto reply = co_await ask(method, std::move(params));
   if (!reply.ok()) co_return browser_failure(reply);
   co_return success_result(reply.result, false);
 }

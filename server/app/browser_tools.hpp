@@ -3,7 +3,7 @@
 // string), browser_screenshot_tab as MCP image content or a saved PNG, browser_export_har
 // (HAR 1.2 built here from the extension's capture buffers), browser_save_pdf (the
 // extension's PDF saved under the output-file rules), plugin_analyze_site, and
-// browser_upload_file (its paths checked by output_file_policy::readable), and the request
+// browser_upload_file and a drop's files (paths checked by output_file_policy::readable), and the request
 // index of browser_get_network_requests.  The
 // tool pipeline hands every validated browser-tool call to browser_tools::call first; calls
 // it does not serve (nullopt) are forwarded to the extension unchanged.
@@ -42,7 +42,8 @@ class browser_tools final : public browser_tool_handler {
   net::awaitable<ext_reply> run_exec_file(std::int64_t tab_id, std::string_view code);
   net::awaitable<tools::call_result> screenshot(const json::object& args);
   net::awaitable<tools::call_result> export_har(const json::object& args);
-  net::awaitable<tools::call_result> upload_file(const json::object& args);
+  // browser_upload_file's paths, a drop's files: forwarded to `method` once each passed the read policy.
+  net::awaitable<tools::call_result> with_readable_files(const json::object& args, const std::string& key, const std::string& method);
   net::awaitable<tools::call_result> save_pdf(const json::object& args);
   net::awaitable<tools::call_result> analyze_site(const json::object& args);
   // Saves a tool's output where filePath says, under output_file_policy's rules.

@@ -15,8 +15,10 @@ constexpr std::string_view kBrowserConventions =
     "or shadow root, e.g. 'iframe#pay >>> button') or by ref (e12@k3f9) from the latest browser_snapshot or browser_find of that tab; "
     "a ref is valid only in the document it came from, so snapshot again after a navigation. x and y are CSS pixels of the viewport. "
     "filePath saves the output in the output folder (~/.opentabs/output, or a directory the config allows) and returns only its path; "
-    "overwrite replaces an existing file. connectionId picks a browser profile (default: the first). waitUntil: load (default), "
-    "domcontentloaded or none. No browser tool shows a tab or takes focus unless its description says so. Pointer and keyboard tools "
+    "overwrite replaces an existing file; paths and files (uploads, drops) must be files in those folders. connectionId picks a "
+    "browser profile (default: the first). Tools that load a page wait for it: waitUntil load (default), domcontentloaded or none. "
+    "timeout and ms are milliseconds, at most 25000. modifiers: {\"ctrl\":true}, also shift, alt, meta. clear: true empties a record "
+    "after reading it. No browser tool shows a tab or takes focus unless its description says so. Pointer and keyboard tools "
     "send trusted input through Chrome's debugger: Chrome shows a \"started debugging this browser\" bar while attached, which ends "
     "5 s after the last such call; a page Chrome does not let extensions debug (chrome://, the Web Store) or one another debugger "
     "holds gives an error saying so.";

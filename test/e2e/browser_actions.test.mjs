@@ -237,7 +237,8 @@ describe('always-on light capture', () => {
     const api = list.requests.find((r) => r.url === `${site.url}/api/data?kind=boot&n=3`);
     assert.equal(api?.status, 200, JSON.stringify(list.requests));
     assert.equal(api.type, 'Fetch');
-    assert.equal(api.method, undefined, "a fetch's method is not known to the page record");
+    assert.equal(api.method, 'GET', "the fetch's method noted by the page record");
+    assert.equal(list.requests.filter((r) => r.type === 'Document').length, 1, JSON.stringify(list.requests));
     const { request, source } = await ok('browser.getNetworkRequest', { tabId: tab, requestId: api.requestId });
     assert.equal(source, 'light');
     assert.equal(request.url, api.url);

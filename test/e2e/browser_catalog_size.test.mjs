@@ -11,8 +11,10 @@ import path from 'node:path';
 import { SOURCE_DIR, callTool, resultText } from './support/harness.mjs';
 import { startMcpStack } from './support/mcp_stack.mjs';
 
-// Chrome DevTools MCP 1.11.0's default tools/list, measured the same way (issue 23).
-const DEVTOOLS_MCP_BYTES = 28_628;
+// The listing as measured for the README (Playwright MCP's default is 20,296 bytes, Chrome
+// DevTools MCP 1.11.0's 28,628): a tool or description that grows it fails here, so a larger
+// catalog is a decision made in the README too.
+const CATALOG_BYTES = 25_628;
 
 // Every tool name of the built-in catalog, read from its source.
 const catalogNames = () => [...fs.readFileSync(path.join(SOURCE_DIR, 'server/tools/browser_catalog.cpp'), 'utf8')
@@ -27,7 +29,7 @@ describe('the catalog as listed', () => {
   });
   after(async () => { await stack?.close(); });
 
-  it('lists every browser tool in fewer bytes than DevTools MCP, each with a description', async () => {
+  it('lists every browser tool within the measured size, each with a description', async () => {
     const { tools } = await stack.mcp.client.listTools();
     const names = catalogNames();
     assert.ok(names.length >= 91, `catalog names read: ${names.length}`);
@@ -38,7 +40,7 @@ describe('the catalog as listed', () => {
     const builtIn = tools.filter((t) => !t.name.startsWith('fixture-'));
     const bytes = Buffer.byteLength(JSON.stringify(builtIn));
     console.log(`tools/list: ${builtIn.length} built-in tools, ${bytes} bytes`);
-    assert.ok(bytes < DEVTOOLS_MCP_BYTES, `${bytes} bytes`);
+    assert.ok(bytes <= CATALOG_BYTES, `${bytes} bytes`);
   });
 });
 

@@ -167,6 +167,18 @@ describe('browser tools through MCP', () => {
       assert.match(resultText(r), /paths\[0\]/);
     }
     assert.equal((await pageEvents()).filter((e) => e.startsWith('upload:')).length, 1, 'no refused file reached the page');
+    // Files dropped from outside the page pass the same read policy; an allowed one arrives.
+    for (const bad of [path.join(configDir, 'extension', 'auth.json'), '/etc/passwd']) {
+      const r = await callTool(mcp, 'browser_drag_element', { tabId: tab.id, toSelector: '#upload', files: [bad] });
+      assert.equal(r.isError, true, bad);
+      assert.match(resultText(r), /files\[0\]/);
+    }
+    const dropTab = json(await tool('browser_open_tab', { url: `${site.url}/drop.html` }));
+    assert.deepEqual(json(await tool('browser_drag_element', { tabId: dropTab.id, toSelector: '#zone', files: ['up.txt'] })).files, ['up.txt']);
+    const drops = async () => json(await tool('browser_execute_script', { tabId: dropTab.id, code: 'window.drops' })).value;
+    await waitFor(async () => (await drops()).length === 1, 'the page to read the dropped file');
+    assert.deepEqual((await drops())[0].files, [{ name: 'up.txt', text: 'uploaded body\n' }]);
+    await tool('browser_close_tab', { tabId: dropTab.id });
     const filled = json(await tool('browser_fill_form', { tabId: tab.id, fields: [{ selector: '#first', value: 'Grace' }, { selector: '#news', value: true }, { selector: '#plan', value: 'pro' }] }));
     assert.equal(filled.filled, 3);
     assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: '[first.value, news.checked, plan.value]' })).value, ['Grace', true, 'pro']);
@@ -196,10 +208,12 @@ describe('browser tools through MCP', () => {
     for (const row of rows) assert.match(row, /^\S+ ([A-Z]+|-) (\d{3}|-|failed:\S+) \S+ https?:\/\/\S+ (\d+|-)$/, row);
     assert.ok(!/user-agent/i.test(index), 'no headers inline');
     const boot = rows.find((r) => r.includes('/api/data?kind=boot'));
-    assert.match(boot, / - 200 Fetch /);
-    const doc = rows.find((r) => r.includes(' Document '));
-    // Its size is "-" when the page's timing entry exposes none (seen once in a full run).
-    assert.match(doc, new RegExp(` - 200 Document ${site.url}/actions\\.html (\\d+|-)$`));
+    assert.match(boot, / GET 200 Fetch /);
+    const docs = rows.filter((r) => r.includes(' Document '));
+    assert.equal(docs.length, 1, `the document is listed once:\n${index}`);
+    // Its size is "-" when the page's timing entry exposes none (seen once in a full run); its
+    // method is unknown to the page (it may have been the answer to a form POST).
+    assert.match(docs[0], new RegExp(` - 200 Document ${site.url}/actions\\.html (\\d+|-)$`));
     const detail = json(await tool('browser_get_network_request', { tabId: tab.id, requestId: boot.split(' ')[0] }));
     assert.equal(detail.request.url, `${site.url}/api/data?kind=boot&n=3`);
     assert.equal(detail.request.status, 200);
@@ -209,6 +223,22 @@ describe('browser tools through MCP', () => {
     assert.equal(detail.request.requestHeaders, undefined, 'the page record has no headers');
     const logs = json(await tool('browser_get_console_logs', { tabId: tab.id }));
     assert.ok(logs.logs.some((l) => l.text === 'actions page loaded 7'), JSON.stringify(logs));
+    await tool('browser_close_tab', { tabId: tab.id });
+  });
+
+  it('names each fetch and XHR method in the request index and lists the document once', async () => {
+    const tab = json(await tool('browser_open_tab', { url: `${site.url}/requests.html` }));
+    await waitFor(async () => json(await tool('browser_execute_script', { tabId: tab.id, code: "document.getElementById('state').textContent" })).value === 'done', 'the page\'s requests');
+    const index = await waitFor(async () => {
+      const text = resultText(await tool('browser_get_network_requests', { tabId: tab.id }));
+      return text.includes('kind=xhr') ? text : null;
+    }, 'the XHR in the index');
+    const row = (part) => index.split('\n').filter((l) => l.includes(part));
+    assert.equal(row(' Document ').length, 1, index);
+    assert.match(row('kind=list')[0], / GET 200 Fetch /, index);
+    assert.match(row('kind=create')[0], / POST 200 Fetch /, index);
+    assert.match(row('kind=xhr')[0], / POST 200 XHR /, index);
+    assert.equal(json(await tool('browser_execute_script', { tabId: tab.id, code: 'fetch.length + ":" + fetch.name + ":" + XMLHttpRequest.prototype.open.length' })).value, '1:fetch:2');
     await tool('browser_close_tab', { tabId: tab.id });
   });
 

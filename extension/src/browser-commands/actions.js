@@ -1,13 +1,14 @@
 // Page actions both Playwright MCP and Chrome DevTools MCP offer: navigation that waits for
 // the page to load (navigate, back, forward, reload),
-// drag and drop, file upload into an <input type=file>, and filling several form fields in
+// drag and drop (an element of the page, or files and data from outside it), file upload into
+// an <input type=file>, and filling several form fields in
 // one call.  Drag and upload use CDP (trusted drag events, DOM.setFileInputFiles) through
 // debugger.js, which detaches after an idle period; the rest needs no debugger.  None of
 // them activates the tab.
 //
-// Upload paths come from the server, which checked them against its read policy (only files
-// under the output folder or an additionalAllowedDirectories entry, never the config
-// folder's own files); this side only requires them to be absolute.
+// Upload paths and dropped files come from the server, which checked them against its read
+// policy (only files under the output folder or an additionalAllowedDirectories entry, never
+// the config folder's own files); this side only requires them to be absolute.
 
 import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { int, str, tabId as requireTabId, target, invalid, httpUrl, bool } from './params.js';
@@ -105,8 +106,61 @@ async function historyStep(tabId, delta, waitUntil) {
   return navResult(r);
 }
 
+// Bounds of what a drop from outside the page may carry.
+const MAX_DROP_FILES = 20;
+const MAX_DROP_TYPES = 10;
+const MAX_DROP_DATA = 1_000_000;
+// DragOperationsMask: copy | link | move, as a drag from another application allows.
+const ANY_DRAG_OPERATION = 1 | 2 | 16;
+
+// The drag data of a drop from outside the page: files (absolute paths the server checked
+// against its read policy) and/or data items ({"text/plain": "...", "text/uri-list": "..."}).
+function outsideDragData(params) {
+  const files = params?.files;
+  const data = params?.data;
+  if (files !== undefined && (!Array.isArray(files) || files.length === 0 || files.length > MAX_DROP_FILES
+    || !files.every((p) => typeof p === 'string' && p.startsWith('/') && p.length <= 4096))) {
+    throw invalid(`Invalid files: expected 1-${MAX_DROP_FILES} absolute file paths`);
+  }
+  if (data !== undefined) {
+    const entries = data && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data) : null;
+    if (!entries || entries.length === 0 || entries.length > MAX_DROP_TYPES) throw invalid(`Invalid data: expected {"mime/type": "text"} with 1-${MAX_DROP_TYPES} types, e.g. {"text/plain": "hello"}`);
+    let total = 0;
+    for (const [type, value] of entries) {
+      if (!/^[a-z]+\/[a-z0-9.+-]+$/i.test(type)) throw invalid(`Invalid data: "${type.slice(0, 50)}" is not a MIME type such as text/plain or text/uri-list`);
+      if (typeof value !== 'string') throw invalid(`Invalid data["${type}"]: expected a string`);
+      total += value.length;
+    }
+    if (total > MAX_DROP_DATA) throw invalid(`Invalid data: more than ${MAX_DROP_DATA} characters in all`);
+  }
+  return {
+    items: (data ? Object.entries(data) : []).map(([mimeType, value]) => ({ mimeType, data: value })),
+    ...(files ? { files } : {}),
+    dragOperationsMask: ANY_DRAG_OPERATION,
+  };
+}
+
+// Files or data dropped onto an element as if dragged in from another application: trusted
+// dragenter, dragover and drop at the element's visible point (no mouse button involved).
+async function dropFromOutside(tabId, params) {
+  const data = outsideDragData(params);
+  const to = target({ selector: params?.toSelector, ref: params?.toRef });
+  const end = await runPageOp(tabId, 'locate', to);
+  await withDebugger(tabId, async (send) => {
+    for (const type of ['dragEnter', 'dragOver', 'drop']) {
+      await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
+    }
+  });
+  const { tag, ref, text } = end;
+  return { dropped: true, files: (data.files ?? []).map((p) => p.slice(p.lastIndexOf('/') + 1)), types: data.items.map((i) => i.mimeType), to: { tag, ref, text } };
+}
+
 async function drag(params) {
   const tabId = requireTabId(params);
+  if (params?.files !== undefined || params?.data !== undefined) {
+    if (params?.fromSelector !== undefined || params?.fromRef !== undefined) throw invalid('Give either fromSelector/fromRef (drag an element of the page) or files/data (drop from outside), not both');
+    return dropFromOutside(tabId, params);
+  }
   const from = target({ selector: params?.fromSelector, ref: params?.fromRef });
   const to = target({ selector: params?.toSelector, ref: params?.toRef });
   // locate scrolls an element into view when it is not; both must be in view together.  If
@@ -120,37 +174,67 @@ async function drag(params) {
     if (!sameScroll(start, end)) end = null;
   }
   if (!end) throw invalid('The two elements cannot be in view at the same time; scroll or resize so both are visible, then drag');
-  let dropped = false;
-  await withDebugger(tabId, async (send) => {
-    // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted) instead
-    // of starting an OS drag, and the drop is dispatched as trusted drag events.  A pointer-
-    // based drag (no HTML5 dragstart) just sees the mouse moves.
-    await send('Input.setInterceptDrags', { enabled: true });
-    let stop = () => {};
-    const intercepted = new Promise((resolve) => {
-      stop = onEvent(tabId, (method, p) => { if (method === 'Input.dragIntercepted') resolve(p.data); });
-    });
-    const mouse = pointer(send);
-    try {
-      await mouse.move(start.x, start.y);
-      await mouse.press('left');
-      await mouse.move(end.x, end.y, 5);
-      const data = await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
-      if (data) {
-        for (const type of ['dragEnter', 'dragOver', 'drop']) {
-          await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
-        }
-        dropped = true;
-      }
-      await mouse.release();
-    } finally {
-      stop();
-      await mouse.finish();
-      await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
-    }
-  });
+  const { dropped, navigatedMidDrag } = await dragWithMouse(tabId, start, end);
+  if (navigatedMidDrag) {
+    const now = await chrome.tabs.get(tabId).catch(() => null);
+    throw invalid(`Tab ${tabId} navigated during the drag (now ${now?.pendingUrl || now?.url || 'closed'}); the mouse button was released and nothing was dropped. Take a new browser_snapshot and drag again`);
+  }
   const strip = ({ tag, ref, text }) => ({ tag, ref, text });
   return { dragged: true, html5Drop: dropped, from: strip(start), to: strip(end) };
+}
+
+// Press at start, move to end, drop, release; the button is released whatever happens.
+// A page may navigate while the button is down (a link, a script on mousedown): the drag then
+// stops moving, drops nothing and reports it, rather than dropping onto the next document.
+// The page's own navigation request (Page.frameRequestedNavigation) arrives before the reply
+// to the mouse event whose handler made it; the tab's loading status catches navigations
+// started any other way.  What the drop or the release itself starts (a router updating the
+// URL) is the drag's result, not a failure.
+async function dragWithMouse(tabId, start, end) {
+  let navigated = false;
+  const onUpdated = (id, change) => { if (id === tabId && change.status === 'loading') navigated = true; };
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  try {
+    return await withDebugger(tabId, async (send) => {
+      // With drags intercepted, Chrome hands the drag data to us (Input.dragIntercepted)
+      // instead of starting an OS drag, and the drop is dispatched as trusted drag events.  A
+      // pointer-based drag (no HTML5 dragstart) just sees the mouse moves.
+      await send('Page.enable');
+      const { frameTree } = await send('Page.getFrameTree');
+      const topFrame = frameTree.frame.id;
+      await send('Input.setInterceptDrags', { enabled: true });
+      let stop = () => {};
+      const intercepted = new Promise((resolve) => {
+        stop = onEvent(tabId, (method, p) => {
+          if (method === 'Input.dragIntercepted') resolve(p.data);
+          else if ((method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') && p.frameId === topFrame) navigated = true;
+        });
+      });
+      const mouse = pointer(send);
+      try {
+        await mouse.move(start.x, start.y);
+        await mouse.press('left');
+        if (!navigated) await mouse.move(end.x, end.y, 5);
+        const data = navigated ? null : await Promise.race([intercepted, sleep(DRAG_START_WAIT_MS).then(() => null)]);
+        const navigatedMidDrag = navigated;
+        let dropped = false;
+        if (data && !navigatedMidDrag) {
+          for (const type of ['dragEnter', 'dragOver', 'drop']) {
+            await send('Input.dispatchDragEvent', { type, x: end.x, y: end.y, data, modifiers: 0 });
+          }
+          dropped = true;
+        }
+        await mouse.release();
+        return { dropped, navigatedMidDrag };
+      } finally {
+        stop();
+        await mouse.finish();
+        await send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
+      }
+    });
+  } finally {
+    chrome.tabs.onUpdated.removeListener(onUpdated);
+  }
 }
 
 async function uploadFile(params) {

@@ -335,16 +335,33 @@ export function pageAgent(op, args) {
     (st.cursor === 'pointer' && (!el.parentElement || styleOf(el.parentElement).cursor !== 'pointer'));
   const INTERACTIVE_SELECTOR = 'a[href],button,input:not([type=hidden]),select,textarea,[role],[contenteditable],[onclick],[tabindex],iframe,frame';
   const MAX_OPTIONS = 100;
-  // A row of a data table, not of a layout table: short cells without structure of their own.
+  // A row of a data table, not of a layout table: short cells without structure of their own,
+  // none of them clickable (the day cells of a date picker each need a ref).
   const plainRow = (tr) => [...tr.cells].every((c) => (c.innerText ?? '').length <= 300 &&
-    !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame'));
+    !c.querySelector('table,h1,h2,h3,h4,h5,h6,ul,ol,p,form,fieldset,iframe,frame') && styleOf(c).cursor !== 'pointer');
 
   // Drag sources, drop zones and hover targets, which have no role of their own.  Listeners
   // added from script cannot be seen from here, so they are recognised by what they show:
   // a drag source by draggable="true", a grab cursor or inline drag handlers; a drop zone by
-  // inline drop handlers, aria-dropeffect, or as the container of drag sources (and its
-  // siblings of the same tag and class: the empty columns of a board); a hover target by a
-  // :hover rule of the page's style sheets that names it.
+  // inline drop handlers, aria-dropeffect, words that ask for a drop ("Drop files here"), or
+  // as the container of drag sources (and its siblings of the same tag and class: the empty
+  // columns of a board); a hover target by a
+  // :hover rule of the page's style sheets that names it, or by a hidden, absolutely placed
+  // child holding links or buttons (a menu panel its parent opens on mouseenter).
+  // A zone that tells the user to drop onto it ("Drop files here"), in its label or own text.
+  const saysDrop = (el) => {
+    const role = roleOf(el);
+    if (role && role !== 'generic' && role !== 'group' && role !== 'region') return false;
+    const label = el.getAttribute('aria-label') ?? [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ');
+    return label.length <= 100 && /\b(drop|drag)\b(?!-?down)/i.test(label);
+  };
+  const hasHiddenMenu = (el) => {
+    for (const child of el.children) {
+      const cs = styleOf(child);
+      if (cs.display === 'none' && cs.position === 'absolute' && child.querySelector('a[href],button,[role=menuitem],li')) return true;
+    }
+    return false;
+  };
   const pointerTargets = (() => {
     const drops = new Set();
     const hoverSelectors = [];
@@ -386,8 +403,8 @@ export function pageAgent(op, args) {
         let kind = null;
         const st = styleOf(el);
         if (el.getAttribute('draggable') === 'true' || el.hasAttribute('ondragstart') || st.cursor === 'grab' || st.cursor === 'move') kind = 'draggable';
-        else if (drops.has(el) || el.hasAttribute('ondrop') || el.hasAttribute('ondragover') || el.hasAttribute('aria-dropeffect')) kind = 'drop';
-        else if (hoverSelectors.some((sel) => { try { return el.matches(sel); } catch { return false; } })) kind = 'hover';
+        else if (drops.has(el) || el.hasAttribute('ondrop') || el.hasAttribute('ondragover') || el.hasAttribute('aria-dropeffect') || saysDrop(el)) kind = 'drop';
+        else if (hoverSelectors.some((sel) => { try { return el.matches(sel); } catch { return false; } }) || hasHiddenMenu(el)) kind = 'hover';
         kindOf.set(el, kind);
         return kind;
       },
@@ -494,7 +511,21 @@ export function pageAgent(op, args) {
           if (el.querySelector(INTERACTIVE_SELECTOR)) walkChildren(childrenOf(el), depth + 1, true);
           return;
         }
-        const name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
+        let name = role === 'clickable' ? squash(el.innerText, 100) : nameOf(el, role);
+        // A drag source or hover target with a role but no name (an <article> card, a <li>)
+        // is named by its visible text when short, so the line an agent searches for carries
+        // the ref; a drop zone by its first heading (a board's column title) or its short text.
+        let namedByText = false;
+        const shortText = (el.innerText ?? '').length <= 100;
+        if (!name && pointerKind === 'drop') {
+          const heading = el.querySelector('h1,h2,h3,h4,h5,h6');
+          if (heading) name = squash(heading.innerText, 100);
+        }
+        // Longer text stays in the lines below, where none of it is cut.
+        if (!name && pointerKind && shortText) {
+          name = squash(el.innerText, 100);
+          namedByText = Boolean(name);
+        }
         const value = valueOf(el, role);
         const states = statesOf(el, role);
         if (pointerKind) states.push(pointerKind);
@@ -508,7 +539,7 @@ export function pageAgent(op, args) {
         if (el.tagName === 'SELECT') { optionsOf(el, childDepth); return; }
         if (['button', 'link', 'heading', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'img', 'slider', 'spinbutton', 'clickable'].includes(role) &&
           !shadowOf(el) && !el.querySelector(INTERACTIVE_SELECTOR)) return;
-        if (role === 'clickable') quiet = true;
+        if (role === 'clickable' || namedByText) quiet = true;
       }
       if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
         let doc = null;

@@ -8,9 +8,14 @@
 // extension was starting (a browser launched with start URLs, restored tabs) was seen to stay
 // out of the extension's reach — chrome.tabs reported its URL as "" and scripting was refused —
 // so plugins never became ready in it (e2e extension-lifecycle failed 2 of 2 runs; 2 of 6
-// start tabs in a probe).  Why not wrap fetch/XMLHttpRequest to learn methods: pages and
-// their anti-bot scripts see wrapped natives; the method of a fetch/XHR is reported as
-// unknown ("-") instead.  Headers and bodies come from browser_enable_network_capture.
+// start tabs in a probe).  Resource Timing has no method, so fetch and XMLHttpRequest.open are
+// wrapped (as console-hook.js wraps console) by functions that only note the method of the URL
+// they are given and then call the original with the same this and arguments; the entry
+// Resource Timing reports for that URL later takes the oldest noted method.  A document's
+// method stays unknown ("-"): a page cannot tell whether it was the answer to a form POST.
+// Chrome delivers a document's navigation entry twice (at document start, buffered, and again
+// complete after load); the second delivery updates the first row.  Headers and bodies come
+// from browser_enable_network_capture.
 (() => {
   const KEY = Symbol.for('opentabs.requestRing');
   if (globalThis[KEY]) return;
@@ -33,6 +38,53 @@
   // Initiators whose requests are always GET; fetch, XHR and navigations may be anything.
   const GET_ONLY = new Set(['script', 'link', 'css', 'img', 'image', 'input', 'video', 'audio', 'track', 'iframe', 'frame', 'object', 'embed']);
   const ms = (v) => Math.max(0, Math.round(v));
+
+  // Methods of fetch/XHR calls whose Resource Timing entry has not come yet, by absolute URL.
+  const MAX_PENDING = 200;
+  const pendingMethods = new Map();
+  let pendingCount = 0;
+  const apply = Reflect.apply;
+  function noteMethod(method, url) {
+    const absolute = new URL(String(url), location.href).href.slice(0, MAX_URL);
+    if (pendingCount >= MAX_PENDING) {
+      // Calls whose entries never came (blocked, still streaming): the oldest URL's go first.
+      const [oldest, list] = pendingMethods.entries().next().value;
+      pendingCount -= list.length;
+      pendingMethods.delete(oldest);
+    }
+    const list = pendingMethods.get(absolute);
+    if (list) list.push(String(method).toUpperCase().slice(0, 20));
+    else pendingMethods.set(absolute, [String(method).toUpperCase().slice(0, 20)]);
+    pendingCount += 1;
+  }
+  function takeMethod(url) {
+    const list = pendingMethods.get(url);
+    if (!list) return undefined;
+    pendingCount -= 1;
+    const method = list.shift();
+    if (!list.length) pendingMethods.delete(url);
+    return method;
+  }
+  const nativeFetch = globalThis.fetch;
+  if (typeof nativeFetch === 'function') {
+    // One declared parameter, as the native has (fetch.length is 1).
+    globalThis.fetch = function fetch(input) {
+      try {
+        const init = arguments[1];
+        const isRequest = typeof Request === 'function' && input instanceof Request;
+        noteMethod(init?.method ?? (isRequest ? input.method : 'GET'), isRequest ? input.url : input);
+      } catch { /* an unparsable URL: the native call reports it */ }
+      return apply(nativeFetch, this, arguments);
+    };
+  }
+  const nativeOpen = globalThis.XMLHttpRequest?.prototype.open;
+  if (typeof nativeOpen === 'function') {
+    globalThis.XMLHttpRequest.prototype.open = function open(method, url) {
+      try { noteMethod(method, url); } catch { /* as above */ }
+      return apply(nativeOpen, this, arguments);
+    };
+  }
+  let documentEntry = null;
   const span = (from, to) => (from > 0 && to >= from ? ms(to - from) : undefined);
 
   function record(e) {
@@ -46,7 +98,8 @@
     const status = Number(e.responseStatus) || undefined; // 0: not exposed (cross-origin) or failed
     const entry = {
       requestId: `${prefix}${++seq}`,
-      method: initiator === 'beacon' ? 'POST' : GET_ONLY.has(initiator) ? 'GET' : undefined,
+      method: initiator === 'beacon' ? 'POST' : GET_ONLY.has(initiator) ? 'GET'
+        : initiator === 'fetch' || initiator === 'xmlhttprequest' ? takeMethod(String(e.name).slice(0, MAX_URL)) : undefined,
       url: String(e.name).slice(0, MAX_URL),
       type,
       status,
@@ -67,6 +120,14 @@
     };
     if (e.serverTiming?.length) entry.serverTiming = e.serverTiming.slice(0, 10).map((t) => ({ name: String(t.name).slice(0, 100), durationMs: t.duration, description: String(t.description).slice(0, 200) }));
     if (e.renderBlockingStatus === 'blocking') entry.renderBlocking = true;
+    if (initiator === 'navigation') {
+      if (documentEntry) {
+        const { requestId, ...complete } = entry;
+        Object.assign(documentEntry, complete);
+        return;
+      }
+      documentEntry = entry;
+    }
     ring.push(entry);
     if (ring.length > MAX_ENTRIES) dropped += ring.splice(0, ring.length - MAX_ENTRIES).length;
   }

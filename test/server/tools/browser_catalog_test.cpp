@@ -186,6 +186,13 @@ TEST_CASE("validators enforce required, types, closed objects and selector-or-re
   CHECK_FALSE(accepts("browser_mouse", R"({"tabId":3,"action":"press","x":1,"y":2})"));
   CHECK_FALSE(accepts("browser_wait", R"({"ms":60000})"));
   CHECK_FALSE(accepts("browser_throttle_cpu", R"({"tabId":1,"rate":50})"));
+  // A drop from outside the page: files or data, onto a target named by selector or ref.
+  CHECK(accepts("browser_drag_element", R"({"tabId":1,"toSelector":"#zone","files":["a.txt"]})"));
+  CHECK(accepts("browser_drag_element", R"({"tabId":1,"toRef":"e3@ab12","data":{"text/plain":"hi"}})"));
+  CHECK_FALSE(accepts("browser_drag_element", R"({"tabId":1,"files":["a.txt"]})"));
+  CHECK_FALSE(accepts("browser_drag_element", R"({"tabId":1,"toSelector":"#zone","data":{}})"));
+  CHECK_FALSE(accepts("browser_drag_element", R"({"tabId":1,"toSelector":"#zone","data":{"text/plain":1}})"));
+  CHECK_FALSE(accepts("browser_drag_element", R"({"tabId":1,"toSelector":"#zone","files":[]})"));
 }
 
 TEST_CASE("browser_notify takes what the original takes: an empty message and a long title") {
