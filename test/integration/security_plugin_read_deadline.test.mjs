@@ -7,24 +7,15 @@
 // the deadline reason and nothing else; /health must answer while a reload waits for it.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './support/server.mjs';
+import { pluginCopy } from './support/plugin_copy.mjs';
 
-const NOTES = new URL('../fixtures/plugins/notes', import.meta.url).pathname;
 const DEADLINE_MS = 1500;
 // Far longer than the deadline: the slow read is still asleep when the test ends.
 const DELAY_MS = 120_000;
-
-function pluginCopy(root, name) {
-  const dir = join(root, name);
-  cpSync(NOTES, dir, { recursive: true });
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  pkg.name = `opentabs-plugin-${name}`;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  return dir;
-}
 
 describe('a plugin folder whose reads are slow', () => {
   let root;
