@@ -116,7 +116,7 @@ reload_pipeline::prepared reload_pipeline::prepare() {
 }
 
 reload_outcome reload_pipeline::reload(bool announce) {
-  ++reload_sequence_;
+  applied_sequence_ = ++reload_sequence_;
   auto prep = prepare();
   auto found = plugins::discover(prep.discovery);
   return apply(std::move(prep), std::move(found), announce);
@@ -144,8 +144,10 @@ net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce)
   });
   while (!state->found) co_await state->arrived.async_wait(net::as_value);
   auto found = std::move(*state->found);
-  // A reload that started after this one read config.json and the plugins later: it wins.
-  if (sequence != reload_sequence_) co_return last_applied_;
+  // A reload that started after this one and has ended read config.json and the plugins later:
+  // the state never goes back to older news.  One still running applies after this one.
+  if (sequence < applied_sequence_) co_return last_applied_;
+  applied_sequence_ = sequence;
   co_return apply(std::move(prep), std::move(found), announce);
 }
 

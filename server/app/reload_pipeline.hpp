@@ -3,8 +3,9 @@
 // rebuilds the tool registry, then has the announcer tell the extensions and MCP sessions.
 // It also takes in the config changes the server writes itself (permissions, settings),
 // and coalesces POST /reload requests.  The plugin folders may sit on a slow filesystem:
-// every plugin is loaded with a deadline (plugins/bounded_load.hpp), and POST /reload and the
-// config watcher run discovery on a reader thread while the io thread keeps serving.  What a
+// every plugin is loaded with a deadline (plugins/bounded_load.hpp), and POST /reload, the
+// config watcher and plugin install/update/remove run discovery on a reader thread while the
+// io thread keeps serving.  What a
 // reload changes in the server state is replaced at once on the io thread, after discovery,
 // so nothing sees a half-replaced state.
 #pragma once
@@ -52,9 +53,9 @@ class reload_pipeline {
   // connected.
   reload_outcome reload(bool announce);
 
-  // The same with discovery on the reader thread; the io thread serves meanwhile.  When
-  // another reload starts before this one's discovery ends, the later one's outcome stands
-  // and this one changes nothing.
+  // The same with discovery on the reader thread; the io thread serves meanwhile.  When a
+  // reload that started later has already ended, its outcome stands and this one changes
+  // nothing; otherwise this one applies (and a later one still running applies after it).
   net::awaitable<reload_outcome> reload_off_thread(bool announce);
 
   // POST /reload: callers within `coalesce_window` of each other share one reload.
@@ -117,7 +118,8 @@ class reload_pipeline {
   std::function<void()> before_adapter_writes_;
   bool writing_pending_config_ = false;
   plugins::bounded_load_options load_bounds_;
-  std::uint64_t reload_sequence_ = 0;
+  std::uint64_t reload_sequence_ = 0;   // reloads started
+  std::uint64_t applied_sequence_ = 0;  // the newest one whose outcome is in the state
   reload_outcome last_applied_;
   asio::thread_pool reader_{1};
 };
