@@ -1,6 +1,7 @@
 // Synchronous REST calls to the local server (see server_api.hpp).
 #include "cli/server_api.hpp"
 
+#include "bridge/server_proof.hpp"
 #include "config/auth_secret.hpp"
 #include "net/http_client.hpp"
 #include "util/strings.hpp"
@@ -35,9 +36,49 @@ result<api_reply> server_api::call(const std::string& method, const std::string&
   return call_with_secret(method, target, body, token, timeout);
 }
 
+result<std::string> server_api::proof_header(const std::string& secret) const {
+  if (proven_ && proven_->secret == secret) return proven_->header;
+  auto proof = bridge::prove_server_now(port_, secret);
+  if (!proof) {
+    if (proof.err().code == "connect_failed") return not_running();
+    if (proof.err().code == "not_opentabs")
+      return make_error("not_opentabs", proof.err().message + " (secret file: " + paths_.auth_json().string() +
+                                            "; a server of another config directory is named the same way: check "
+                                            "OPENTABS_CONFIG_DIR)", errc::unavailable);
+    return proof.err();
+  }
+  proven_ = proven_server{secret, *proof};
+  return *proof;
+}
+
+error server_api::not_running() const {
+  return make_error("server_not_running", "no opentabs server is running on port " + std::to_string(port_) +
+                                              ". Start one with `opentabs start` (or `opentabs start --background`)");
+}
+
 result<api_reply> server_api::call_with_secret(const std::string& method, const std::string& target,
-                                               const std::string& body, const std::optional<std::string>& token,
+                                               const std::string& body, const std::optional<std::string>& secret,
                                                std::chrono::milliseconds timeout) const {
+  if (!secret) return send(method, target, body, std::nullopt, timeout);
+  // The secret never leaves this process: the server proves it knows it first, and requests
+  // carry the credential bound to that proof.
+  const bool reused = proven_ && proven_->secret == *secret;
+  auto header = proof_header(*secret);
+  if (!header) return header.err();
+  auto reply = send(method, target, body, *header, timeout);
+  if (reused && !reply && reply.err().code == "bad_secret") {
+    // A server restarted since the proof forgets it: prove the new one once.
+    proven_.reset();
+    header = proof_header(*secret);
+    if (!header) return header.err();
+    reply = send(method, target, body, *header, timeout);
+  }
+  return reply;
+}
+
+result<api_reply> server_api::send(const std::string& method, const std::string& target, const std::string& body,
+                                   const std::optional<std::string>& authorization,
+                                   std::chrono::milliseconds timeout) const {
   asio::io_context io{1};
   net::http_client_options opts;
   opts.connect_timeout = std::chrono::seconds(3);
@@ -50,7 +91,7 @@ result<api_reply> server_api::call_with_secret(const std::string& method, const 
   req.body = body;
   req.headers.emplace_back("Accept", "application/json");
   if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
-  if (token) req.headers.emplace_back("Authorization", "Bearer " + *token);
+  if (authorization) req.headers.emplace_back("Authorization", *authorization);
   std::optional<result<net::http_client_response>> got;
   asio::co_spawn(
       io, [&]() -> net::awaitable<void> { got = co_await client.send(req); }, asio::detached);
@@ -58,9 +99,7 @@ result<api_reply> server_api::call_with_secret(const std::string& method, const 
   if (!got) return make_error("io", "request to the server did not complete");
   if (!got->ok()) {
     const auto& e = got->err();
-    if (e.code == "connect_failed")
-      return make_error("server_not_running", "no opentabs server is running on port " + std::to_string(port_) +
-                                                  ". Start one with `opentabs start` (or `opentabs start --background`)");
+    if (e.code == "connect_failed") return not_running();
     if (e.is(errc::timeout))
       return make_error("timeout", "the server on port " + std::to_string(port_) + " did not answer " + method + " " +
                                        target.substr(0, target.find('?')) + " in time (" + e.message + ")");
@@ -72,7 +111,7 @@ result<api_reply> server_api::call_with_secret(const std::string& method, const 
   reply.server_version = std::string((*got)->header("x-opentabs-version"));
   if (auto v = json::parse(reply.body); v) reply.json = std::move(*v);
   if (reply.status == 401)
-    return make_error("bad_secret", "the server on port " + std::to_string(port_) + " rejected the secret in " +
+    return make_error("bad_secret", "the server on port " + std::to_string(port_) + " rejected the credential made from " +
                                         paths_.auth_json().string() +
                                         "; is it running with another config directory (OPENTABS_CONFIG_DIR)?");
   if (reply.status == 403)

@@ -1,8 +1,12 @@
 // The CLI's view of a running opentabs server: authenticated REST calls (GET /health,
 // /tools, /audit; POST /tools/<name>/call, /reload, /plugin-settings) made synchronously
-// on a private io_context with the coroutine http_client.  Transport failures become one
-// clear error each: nothing listening says how to start the server, a 401 names the
-// secret file, a timeout says how long we waited.  The secret never appears in errors.
+// on a private io_context with the coroutine http_client.  The secret never leaves this
+// process: before the first authenticated request the program on the port must prove it
+// knows the secret (bridge/server_proof, util/peer_proof), and requests carry the
+// credential bound to that proof.  Transport failures become one clear error each: nothing
+// listening says how to start the server, a listener that cannot prove the secret is named
+// (pid and program when /proc tells), a 401 names the secret file, a timeout says how long we
+// waited.  The secret never appears in errors.
 #pragma once
 
 #include <chrono>
@@ -33,8 +37,10 @@ class server_api {
   // Reads auth.json.  Errors "no_secret" / "bad_secret" name the file and the fix.
   result<std::string> secret() const;
 
-  // One request.  `authenticated` adds the bearer token (and fails early without one).
-  // Errors: "server_not_running", "timeout", "bad_secret" (401), "io", "bad_response".
+  // One request.  `authenticated` proves the server and adds the proof credential (and fails
+  // early without a secret).  Errors: "server_not_running", "not_opentabs" (the listener did
+  // not prove the secret; nothing was sent to it), "timeout", "bad_secret" (401), "io",
+  // "bad_response".
   result<api_reply> call(const std::string& method, const std::string& target, const std::string& body = "",
                          bool authenticated = true,
                          std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
@@ -55,8 +61,20 @@ class server_api {
   std::string notify_reload() const;
 
  private:
+  // "OpenTabs-Proof <credential>" for a server that proved `secret`, reused for this object's
+  // later calls.
+  result<std::string> proof_header(const std::string& secret) const;
+  result<api_reply> send(const std::string& method, const std::string& target, const std::string& body,
+                         const std::optional<std::string>& authorization, std::chrono::milliseconds timeout) const;
+  error not_running() const;
+
+  struct proven_server {
+    std::string secret;
+    std::string header;
+  };
   std::uint16_t port_;
   config::config_paths paths_;
+  mutable std::optional<proven_server> proven_;
 };
 
 // The error message a server's JSON error body carries ({"error": ...} in its various

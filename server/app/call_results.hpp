@@ -21,15 +21,24 @@ tools::call_result success_result(const json::value& result, bool unwrap_output)
 
 // A successful browser.* answer for `tool_name`: browser_snapshot's {url, title, snapshot,
 // truncated, lines} becomes plain text, a first line of metadata
-// (`page title="…" url=… lines=N truncated=false`) followed by the snapshot lines, so the
-// snapshot is not escaped into a JSON string; every other answer is success_result's JSON.
-// browser_get_tab_content's page text is marked as the page's (mark_page_text).
+// (`page title="…" url=… lines=N truncated=false`) that ends with the page-content opening
+// mark, the snapshot lines, and the closing mark, so the snapshot is not escaped into a JSON
+// string; every other answer is success_result's JSON.  browser_get_tab_content's page text is
+// marked as the page's (mark_page_text).
 tools::call_result browser_success(std::string_view tool_name, const json::value& result);
 
 // Text a web page wrote, between a first line that names the page's origin and says it is
 // the page's words, and a last line with a random boundary the page cannot predict, so an
 // agent can tell page content from the tool's own words.
 std::string mark_page_text(std::string_view text, std::string_view url);
+
+// The two marks around page text from `url`: `opening` (one line, no line break) names the
+// origin and the closing mark; `closing` is "[end of page content <random boundary>]".
+struct page_text_marks {
+  std::string opening;
+  std::string closing;
+};
+page_text_marks page_text_marks_for(std::string_view url);
 
 // A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
 tools::call_result plugin_failure(const ext_reply& reply);

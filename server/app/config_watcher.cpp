@@ -69,7 +69,7 @@ net::awaitable<void> config_watcher::run() {
     if (!config_moved && !dist_moved) continue;
     ++state_.watcher.poll_detections;
     log::info(config_moved ? "config.json changed on disk; reloading" : "a local plugin was rebuilt; reloading");
-    auto outcome = reload_.reload(true);
+    auto outcome = co_await reload_.reload_off_thread(true);
     if (config_moved && outcome.ok) log::original_line("Config reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
     if (state_.dev) plugin_stamps = dev_stamps();
   }

@@ -297,7 +297,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
     co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
   }
   log::info("npm installed " + installed + "; reloading plugins");
-  reload_.reload(true);
+  co_await reload_.reload_off_thread(true);
 
   auto derived = plugins::plugin_name_from_package(installed);
   for (const auto& p : state_.plugins) {
@@ -335,7 +335,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   if (!r) co_return r.err();
   if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
   forget_update(p->package_name);
-  reload_.reload(true);
+  co_await reload_.reload_off_thread(true);
   auto now = find_installed(p->name);
   if (!now)
     co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
@@ -406,7 +406,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
       co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
   }
   forget_update(p->package_name);
-  reload_.reload(true);
+  co_await reload_.reload_off_thread(true);
   co_await tell_extensions_uninstalled(p->name);
   log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
   co_return json::object{{"ok", true}};
@@ -445,7 +445,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);
   }
-  reload_.reload(true);
+  co_await reload_.reload_off_thread(true);
   co_return json::object{{"ok", true}};
 }
 

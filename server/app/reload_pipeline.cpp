@@ -10,6 +10,7 @@
 #include "config/config_lock.hpp"
 #include "mcp/gateway_tools.hpp"
 #include "plugins/adapter_files.hpp"
+#include "plugins/bounded_load.hpp"
 #include "plugins/naming.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
@@ -63,37 +64,43 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
 }
 
 reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, fs::path home)
-    : ex_(ex), state_(state), announce_(announce), home_(std::move(home)), reload_done_(ex) {}
+    : ex_(ex),
+      state_(state),
+      announce_(announce),
+      home_(std::move(home)),
+      reload_done_(ex),
+      load_bounds_(plugins::bounded_load_options_from_env()) {}
 
-reload_outcome reload_pipeline::reload(bool announce) {
-  auto t0 = std::chrono::steady_clock::now();
-  reload_outcome out;
+reload_pipeline::~reload_pipeline() { reader_.join(); }
+
+reload_pipeline::prepared reload_pipeline::prepare() {
+  prepared prep;
+  prep.started = std::chrono::steady_clock::now();
   auto loaded = state_.store.load();
   if (!loaded) {
     // Keep serving with the last good configuration.
-    out.ok = false;
-    out.error = loaded.err().message;
+    prep.config_error = loaded.err().message;
     log::error(loaded.err().message + " — keeping the last good configuration");
   } else {
     for (const auto& w : loaded->warnings) log::warn(w);
-    state_.cfg = loaded->cfg;
+    prep.cfg = loaded->cfg;
     log::original_line("Config loaded from " + state_.store.path().string());
   }
-  state_.cfg_stamp = state_.store.last_stamp();
-  auto old_secret = state_.secret;
+  prep.cfg_stamp = state_.store.last_stamp();
   if (auto s = config::ensure_secret(state_.paths.auth_json())) {
     for (const auto& w : s->warnings) log::warn(w);
     if (s->generated) log::info("generated a new secret in " + state_.paths.auth_json().string());
-    state_.secret = s->secret;
+    prep.secret = s->secret;
   } else {
     log::error(s.err().message);
   }
   plugins::remove_exec_leftovers(state_.paths.adapters_dir());
 
-  plugins::discovery_input in;
-  in.local_plugins = state_.cfg.local_plugins;
-  in.local_plugin_dirs = state_.cfg.local_plugin_dirs;
-  in.additional_allowed_directories = state_.cfg.additional_allowed_directories;
+  const config::config_file& cfg = prep.cfg ? *prep.cfg : state_.cfg;
+  plugins::discovery_input& in = prep.discovery;
+  in.local_plugins = cfg.local_plugins;
+  in.local_plugin_dirs = cfg.local_plugin_dirs;
+  in.additional_allowed_directories = cfg.additional_allowed_directories;
   in.config_dir = state_.paths.dir;
   in.home = home_;
   std::error_code ec;
@@ -102,7 +109,59 @@ reload_outcome reload_pipeline::reload(bool announce) {
   in.npm_global_root = npm_global_root();
   in.load.browser_tool_names = browser_tool_names();
   in.builtin_tool_names = builtin_tool_names();
-  auto found = plugins::discover(in);
+  in.load_one = [bounds = load_bounds_](const fs::path& dir, std::string_view source, const plugins::load_options& o) {
+    return plugins::load_plugin_bounded(dir, source, o, bounds);
+  };
+  return prep;
+}
+
+reload_outcome reload_pipeline::reload(bool announce) {
+  applied_sequence_ = ++reload_sequence_;
+  auto prep = prepare();
+  auto found = plugins::discover(prep.discovery);
+  return apply(std::move(prep), std::move(found), announce);
+}
+
+net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce) {
+  const auto sequence = ++reload_sequence_;
+  auto prep = prepare();
+  // Discovery reads every plugin folder: on the reader thread, so the io thread keeps serving
+  // while a slow filesystem answers (each plugin bounded by its deadline there).  The result
+  // is handed back on the io thread; the shared state outlives this frame if the server stops
+  // while the reader still works.
+  struct handover {
+    explicit handover(asio::any_io_executor ex) : arrived(ex, asio::steady_timer::time_point::max()) {}
+    std::optional<plugins::discovery_result> found;
+    asio::steady_timer arrived;
+  };
+  auto state = std::make_shared<handover>(ex_);
+  asio::post(reader_, [state, in = prep.discovery, io = ex_] {
+    auto found = plugins::discover(in);
+    asio::post(io, [state, found = std::move(found)]() mutable {
+      state->found = std::move(found);
+      state->arrived.cancel();
+    });
+  });
+  while (!state->found) co_await state->arrived.async_wait(net::as_value);
+  auto found = std::move(*state->found);
+  // A reload that started after this one and has ended read config.json and the plugins later:
+  // the state never goes back to older news.  One still running applies after this one.
+  if (sequence < applied_sequence_) co_return last_applied_;
+  applied_sequence_ = sequence;
+  co_return apply(std::move(prep), std::move(found), announce);
+}
+
+reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, bool announce) {
+  reload_outcome out;
+  if (prep.cfg) {
+    state_.cfg = std::move(*prep.cfg);
+  } else {
+    out.ok = false;
+    out.error = prep.config_error;
+  }
+  state_.cfg_stamp = prep.cfg_stamp;
+  auto old_secret = state_.secret;
+  if (prep.secret) state_.secret = std::move(*prep.secret);
   for (const auto& w : found.warnings) log::warn(w);
 
   reload_news news;
@@ -159,7 +218,7 @@ reload_outcome reload_pipeline::reload(bool announce) {
   state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
 
   out.plugins = state_.plugins.size();
-  out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prep.started).count();
   ++state_.reloads.count;
   state_.reloads.last_timestamp_ms = now_epoch_ms();
   state_.reloads.last_duration_ms = out.duration_ms;
@@ -168,6 +227,7 @@ reload_outcome reload_pipeline::reload(bool announce) {
     news.secret_rotated = !old_secret.empty() && old_secret != state_.secret;
     announce_.reloaded(news);
   }
+  last_applied_ = out;
   return out;
 }
 
@@ -183,7 +243,7 @@ net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   reload_waiting_ = true;
   asio::steady_timer debounce(ex_, coalesce_window);
   co_await debounce.async_wait(net::as_value);
-  last_reload_ = reload(true);
+  last_reload_ = co_await reload_off_thread(true);
   reload_waiting_ = false;
   ++reload_generation_;
   reload_done_.cancel();

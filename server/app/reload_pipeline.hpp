@@ -2,8 +2,12 @@
 // plugins, resets reviews of plugins whose version changed, writes the adapter files and
 // rebuilds the tool registry, then has the announcer tell the extensions and MCP sessions.
 // It also takes in the config changes the server writes itself (permissions, settings),
-// and coalesces POST /reload requests.  Runs synchronously on the io thread: a reload is a
-// few file reads and stat calls, and nothing else may see a half-replaced state.
+// and coalesces POST /reload requests.  The plugin folders may sit on a slow filesystem:
+// every plugin is loaded with a deadline (plugins/bounded_load.hpp), and POST /reload, the
+// config watcher and plugin install/update/remove run discovery on a reader thread while the
+// io thread keeps serving.  What a
+// reload changes in the server state is replaced at once on the io thread, after discovery,
+// so nothing sees a half-replaced state.
 #pragma once
 
 #include <chrono>
@@ -17,8 +21,11 @@
 #include "app/announcer.hpp"
 #include "app/server_state.hpp"
 #include "config/config.hpp"
+#include "config/config_store.hpp"
 #include "net/asio.hpp"
 #include "plugins/adapter_files.hpp"
+#include "plugins/bounded_load.hpp"
+#include "plugins/discovery.hpp"
 
 namespace opentabs::app {
 
@@ -39,10 +46,17 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
 class reload_pipeline {
  public:
   reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, std::filesystem::path home);
+  ~reload_pipeline();
 
-  // Reloads now.  A config.json that does not parse keeps the last good configuration (the
-  // outcome says why).  `announce` false: only at start, before anyone is connected.
+  // Reloads now, on this thread.  A config.json that does not parse keeps the last good
+  // configuration (the outcome says why).  `announce` false: only at start, before anyone is
+  // connected.
   reload_outcome reload(bool announce);
+
+  // The same with discovery on the reader thread; the io thread serves meanwhile.  When a
+  // reload that started later has already ended, its outcome stands and this one changes
+  // nothing; otherwise this one applies (and a later one still running applies after it).
+  net::awaitable<reload_outcome> reload_off_thread(bool announce);
 
   // POST /reload: callers within `coalesce_window` of each other share one reload.
   net::awaitable<reload_outcome> reload_coalesced();
@@ -76,6 +90,17 @@ class reload_pipeline {
   void set_before_adapter_writes(std::function<void()> f) { before_adapter_writes_ = std::move(f); }
 
  private:
+  // What a reload reads before discovery; nothing of it is in the state yet.
+  struct prepared {
+    std::chrono::steady_clock::time_point started;
+    std::optional<config::config_file> cfg;  // nullopt: config.json did not load (config_error)
+    std::string config_error;
+    config::file_stamp cfg_stamp;
+    std::optional<std::string> secret;
+    plugins::discovery_input discovery;
+  };
+  prepared prepare();
+  reload_outcome apply(prepared p, plugins::discovery_result found, bool announce);
   net::awaitable<void> wait_for_running_reload();
   net::awaitable<void> write_pending_config();
 
@@ -92,6 +117,11 @@ class reload_pipeline {
   std::vector<plugins::adapter_file> deferred_adapters_;
   std::function<void()> before_adapter_writes_;
   bool writing_pending_config_ = false;
+  plugins::bounded_load_options load_bounds_;
+  std::uint64_t reload_sequence_ = 0;   // reloads started
+  std::uint64_t applied_sequence_ = 0;  // the newest one whose outcome is in the state
+  reload_outcome last_applied_;
+  asio::thread_pool reader_{1};
 };
 
 }  // namespace opentabs::app

@@ -220,7 +220,7 @@ discovery_result discover(const discovery_input& in) {
   auto load_all = [&](std::vector<candidate>& list) {
     for (auto& c : list) {
       if (in.before_load) in.before_load(c.dir);
-      auto p = load_plugin(c.dir, c.source, in.load);
+      auto p = in.load_one ? in.load_one(c.dir, c.source, in.load) : load_plugin(c.dir, c.source, in.load);
       if (!p) {
         out.errors.push_back({c.specifier, p.err().message, c.source});
         continue;

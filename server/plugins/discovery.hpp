@@ -39,6 +39,9 @@ struct discovery_input {
   std::vector<std::string> builtin_tool_names;
   // Test seam: called just before each plugin directory is loaded.
   std::function<void(const fs::path&)> before_load;
+  // How one plugin directory is loaded; unset = load_plugin(dir, source, load).  The server
+  // loads with a deadline (bounded_load.hpp).
+  std::function<result<loaded_plugin>(const fs::path& dir, std::string_view source, const load_options&)> load_one;
 };
 
 struct discovery_result {

@@ -8,24 +8,13 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './support/server.mjs';
+import { pluginCopy } from './support/plugin_copy.mjs';
 
-const NOTES = new URL('../fixtures/plugins/notes', import.meta.url).pathname;
 const PRIVATE_MARKER = 'PRIVATE-KEY-MATERIAL-9f1c';
-
-// A copy of the notes fixture plugin under `root/<name>`, with its package name changed so
-// each copy is its own plugin.
-function pluginCopy(root, name) {
-  const dir = join(root, name);
-  cpSync(NOTES, dir, { recursive: true });
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  pkg.name = `opentabs-plugin-${name}`;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  return dir;
-}
 
 const fetchJson = async (server, path, init) => {
   const res = await server.fetch(path, { ...init, signal: AbortSignal.timeout(10_000) });

@@ -1,8 +1,9 @@
 // A squatter on the opentabs port (issue 24, finding 2): a program without the secret that
 // listens on the configured port while opentabs is not running and speaks the protocol
 // perfectly (test/integration/support/squatter.mjs).  The native host, the stdio bridge,
-// `opentabs doctor` and `opentabs start` must give it neither the secret nor any credential
-// nor a request, and must say that the program on the port is not opentabs (naming it).
+// `opentabs doctor`, `opentabs start` and the CLI's server commands (status, tool, audit,
+// config) must give it neither the secret nor any credential nor a request, and must say that
+// the program on the port is not opentabs (naming it).
 // Also: the native host refuses to start without the caller's origin, and the bridge answers
 // initialize promptly when the program on the port accepts connections and stays silent.
 import { test, describe, before, after } from 'node:test';
@@ -40,7 +41,8 @@ function nativeHostExchange(env, origin, message) {
       }
     });
     child.stdin.on('error', () => {});
-    child.on('exit', () => resolve(null));
+    // 'close', not 'exit': the answer may still be in the stdout pipe when the host exits.
+    child.on('close', () => resolve(null));
     child.stdin.write(frame(message));
   });
 }
@@ -146,6 +148,26 @@ describe('a squatter on the port gets no secret, no credential and no request', 
     assert.match(r.stdout + r.stderr, new RegExp(`\\(pid ${process.pid} \\(node\\)\\) is not this opentabs server`));
     assertNothingLeaked();
   });
+
+  // The CLI's commands that talk to the server: the squatter must prove the secret before any
+  // credential is sent, so it sees only /health and /auth/challenge, and the command names it.
+  // `config get` reads config.json only; it is here to show it sends nothing either.
+  const commands = [[['status'], true], [['tool', 'list'], true], [['audit'], true], [['config', 'get'], false],
+    [['config', 'set', 'plugin-permission.some-plugin', 'ask'], true]];
+  for (const [args, talksToServer] of commands) {
+    test(`opentabs ${args.join(' ')} sends the squatter no secret and no credential`, async () => {
+      const before = squatter.seen.requests.length;
+      const r = await cli(args, env);
+      const asked = squatter.seen.requests.slice(before).map((q) => new URL(q.url, 'http://x').pathname);
+      assert.ok(asked.every((p) => p === '/health' || p === '/auth/challenge'), `requests: ${asked.join(', ')}`);
+      assert.ok(!(r.stdout + r.stderr).includes(secret), 'the secret is not printed');
+      if (talksToServer) {
+        assert.ok(asked.includes('/auth/challenge'), 'the command asked the program on the port to prove the secret');
+        assert.match(r.stdout + r.stderr, new RegExp(`port ${squatter.port} \\(pid ${process.pid} \\(node\\)\\) is not this opentabs server`));
+      }
+      assertNothingLeaked();
+    });
+  }
 
   test('start refuses the port and names the squatter', async () => {
     const r = await cli(['start', '--port', String(squatter.port)], env);

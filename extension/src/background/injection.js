@@ -1,7 +1,7 @@
 // Adapter injection (protocol §4.2, §4.5, §4.8): puts each plugin's adapter file into the MAIN
-// world of every matching tab, after the ISOLATED relay and the per-tab `pluginConfig` are in
-// place, then checks the adapter's embedded hash (one retry).  A missing adapter file asks the
-// server for a fresh `sync.full` (debounced).
+// world of every matching tab, after the per-tab `pluginConfig` and the nonces are in place,
+// then checks the adapter's embedded hash (one retry).  A missing adapter file asks the server
+// for a fresh `sync.full` (debounced).
 
 import { HASH_RETRY_DELAY_MS, SYNC_REQUEST_DEBOUNCE_MS, isSafePluginName } from '../shared/constants.js';
 import { urlMatchesPlugin } from '../shared/url-match.js';
@@ -10,7 +10,6 @@ import { store } from './store.js';
 import { notifyServer } from './server-link.js';
 import * as page from './page-functions.js';
 
-const ADAPTER_URL_PREFIX = chrome.runtime.getURL('adapters/');
 let lastSyncRequest = 0;
 
 const IN_TAB_TIMEOUT_MS = 10_000;
@@ -37,13 +36,10 @@ function requestFullSync() {
   notifyServer('sync.requestFull');
 }
 
-// Installs the relays and prepares the MAIN world for `plugin` in one tab.
+// Prepares the MAIN world for `plugin` in one tab.  Logs and readiness travel through the
+// document_start guard and relay (plugin-relay/), which every page already has.
 async function prepareTab(tabId, tabUrl, plugin) {
-  const logNonce = crypto.randomUUID();
-  const readinessNonce = crypto.randomUUID();
-  await runInTab(tabId, 'ISOLATED', page.installIsolatedRelay, [logNonce, readinessNonce]);
-  await runInTab(tabId, 'MAIN', page.prepareMainWorld,
-    [pluginConfigForTab(plugin, tabUrl), logNonce, readinessNonce, ADAPTER_URL_PREFIX]);
+  await runInTab(tabId, 'MAIN', page.prepareMainWorld, [pluginConfigForTab(plugin, tabUrl)]);
 }
 
 async function injectFile(tabId, file) {

@@ -14,10 +14,11 @@ export function readAdapterHash(pluginName) {
 // MAIN: prepares `globalThis.__openTabs` before an adapter file runs.  The previous adapter's
 // hash-and-freeze snippet leaves `adapters` non-writable, so the container is rebuilt as a
 // mutable copy (adapter objects themselves stay frozen).  Sets `pluginConfig` for the plugin
-// about to run, and installs `_logNonce` / `_readinessNonce` as accessors that answer only when
-// read by code loaded from this extension's `adapters/` folder: a page script reading them gets
-// undefined, so it cannot forge log or readiness messages for the ISOLATED relay.
-export function prepareMainWorld(pluginConfig, logNonce, readinessNonce, adapterUrlPrefix) {
+// about to run, and has the document's adapter guard (plugin-relay/adapter-guard.js, which ran
+// before any page script) put `_logNonce` / `_readinessNonce` on the container: accessors that
+// answer only adapter code.  A document without the guard (open before the extension loaded)
+// gets no nonces, so its adapters send no logs rather than logs a page could read or forge.
+export function prepareMainWorld(pluginConfig) {
   const previous = globalThis.__openTabs;
   const fresh = {};
   const adapters = {};
@@ -34,31 +35,8 @@ export function prepareMainWorld(pluginConfig, logNonce, readinessNonce, adapter
   }
   fresh.adapters = adapters;
   fresh.pluginConfig = pluginConfig;
-
-  const capture = Error.captureStackTrace;
-  const callerFile = (accessor) => {
-    const saved = Error.prepareStackTrace;
-    try {
-      Error.prepareStackTrace = (_err, frames) => frames;
-      const holder = {};
-      capture(holder, accessor);
-      const frames = holder.stack;
-      if (!Array.isArray(frames) || frames.length === 0) return '';
-      return String(frames[0].getFileName?.() ?? '');
-    } catch {
-      return '';
-    } finally {
-      Error.prepareStackTrace = saved;
-    }
-  };
-  const guarded = (value) => {
-    const accessor = function () {
-      return callerFile(accessor).startsWith(adapterUrlPrefix) ? value : undefined;
-    };
-    return { get: accessor, enumerable: false, configurable: true };
-  };
-  Object.defineProperty(fresh, '_logNonce', guarded(logNonce));
-  Object.defineProperty(fresh, '_readinessNonce', guarded(readinessNonce));
+  const guard = Object.getOwnPropertyDescriptor(window, '__opentabsAdapterGuard');
+  if (guard && !guard.configurable && !guard.writable && typeof guard.value?.install === 'function') guard.value.install(fresh);
   globalThis.__openTabs = fresh;
   return true;
 }
@@ -68,33 +46,6 @@ export function setPluginConfig(pluginConfig) {
   if (globalThis.__openTabs && typeof globalThis.__openTabs === 'object') {
     try { globalThis.__openTabs.pluginConfig = pluginConfig; } catch { /* container frozen by a page */ }
   }
-}
-
-// ISOLATED: installs (once per document) the relay that forwards adapter log batches and
-// readiness notifications to the background, accepting only messages that carry the current
-// nonces.  Re-running replaces the accepted nonces.
-export function installIsolatedRelay(logNonce, readinessNonce) {
-  const state = globalThis.__opentabsRelay ?? (globalThis.__opentabsRelay = { log: '', ready: '', installed: false });
-  state.log = logNonce;
-  state.ready = readinessNonce;
-  if (state.installed) return true;
-  state.installed = true;
-  window.addEventListener('message', (event) => {
-    if (event.source !== window) return;
-    const data = event.data;
-    if (!data || typeof data !== 'object' || typeof data.plugin !== 'string') return;
-    if (data.type === 'opentabs:plugin-logs') {
-      if (typeof data.nonce !== 'string' || data.nonce !== state.log || !state.log) return;
-      if (!Array.isArray(data.entries) || data.entries.length === 0) return;
-      let entries;
-      try { entries = JSON.parse(JSON.stringify(data.entries.slice(0, 100))); } catch { return; }
-      chrome.runtime.sendMessage({ target: 'background', type: 'plugin:logs', plugin: data.plugin, entries }).catch(() => {});
-    } else if (data.type === 'opentabs:readiness-changed') {
-      if (typeof data.nonce !== 'string' || data.nonce !== state.ready || !state.ready) return;
-      chrome.runtime.sendMessage({ target: 'background', type: 'plugin:readiness', plugin: data.plugin }).catch(() => {});
-    }
-  });
-  return true;
 }
 
 // ISOLATED: relays `opentabs:progress:<dispatchId>` DOM events to the background for the

@@ -1,0 +1,38 @@
+// Loading a plugin with a deadline.  A plugin folder can sit on a slow or hung filesystem (NFS,
+// a fuse mount): a read there can block for minutes, and no flag makes read(2) give up.  So each
+// load runs on a thread of its own and the caller waits at most `deadline`; a load that misses
+// it fails that plugin with a reason that says so, and its thread is left to finish on its own
+// (its result is dropped).  At most kMaxStuckLoads such threads are left behind at a time:
+// beyond that, loads fail at once rather than add more.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <string_view>
+
+#include "plugins/loader.hpp"
+
+namespace opentabs::plugins {
+
+inline constexpr std::size_t kMaxStuckLoads = 8;
+inline constexpr std::chrono::milliseconds kDefaultLoadDeadline{10'000};
+
+struct bounded_load_options {
+  std::chrono::milliseconds deadline = kDefaultLoadDeadline;
+  // Test knob: the load thread sleeps this long first (a stand-in for a slow filesystem,
+  // which cannot be made here), for folders named `delay_dir_name` (all when empty).
+  std::chrono::milliseconds test_delay{0};
+  std::string delay_dir_name;
+};
+
+// The options from OPENTABS_PLUGIN_READ_DEADLINE_MS, OPENTABS_TEST_PLUGIN_READ_DELAY_MS and
+// OPENTABS_TEST_PLUGIN_READ_DELAY_DIR.
+bounded_load_options bounded_load_options_from_env();
+
+// load_plugin(dir, source, options) within `bounds.deadline`.  Extra error: code
+// "plugin_load_error", "reading the plugin's files did not finish within N ms …".
+result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view source, const load_options& options,
+                                          const bounded_load_options& bounds);
+
+}  // namespace opentabs::plugins

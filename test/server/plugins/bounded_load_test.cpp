@@ -1,0 +1,36 @@
+#include "plugins/bounded_load.hpp"
+
+#include <doctest/doctest.h>
+
+#include "temp_tree.hpp"
+
+using namespace opentabs::plugins;
+using opentabs::testing::temp_tree;
+using opentabs::testing::write_minimal_plugin;
+
+TEST_CASE("load_plugin_bounded: a load within the deadline gives the plugin") {
+  temp_tree t;
+  write_minimal_plugin(t, "p/quick", "quick");
+  auto r = load_plugin_bounded(t / "p/quick", "local", {}, {});
+  REQUIRE(r);
+  CHECK(r->name == "quick");
+}
+
+TEST_CASE("load_plugin_bounded: a load that misses the deadline fails that plugin and says why") {
+  temp_tree t;
+  write_minimal_plugin(t, "p/slow", "slow");
+  write_minimal_plugin(t, "p/other", "other");
+  bounded_load_options bounds;
+  bounds.deadline = std::chrono::milliseconds(20);
+  bounds.test_delay = std::chrono::milliseconds(2'000);
+  bounds.delay_dir_name = "slow";
+  auto slow = load_plugin_bounded(t / "p/slow", "local", {}, bounds);
+  REQUIRE_FALSE(slow);
+  CHECK(slow.err().code == "plugin_load_error");
+  CHECK(slow.err().message.find("did not finish within 20 ms") != std::string::npos);
+  // Only the named folder sleeps (the default deadline, so a busy machine cannot fail this).
+  bounds.deadline = kDefaultLoadDeadline;
+  auto other = load_plugin_bounded(t / "p/other", "local", {}, bounds);
+  REQUIRE(other);
+  CHECK(other->name == "other");
+}
