@@ -391,7 +391,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
                                                                  " client sends no responses (input goes in inputResponses of a retried request)")));
       co_return;
     }
-    auto admitted = admit_modern(m, headers_of(ex.request()));
+    auto admitted = admit_modern(m, headers_of(ex.request()), ex.request().body.size());
     if (!admitted) {
       ex.respond(json_response(admitted.refused.http_status, error_json(m.id, admitted.refused.error)));
       co_return;
