@@ -8,9 +8,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { startServer, OPENTABS_BIN } from './support/server.mjs';
-import { ExtensionClient } from './support/extension_client.mjs';
+import { startServer } from './support/server.mjs';
+import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { until } from './support/until.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
@@ -26,11 +25,7 @@ describe('stdio bridge: notifications/cancelled for a 2026-07-28 call', () => {
   before(async () => {
     // Keep-alives every 50 ms: the server notices the closed stream at the next one.
     s = await startServer({ config, env: { OPENTABS_MCP_SSE_KEEPALIVE_MS: '50' } });
-    ext = await new ExtensionClient(s, { connectionId: 'bridge-cancel' }).connect();
-    await ext.waitFor((m) => m.method === 'sync.full');
-    ext.notify('tab.syncAll', {
-      tabs: { 'fixture-notes': { state: 'ready', tabs: [{ tabId: 11, url: 'http://localhost:9876/notes', title: 'Notes', ready: true }] } },
-    });
+    ext = await notesExtension(s, 'bridge-cancel');
   });
   after(async () => {
     await ext.close();
@@ -46,14 +41,7 @@ describe('stdio bridge: notifications/cancelled for a 2026-07-28 call', () => {
       }
       return { output: { echo: p.input?.message } };
     });
-    const transport = new StdioClientTransport({
-      command: OPENTABS_BIN,
-      args: ['start', '--stdio', '--port', String(s.port)],
-      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
+    const { transport, stderr } = bridgeTransport(s);
     const client = new Client({ name: 'sdk-2026-cancel', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     try {
       await client.connect(transport);
@@ -72,7 +60,7 @@ describe('stdio bridge: notifications/cancelled for a 2026-07-28 call', () => {
       const r = await client.callTool({ name: 'fixture-notes_echo', arguments: { message: 'after' } });
       assert.deepEqual(JSON.parse(r.content[0].text), { echo: 'after' });
     } catch (e) {
-      e.message += `\nbridge stderr:\n${stderr}`;
+      e.message += `\nbridge stderr:\n${stderr()}`;
       throw e;
     } finally {
       await client.close();

@@ -13,12 +13,11 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as SessionClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SessionTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer, OPENTABS_BIN } from './support/server.mjs';
-import { ExtensionClient } from './support/extension_client.mjs';
+import { startServer } from './support/server.mjs';
+import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { until } from './support/until.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
@@ -79,11 +78,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
   let ext;
   before(async () => {
     s = await startServer({ config, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100', OPENTABS_MCP_REQUEST_STATE_TTL_MS: '3000' } });
-    ext = await new ExtensionClient(s, { connectionId: 'prompts' }).connect();
-    await ext.waitFor((m) => m.method === 'sync.full');
-    ext.notify('tab.syncAll', {
-      tabs: { 'fixture-notes': { state: 'ready', tabs: [{ tabId: 11, url: 'http://localhost:9876/notes', title: 'Notes', ready: true }] } },
-    });
+    ext = await notesExtension(s, 'prompts');
     ext.on('tool.dispatch', (p) => (p.tool === 'echo' ? { output: { echo: p.input.message } } : { output: { created: p.input.title } }));
   });
   after(async () => {
@@ -243,14 +238,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
   });
 
   test('the same through the stdio bridge', { timeout: 60_000 }, async () => {
-    const transport = new StdioClientTransport({
-      command: OPENTABS_BIN,
-      args: ['start', '--stdio', '--port', String(s.port)],
-      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
+    const { transport, stderr } = bridgeTransport(s);
     const { client, asked } = sdkClient('sdk-prompt-stdio', 'deny');
     try {
       await client.connect(transport);
@@ -260,7 +248,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       assert.equal(asked.length, 1);
       assert.equal((await newestAudit(s)).decidedBy, 'elicitation');
     } catch (e) {
-      e.message += `\nbridge stderr:\n${stderr}`;
+      e.message += `\nbridge stderr:\n${stderr()}`;
       throw e;
     } finally {
       await client.close();
