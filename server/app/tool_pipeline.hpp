@@ -1,5 +1,6 @@
 // The tool-call pipeline behind /mcp, /mcp/gateway and REST (spec §3.7, §3.8, §6.3):
-// lookup → permission gate (off / ask with confirmation / auto) → argument validation →
+// lookup → permission gate (off / ask with confirmation / auto; an ask goes to the side
+// panel, and to the agent's own UI when its client can show a form) → argument validation →
 // per-plugin concurrency cap → tool.invocationStart → dispatch to the extension →
 // result mapping → tool.invocationEnd → audit.  Runs on the io thread; each call is one
 // coroutine awaiting the extension hub.
