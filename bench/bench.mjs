@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { writeBenchPlugins } from './plugins.mjs';
-import { NOTES_DIR, NOTES_PLUGIN, checkCall, connectHttp, connectStdio, sdkLoad, statCpuMicros } from './sdk.mjs';
+import { NOTES_DIR, NOTES_PLUGIN, checkCall, connectHttp, connectHttp2026, connectStdio, sdkLoad, statCpuMicros } from './sdk.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -49,7 +49,8 @@ const EXT_CONNECTIONS = Number(opt('--ext-connections', '1'));
 const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
 // --only raw|sdk: one harness (the table then lacks the other's rows); --only start: only the
 // start-up and RSS rows above both harnesses; --only list / --only bridge: only the tools/list
-// row / the stdio-bridge rows (for quick before/after measurements of one of them).
+// row / the stdio-bridge rows (for quick before/after measurements of one of them); --only eras:
+// the SDK rows on /mcp in both revisions (2025-11-25 session, 2026-07-28 stateless) alone.
 const ONLY = opt('--only', '');
 const CALLGRIND_OUT = opt('--callgrind-out', '');
 
@@ -347,7 +348,7 @@ async function main() {
 
   // Start → /health with a new config folder (the extension is installed first) and warm
   // (a second start on the same folder), median of 10 each.
-  if (ONLY === 'list' || ONLY === 'bridge' || ONLY === 'instructions') {
+  if (ONLY === 'list' || ONLY === 'bridge' || ONLY === 'instructions' || ONLY === 'eras') {
     await narrowRun(row);
     return writeTable(rows, m, loadBefore);
   }
@@ -411,7 +412,7 @@ async function main() {
 
 /** --only list / bridge / instructions: one row group, without the start-up rows. */
 async function narrowRun(row) {
-  if (ONLY === 'bridge') return sdkHarness(row);
+  if (ONLY === 'bridge' || ONLY === 'eras') return sdkHarness(row);
   if (ONLY === 'instructions') {
     section = 'SDK';
     return instructionsRow(row);
@@ -592,6 +593,29 @@ async function sdkHarness(row) {
       row(`server CPU per relayed call, SDK client on /mcp, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`, `${r.serverCpuPerCall.toFixed(1)} µs`, `≤ ${target} µs`, fmtRun(r), r.serverCpuPerCall <= target);
     }
     await conn.close();
+    // The same calls from the 2.x client in MCP 2026-07-28 mode (no session; each request
+    // carries its _meta and headers, which the server checks every time): they must cost
+    // the server no more than the 2025-11-25 session calls just measured.
+    const modern = await connectHttp2026(s);
+    await modern.client.listTools();
+    await checkCall(modern);
+    await sdkLoad(modern, s, ext, { concurrency: 16, calls: 1000 }); // warm-up
+    for (const concurrency of [1, 16]) {
+      const r = await sdkLoad(modern, s, ext, { concurrency, calls: concurrency === 1 ? seqCalls : concCalls });
+      const session = direct[concurrency].serverCpuPerCall;
+      row(
+        `server CPU per relayed call, SDK 2.x client on /mcp in MCP 2026-07-28 mode, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
+        `${r.serverCpuPerCall.toFixed(1)} µs`,
+        `≤ ${session.toFixed(1)} µs (the 2025-11-25 session row)`,
+        fmtRun(r),
+        r.serverCpuPerCall <= session,
+      );
+    }
+    await modern.close();
+    if (ONLY === 'eras') {
+      ext.send('exit');
+      return s.stop();
+    }
   }
   {
     const conn = await connectStdio(s, BIN);
@@ -696,6 +720,26 @@ async function instructionsRow(row) {
   const serverTotal = largestCallgrindDump('callgrind.out', CALLGRIND_OUT);
   row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(serverTotal / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
 
+  // The same calls from the 2.x client in MCP 2026-07-28 mode, counted in a dump of their own.
+  const earlier = new Set(readdirSync(tmp));
+  const modern = await connectHttp2026(s);
+  await modern.client.listTools();
+  await checkCall(modern);
+  await sdkLoad(modern, s, ext, { concurrency: 1, calls: 50 }); // warm-up
+  execFileSync('callgrind_control', ['-i', 'on', String(s.pid)], { stdio: 'ignore' });
+  await sdkLoad(modern, s, ext, { concurrency: 1, calls });
+  execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
+  execFileSync('callgrind_control', ['-d', String(s.pid)], { stdio: 'ignore' });
+  await modern.close();
+  const modernTotal = largestCallgrindDump('callgrind.out', CALLGRIND_OUT ? `${CALLGRIND_OUT}.modern` : '', earlier);
+  row(
+    'server user-space instructions per relayed call, SDK 2.x client on /mcp in MCP 2026-07-28 mode, sequential (callgrind)',
+    `${Math.round(modernTotal / calls).toLocaleString('en-US')}`,
+    `≤ ${Math.round(serverTotal / calls).toLocaleString('en-US')} (the 2025-11-25 session row)`,
+    `${calls} calls; no session, every request's _meta and headers checked`,
+    modernTotal <= serverTotal,
+  );
+
   // The same count for the stdio bridge's own process, the server running uninstrumented.
   execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
   const bridgeOut = join(tmp, 'bridge-callgrind.out');
@@ -715,11 +759,12 @@ async function instructionsRow(row) {
 }
 
 /** The instruction total of the largest dump whose name starts with `prefix` (the dump on
- * request; the one at exit holds the little after it), copied to `keep` when given. */
-function largestCallgrindDump(prefix, keep) {
+ * request; the one at exit holds the little after it), copied to `keep` when given; files in
+ * `skip` (names) are not considered. */
+function largestCallgrindDump(prefix, keep, skip = new Set()) {
   let total = 0;
   let largest = '';
-  for (const f of readdirSync(tmp).filter((n) => n.startsWith(prefix)).map((n) => join(tmp, n))) {
+  for (const f of readdirSync(tmp).filter((n) => n.startsWith(prefix) && !skip.has(n)).map((n) => join(tmp, n))) {
     for (const m of readFileSync(f, 'utf8').matchAll(/^(?:summary|totals): (\d+)/gm)) {
       if (Number(m[1]) > total) [total, largest] = [Number(m[1]), f];
     }

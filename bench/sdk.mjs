@@ -16,6 +16,11 @@ const { Client } = await import(pathToFileURL(join(SDK, 'client/index.js')).href
 const { StreamableHTTPClientTransport } = await import(pathToFileURL(join(SDK, 'client/streamableHttp.js')).href);
 const { StdioClientTransport } = await import(pathToFileURL(join(SDK, 'client/stdio.js')).href);
 
+// The 2.x client (@modelcontextprotocol/client), for the MCP 2026-07-28 rows: no session,
+// every call its own POST with per-request _meta and the Mcp-Method/Mcp-Name headers.
+const CLIENT2 = resolve(HERE, '../test/node_modules/@modelcontextprotocol/client/dist');
+const client2 = await import(pathToFileURL(join(CLIENT2, 'index.mjs')).href);
+
 /** The real plugin every SDK-harness call goes to. */
 export const NOTES_DIR = resolve(HERE, '../test/fixtures/plugins/notes');
 export const NOTES_PLUGIN = 'fixture-notes';
@@ -37,6 +42,17 @@ export async function connectHttp(s) {
   });
   const client = new Client({ name: 'opentabs-bench', version: '1.0.0' });
   await client.connect(transport);
+  return { client, bridgePid: null, close: () => client.close() };
+}
+
+/** The 2.x SDK client on /mcp pinned to MCP 2026-07-28 (the revision Claude Code tries first). */
+export async function connectHttp2026(s) {
+  const transport = new client2.StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${s.secret}` } },
+  });
+  const client = new client2.Client({ name: 'opentabs-bench-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(transport);
+  if (client.getProtocolEra() !== 'modern') throw new Error('the 2.x client did not settle on 2026-07-28');
   return { client, bridgePid: null, close: () => client.close() };
 }
 

@@ -42,4 +42,16 @@ std::optional<header_pairs> modern_request_headers(std::string_view line) {
   return out;
 }
 
+std::optional<json::value> cancelled_request_id(std::string_view line) {
+  if (line.find("notifications/cancelled") == std::string_view::npos) return std::nullopt;
+  auto parsed = json::parse_object(line);
+  if (!parsed) return std::nullopt;
+  const auto* method = json::get_string(*parsed, "method");
+  const auto* params = json::get_object(*parsed, "params");
+  if (!method || *method != "notifications/cancelled" || !params || json::find(*parsed, "id")) return std::nullopt;
+  const auto* id = json::find(*params, "requestId");
+  if (!id || !(id->is_string() || id->is_int64() || id->is_uint64())) return std::nullopt;
+  return json::copy_out(*id);
+}
+
 }  // namespace opentabs::bridge

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "json/json.hpp"
+
 namespace opentabs::bridge {
 
 using header_pairs = std::vector<std::pair<std::string, std::string>>;
@@ -19,6 +21,11 @@ using header_pairs = std::vector<std::pair<std::string, std::string>>;
 // The 2026-07-28 headers for one stdin line; nullopt when the line is not such a request
 // (then it takes the session path).  Lines without the _meta version key are not parsed.
 std::optional<header_pairs> modern_request_headers(std::string_view line);
+
+// The requestId of a notifications/cancelled line; nullopt for any other line, or one whose
+// requestId is missing or not a string or an integer.  Over HTTP a 2026-07-28 request is
+// cancelled by closing its stream, so the bridge acts on this instead of relaying it.
+std::optional<json::value> cancelled_request_id(std::string_view line);
 
 // A header value as the revision sends it: as it is when it is visible ASCII or inner
 // spaces, else "=?base64?<base64 of the UTF-8 bytes>?=" (also for values that look like the

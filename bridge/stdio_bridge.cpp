@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bridge/bridge_log.hpp"
@@ -108,7 +109,9 @@ class relay {
   awaitable<void> handle_line(std::string line);
   awaitable<void> relay_message(client_message msg);
   awaitable<void> relay_modern(client_message msg, header_pairs headers);
-  awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers = nullptr);
+  // `via`: the client to send with (null: posts_, the shared kept-alive one).
+  awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers = nullptr,
+                                      net::http_client* via = nullptr);
   awaitable<bool> reinitialize(std::uint64_t failed_generation);
   awaitable<void> delete_session();
   awaitable<void> emit(std::string line);
@@ -148,6 +151,14 @@ class relay {
   asio::posix::stream_descriptor stdin_;
   asio::posix::stream_descriptor stdout_;
   int open_listens_ = 0;          // 2026-07-28 subscriptions/listen requests relayed now
+  // 2026-07-28 tools/calls relayed now, by jsonrpc::id_key of their id.  Each has a client
+  // (connection) of its own, so a notifications/cancelled on stdin closes just that call's
+  // stream, which is how a client cancels a 2026-07-28 request over HTTP.
+  struct modern_call {
+    net::http_client* client = nullptr;
+    bool cancelled = false;
+  };
+  std::unordered_map<std::string, modern_call*> modern_calls_;
   bool stdin_blocking_ = false;   // stdin is a regular file or /dev/null (epoll refuses those)
   bool stdout_blocking_ = false;
 };
@@ -317,6 +328,13 @@ awaitable<void> relay::handle_line(std::string line) {
     co_await relay_message(std::move(*msg));  // in order: later lines need the session id
     co_return;
   }
+  if (msg->kind == message_kind::notification && msg->method == "notifications/cancelled")
+    if (auto id = cancelled_request_id(msg->text))
+      if (auto it = modern_calls_.find(jsonrpc::id_key(*id)); it != modern_calls_.end()) {
+        it->second->cancelled = true;
+        it->second->client->cancel();
+        co_return;
+      }
   if (msg->kind != message_kind::request) {
     co_await relay_message(std::move(*msg));  // notifications and responses keep their order
     co_return;
@@ -330,7 +348,8 @@ awaitable<void> relay::handle_line(std::string line) {
   });
 }
 
-awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers) {
+awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers,
+                                                  net::http_client* via) {
   post_result out;
   net::sse_parser sse(options_.max_line_bytes);
   bool sse_body = false;
@@ -339,7 +358,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   auto req = mcp_request("POST", with_session);
   if (extra_headers) req.headers.insert(req.headers.end(), extra_headers->begin(), extra_headers->end());
   req.body = body;
-  auto head = co_await posts_.stream(
+  auto head = co_await (via ? *via : posts_).stream(
       std::move(req),
       [&](const net::response_head& h) {
         out.status = h.status;
@@ -392,21 +411,42 @@ awaitable<void> relay::relay_modern(client_message msg, header_pairs headers) {
     listen_count(int& n, bool listen) : open(n), counted(listen ? 1 : 0) { open += counted; }
     ~listen_count() { open -= counted; }
   } listening{open_listens_, msg.method == "subscriptions/listen"};
-  auto r = co_await post(msg.text, false, true, &headers);
+  std::optional<net::http_client> own;
+  modern_call call;
+  const std::string key = jsonrpc::id_key(msg.id);
+  if (msg.method == "tools/call" && !modern_calls_.count(key)) {
+    auto opts = post_options(options_);
+    opts.reuse_connections = false;
+    own.emplace(io_.get_executor(), "127.0.0.1", options_.port, opts);
+    call.client = &*own;
+    modern_calls_.emplace(key, &call);
+  }
+  struct forget_call {
+    std::unordered_map<std::string, modern_call*>& calls;
+    const std::string& key;
+    const modern_call* call;
+    ~forget_call() {
+      if (auto it = calls.find(key); it != calls.end() && it->second == call) calls.erase(it);
+    }
+  } forget{modern_calls_, key, &call};
+  net::http_client* via = own ? &*own : nullptr;
+  auto r = co_await post(msg.text, false, true, &headers, via);
   if (!r && r.err().code == "connect_failed" && !shutting_down_) {
     // A server that comes up here is a new process: prove it before the retry, as
     // relay_message does.
     authorization_.clear();
     launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
-    if (auto up = co_await ensure_server(lo, log_); up) r = co_await post(msg.text, false, true, &headers);
+    if (auto up = co_await ensure_server(lo, log_); up) r = co_await post(msg.text, false, true, &headers, via);
   }
   if (r && r->status == 401) {
     // Another server process on the port does not know our proof: prove it again (re-reading
     // a rotated secret) once.
     authorization_.clear();
     reload_secret();
-    r = co_await post(msg.text, false, true, &headers);
+    r = co_await post(msg.text, false, true, &headers, via);
   }
+  // A cancelled request gets no answer (MCP cancellation).
+  if (call.cancelled) co_return;
   std::string failure;
   if (!r) {
     failure = r.err().message;
@@ -630,7 +670,10 @@ void relay::begin_shutdown(bool cancel_requests) {
     std::error_code ignored;
     if (!stdin_blocking_) stdin_.cancel(ignored);
   }
-  if (cancel_requests) posts_.cancel();
+  if (cancel_requests) {
+    posts_.cancel();
+    for (auto& [key, call] : modern_calls_) call->client->cancel();
+  }
   if (stream_client_) stream_client_->cancel();
   stream_kick_.notify();
 }

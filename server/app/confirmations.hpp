@@ -2,7 +2,13 @@
 // panel.  Each waiting call has a record here; confirmation.response settles it; when the
 // last extension connection goes away every waiting call is settled as "disconnected".
 // There is no timeout (the original waits indefinitely), but the MCP client can cancel.
+// A question put to the user through the agent's UI as well (2026-07-28 InputRequiredResult)
+// has no call waiting between its rounds: it is parked here, so that a side panel answer
+// given meanwhile is kept until the client's retry collects it (whichever answers first
+// decides).  Parked questions expire and are bounded in number.
 #pragma once
+
+#include <chrono>
 
 #include <functional>
 #include <map>
@@ -29,6 +35,17 @@ class confirmations {
   void settle_all(decision d);
   std::size_t waiting() const { return pending_.size(); }
 
+  // Parks the question `id` until `expires` (a later park of the same id extends it).
+  // When max_parked are parked, the one expiring first is dropped.
+  void park(const std::string& id, std::chrono::steady_clock::time_point expires);
+  // The side panel's decision on parked `id`, which is then forgotten; nullopt while it
+  // has not answered (or `id` is not parked).
+  std::optional<decision> take_parked(const std::string& id);
+  // Forgets parked `id` (the agent's UI answered first).
+  void unpark(const std::string& id) { parked_.erase(id); }
+  std::size_t parked() const { return parked_.size(); }
+  static constexpr std::size_t max_parked = 256;
+
  private:
   struct record {
     explicit record(asio::any_io_executor ex) : timer(ex) {}
@@ -37,6 +54,11 @@ class confirmations {
   };
   asio::any_io_executor ex_;
   std::map<std::string, std::shared_ptr<record>> pending_;
+  struct parked_question {
+    std::chrono::steady_clock::time_point expires;
+    std::optional<decision> outcome;
+  };
+  std::map<std::string, parked_question> parked_;
 };
 
 }  // namespace opentabs::app

@@ -8,11 +8,13 @@
 #include "app/invocation_notice.hpp"
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "mcp/permission_prompt.hpp"
 #include "net/run_bounded.hpp"
 #include "schema/lazy_validator.hpp"
 #include "tools/browser_catalog.hpp"
 #include "tools/browser_wire.hpp"
 #include "util/clock.hpp"
+#include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 #include "util/test_fault.hpp"
@@ -50,6 +52,28 @@ std::string normalize_host(std::string host) {
   return host;
 }
 
+// A client retrying without answering is asked again, this many rounds in all.
+constexpr std::int64_t kMaxPromptRounds = 5;
+
+decision decision_of(mcp::permission_answer a) {
+  switch (a) {
+    case mcp::permission_answer::allow_once: return decision::allow;
+    case mcp::permission_answer::always_allow: return decision::allow_always;
+    default: return decision::deny;
+  }
+}
+
+tools::call_result bad_request(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
+
+// The site or tab a call acts on, for the permission question.
+std::string where_of(const json::object& args, std::optional<std::int64_t> tab_id, const std::string& instance) {
+  if (!instance.empty()) return "instance \"" + instance + "\"";
+  if (!tab_id) tab_id = json::get_int(args, "tabId");
+  if (tab_id) return "tab " + std::to_string(*tab_id);
+  if (const auto* url = json::get_string(args, "url")) return host_of_url(*url);
+  return {};
+}
+
 // Connects a caller's cancel_source to the wait it is currently in, for the scope of that
 // wait: the waiter publishes its "cancel me" function in `hook`.
 class cancel_link {
@@ -75,7 +99,12 @@ class cancel_link {
 
 tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm,
                              tools::server_events& events)
-    : state_(state), hub_(hub), confirm_(confirm), events_(events) {}
+    : state_(state),
+      hub_(hub),
+      confirm_(confirm),
+      events_(events),
+      // Test knob: how long a permission question's requestState is honoured.
+      seal_(env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
 
 tools::permission tool_pipeline::effective_permission(const tools::tool_def& t) const {
   return config::effective_permission(state_.cfg, t.plugin, t.base_name, state_.skip_permissions);
@@ -140,6 +169,11 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     entry.error = audit::audit_error{"PERMISSION_DENIED", "tool is disabled", std::nullopt};
     co_return finish(disabled_result(tool));
   }
+  if (perm != tools::permission::ask && options.input && (options.input->responses || options.input->request_state))
+    co_return bad_request("params.inputResponses and params.requestState answer a question, and the tool \"" + tool.name +
+                          "\" asked none (it needs no approval): call it without them");
+  // A requestState is bound to the arguments as the request carried them.
+  const std::string digest = options.input && perm == tools::permission::ask ? mcp::arguments_digest(args) : std::string();
 
   // Platform arguments are the server's business: strip them before validation.
   std::optional<std::int64_t> tab_id;
@@ -203,9 +237,13 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   }
 
   if (perm == tools::permission::ask) {
-    auto refused = co_await confirm(tool, args, options);
+    auto refused = co_await confirm(tool, args, where_of(args, tab_id, instance), digest, options, entry);
+    // Asking is not calling: the retry that brings the answer is audited.
+    if (refused && refused->input_required) co_return std::move(*refused);
     if (refused) {
-      entry.error = audit::audit_error{"PERMISSION_DENIED", "not approved", std::nullopt};
+      bool bad_input = refused->failure == errc::invalid_params;
+      entry.error = bad_input ? audit::audit_error{"INVALID_INPUT_RESPONSE", "the retry's requestState or inputResponses was refused", std::nullopt}
+                              : audit::audit_error{"PERMISSION_DENIED", "not approved", std::nullopt};
       co_return finish(std::move(*refused));
     }
   }
@@ -277,36 +315,116 @@ void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& 
 }
 
 net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const tools::tool_def& tool,
-                                                                         const json::object& args,
-                                                                         tools::call_options& options) {
-  if (!hub_.connected())
+                                                                         const json::object& args, const std::string& where,
+                                                                         const std::string& digest,
+                                                                         tools::call_options& options, audit::audit_entry& entry) {
+  if (options.input && options.input->can_elicit_form()) co_return ask_in_agent(tool, args, where, digest, *options.input, entry);
+  const bool panel = hub_.connected();
+  auto id = uuid_v4();
+  // A 2025-11-25 session that declared elicitation gets the question on the call's stream
+  // too; its answer settles the same confirmation, so whichever answers first decides.
+  auto answered_in_agent = std::make_shared<bool>(false);
+  bool agent = false;
+  if (options.elicit) {
+    mcp::permission_question q{tool.name, tool.plugin, where, &args};
+    agent = options.elicit(mcp::permission_elicitation_params(q), [this, id, answered_in_agent](const json::value* result) {
+      auto read = mcp::read_permission_answer(result, "the elicitation/create result");
+      if (read && *read != mcp::permission_answer::unanswered) {
+        if (confirm_.settle(id, decision_of(*read))) *answered_in_agent = true;
+      } else if (!hub_.connected()) {
+        // No answer from the client and no side panel to ask: nobody is left to decide.
+        confirm_.settle(id, decision::disconnected);
+      }
+    });
+  }
+  if (!panel && !agent)
     co_return tools::call_result::text(
         "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
   if (options.on_progress)
-    options.on_progress({0, 1.0, "Waiting for user approval in the OpenTabs side panel"});
-  auto id = uuid_v4();
-  hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"plugin", json::str(tool.plugin)},
-                                                                   {"params", args}}));
+    options.on_progress({0, 1.0, agent ? "Waiting for user approval (in this client or the OpenTabs side panel)"
+                                       : "Waiting for user approval in the OpenTabs side panel"});
+  if (panel) ask_side_panel(id, tool, args);
   decision d;
   {
     cancel_link link(options.cancel);
     d = co_await confirm_.wait(id, &link.hook);
   }
+  if (d == decision::allow || d == decision::allow_always || d == decision::deny) entry.decided_by = *answered_in_agent ? "elicitation" : "side_panel";
+  co_return apply_decision(tool, d);
+}
+
+std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_def& tool, const json::object& args,
+                                                              const std::string& where, const std::string& digest,
+                                                              const tools::input_round& input, audit::audit_entry& entry) {
+  const auto now = now_epoch_ms();
+  mcp::request_binding question{tool.name, digest, input.client, "", 1};
+  if (input.request_state) {
+    auto redeemed = seal_.redeem(*input.request_state, question, now);
+    if (!redeemed) return bad_request(redeemed.err().message);
+    // The side panel had the same question: an answer there came first.
+    if (auto d = confirm_.take_parked(redeemed->prompt)) {
+      entry.decided_by = "side_panel";
+      return apply_decision(tool, *d);
+    }
+    const json::value* answer = nullptr;
+    if (input.responses) {
+      const auto* responses = input.responses->if_object();
+      if (!responses) return bad_request("params.inputResponses must be an object mapping inputRequests keys to results, got " +
+                                         std::string(json::type_name(*input.responses)));
+      answer = responses->if_contains(mcp::permission_input_key);
+    }
+    auto read = mcp::read_permission_answer(answer, "params.inputResponses." + std::string(mcp::permission_input_key));
+    if (!read) return bad_request(read.err().message);
+    if (*read != mcp::permission_answer::unanswered) {
+      confirm_.unpark(redeemed->prompt);
+      entry.decided_by = "elicitation";
+      return apply_decision(tool, decision_of(*read));
+    }
+    if (redeemed->round >= kMaxPromptRounds) {
+      confirm_.unpark(redeemed->prompt);
+      return tools::call_result::text("Tool " + tool.name + " was not approved: the permission question went unanswered " +
+                                          std::to_string(kMaxPromptRounds) + " times.",
+                                      true, errc::tool_failed);
+    }
+    question.prompt = redeemed->prompt;
+    question.round = redeemed->round + 1;
+  } else if (input.responses) {
+    return bad_request("params.inputResponses answers no question: this server asks with a requestState, and the request carries "
+                       "none; call the tool without inputResponses to be asked");
+  } else {
+    question.prompt = uuid_v4();
+    // The same question in the side panel; whichever answers first decides.
+    if (hub_.connected()) ask_side_panel(question.prompt, tool, args);
+  }
+  confirm_.park(question.prompt, std::chrono::steady_clock::now() + seal_.ttl());
+  mcp::permission_question q{tool.name, tool.plugin, where, &args};
+  tools::call_result r;
+  r.input_required = json::object{{"inputRequests", json::object{{mcp::permission_input_key, mcp::permission_input_request(q)}}},
+                                  {"requestState", json::str(seal_.seal(question, now))}};
+  return r;
+}
+
+void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args) {
+  hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
+                                                                   {"tool", json::str(tool.base_name)},
+                                                                   {"plugin", json::str(tool.plugin)},
+                                                                   {"params", args}}));
+}
+
+std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, decision d) {
   switch (d) {
-    case decision::allow: co_return std::nullopt;
+    case decision::allow: return std::nullopt;
     case decision::allow_always:
       if (on_always_allow_) on_always_allow_(tool);
-      co_return std::nullopt;
-    case decision::deny: co_return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, errc::tool_failed);
+      return std::nullopt;
+    case decision::deny: return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, errc::tool_failed);
     case decision::disconnected:
-      co_return tools::call_result::text(
+      return tools::call_result::text(
           "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
-    case decision::cancelled: co_return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, errc::tool_failed);
-    case decision::shutdown: co_return tools::call_result::text("Server shutting down", true, errc::tool_failed);
+    case decision::cancelled: return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, errc::tool_failed);
+    case decision::shutdown: return tools::call_result::text("Server shutting down", true, errc::tool_failed);
   }
-  co_return std::nullopt;
+  return std::nullopt;
 }
 
 net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::tool_def& tool, json::object args,

@@ -1,5 +1,6 @@
 // The tool-call pipeline behind /mcp, /mcp/gateway and REST (spec §3.7, §3.8, §6.3):
-// lookup → permission gate (off / ask with confirmation / auto) → argument validation →
+// lookup → permission gate (off / ask with confirmation / auto; an ask goes to the side
+// panel, and to the agent's own UI when its client can show a form) → argument validation →
 // per-plugin concurrency cap → tool.invocationStart → dispatch to the extension →
 // result mapping → tool.invocationEnd → audit.  Runs on the io thread; each call is one
 // coroutine awaiting the extension hub.
@@ -13,6 +14,7 @@
 #include "app/confirmations.hpp"
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
+#include "mcp/request_state.hpp"
 #include "tools/events.hpp"
 #include "tools/tool_service.hpp"
 
@@ -63,8 +65,19 @@ class tool_pipeline final : public tools::tool_service {
                                                      tools::call_options& options, audit::audit_entry& audit);
   net::awaitable<tools::call_result> dispatch_browser(const tools::tool_def& tool, json::object args,
                                                       tools::call_options& options, audit::audit_entry& audit);
+  // The `ask` gate: nullopt lets the call run; a result ends it (refused, or input_required).
   net::awaitable<std::optional<tools::call_result>> confirm(const tools::tool_def& tool, const json::object& args,
-                                                            tools::call_options& options);
+                                                            const std::string& where, const std::string& digest,
+                                                            tools::call_options& options, audit::audit_entry& entry);
+  // The question put through the agent's UI (a 2026-07-28 client that can show a form) and
+  // parked for the side panel too; the client's retry brings the answer.
+  std::optional<tools::call_result> ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where,
+                                                 const std::string& digest, const tools::input_round& input,
+                                                 audit::audit_entry& entry);
+  // confirmation.request to every extension connection (the side panel shows it).
+  void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args);
+  // What a decision does to the call: nullopt runs it.
+  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
   // Why a call that needs the browser failed when no extension is connected, and what to do.
   std::string not_connected_text() const;
@@ -79,6 +92,7 @@ class tool_pipeline final : public tools::tool_service {
   webmcp_fn webmcp_;
   webmcp_validator_fn webmcp_validator_;
   std::function<void(const tools::tool_def&)> on_always_allow_;
+  mcp::request_state_seal seal_;
 };
 
 }  // namespace opentabs::app

@@ -26,6 +26,7 @@ void cap_lengths(audit_entry& e) {
   truncate_utf8(e.plugin, kMaxAuditFieldBytes);
   truncate_utf8(e.timestamp, 64);
   if (e.duration_ms < 0) e.duration_ms = 0;
+  if (e.decided_by) truncate_utf8(*e.decided_by, kMaxAuditFieldBytes);
   if (e.error) {
     truncate_utf8(e.error->code, kMaxAuditFieldBytes);
     truncate_utf8(e.error->message, kMaxAuditMessageBytes);
@@ -40,6 +41,7 @@ json::object to_json(const audit_entry& e) {
   o["plugin"] = json::str(e.plugin);
   o["success"] = e.success;
   o["durationMs"] = e.duration_ms;
+  if (e.decided_by) o["decidedBy"] = json::str(*e.decided_by);
   if (e.error) {
     json::object err;
     err["code"] = json::str(e.error->code);
@@ -64,6 +66,10 @@ std::string to_ndjson_line(const audit_entry& e) {
   out += e.success ? R"(,"success":true)" : R"(,"success":false)";
   out += R"(,"durationMs":)";
   out += std::to_string(e.duration_ms);
+  if (e.decided_by) {
+    out += R"(,"decidedBy":)";
+    json::append_quoted(out, *e.decided_by);
+  }
   if (e.error) {
     out += R"(,"error":{"code":)";
     json::append_quoted(out, e.error->code);
@@ -99,6 +105,10 @@ result<audit_entry> audit_entry_from_json(const json::value& v) {
   if (!duration || !std::isfinite(*duration) || *duration < 0) return invalid("\"durationMs\" must be a non-negative number");
   // Durations are whole milliseconds on the wire; a fractional value from another writer rounds.
   e.duration_ms = static_cast<std::int64_t>(std::llround(std::min(*duration, 9.0e15)));
+  if (const auto* by = json::find(*o, "decidedBy"); by && !by->is_null()) {
+    if (!by->is_string()) return invalid("\"decidedBy\" must be a string");
+    e.decided_by = std::string(by->get_string());
+  }
   if (const auto* err_value = json::find(*o, "error"); err_value && !err_value->is_null()) {
     const auto* err = err_value->if_object();
     if (!err) return invalid("\"error\" must be an object");

@@ -2,6 +2,8 @@
 //   {"timestamp":"2026-11-22T09:31:32.859Z","tool":"browser_list_tabs","plugin":"browser",
 //    "success":false,"durationMs":0,"error":{"code":"UNKNOWN","message":"...","category":"..."}}
 // `error` appears only on failures; `category` only when the plugin gave one.
+// "decidedBy" follows "durationMs" when the call asked the user (permission `ask`): where the
+// decision came from, "side_panel" or "elicitation" (the agent's own UI).
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,7 @@ struct audit_entry {
   bool success = false;
   std::int64_t duration_ms = 0;
   std::optional<audit_error> error;
+  std::optional<std::string> decided_by;  // "side_panel" | "elicitation"; none: nobody was asked
 };
 
 // Error text is capped so one plugin returning megabytes of error cannot bloat the

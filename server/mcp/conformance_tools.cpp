@@ -22,6 +22,94 @@ tools::listed_tool fixture(std::string name, std::string description, json::obje
 
 json::object image_block() { return json::object{{"type", "image"}, {"data", json::str(kPng)}, {"mimeType", "image/png"}}; }
 
+// ---- input-required fixtures (shapes from the suite's scenario descriptions) ----
+
+json::object elicit(std::string_view message, std::string_view field, std::string_view type) {
+  return json::object{{"method", "elicitation/create"},
+                      {"params", json::object{{"mode", "form"},
+                                              {"message", json::str(message)},
+                                              {"requestedSchema", json::object{{"type", "object"},
+                                                                               {"properties", json::object{{field, json::object{{"type", json::str(type)}}}}},
+                                                                               {"required", json::array{json::str(field)}}}}}}};
+}
+
+json::object sample(std::string_view question, int max_tokens) {
+  json::object message{{"role", "user"}, {"content", json::object{{"type", "text"}, {"text", json::str(question)}}}};
+  return json::object{{"method", "sampling/createMessage"}, {"params", json::object{{"messages", json::array{message}}, {"maxTokens", max_tokens}}}};
+}
+
+json::object list_roots() { return json::object{{"method", "roots/list"}, {"params", json::object{}}}; }
+
+// The capability an input request needs from the client.
+std::string_view capability_of(const json::object& request) {
+  const auto* method = json::get_string(request, "method");
+  if (method && *method == "sampling/createMessage") return "sampling";
+  if (method && *method == "roots/list") return "roots";
+  return "elicitation";
+}
+
+tools::call_result input_required(json::object requests, std::optional<std::string> state = std::nullopt) {
+  tools::call_result r;
+  r.input_required = json::object{{"inputRequests", std::move(requests)}};
+  if (state) (*r.input_required)["requestState"] = json::str(*state);
+  return r;
+}
+
+// ---- 2025-11-25 elicitation fixtures (elicitation/create on the call's stream) ----
+
+json::object typed(std::string_view type, std::string_view description) {
+  return json::object{{"type", json::str(type)}, {"description", json::str(description)}};
+}
+
+json::object form(std::string message, json::object properties, json::array required = {}) {
+  return json::object{{"message", json::str(message)},
+                      {"requestedSchema", json::object{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}}}};
+}
+
+json::array titled(std::initializer_list<std::pair<std::string_view, std::string_view>> options) {
+  json::array list;
+  for (auto [value, title] : options) list.push_back(json::object{{"const", json::str(value)}, {"title", json::str(title)}});
+  return list;
+}
+
+json::object elicitation_fixture_params(std::string_view name, const json::object& arguments) {
+  if (name == "test_elicitation") {
+    const auto* message = json::get_string(arguments, "message");
+    return form(message ? std::string(*message) : std::string("Please provide your information"),
+                json::object{{"username", typed("string", "User's response")}, {"email", typed("string", "User's email address")}},
+                json::array{"username", "email"});
+  }
+  if (name == "test_elicitation_sep1034_defaults") {
+    auto with_default = [](json::object o, json::value d) {
+      o["default"] = std::move(d);
+      return o;
+    };
+    auto status = with_default(typed("string", "User status"), "active");
+    status["enum"] = json::array{"active", "inactive", "pending"};
+    return form("Test client default value handling - please accept with defaults",
+                json::object{{"name", with_default(typed("string", "User name"), "John Doe")},
+                             {"age", with_default(typed("integer", "User age"), 30)},
+                             {"score", with_default(typed("number", "User score"), 95.5)},
+                             {"status", std::move(status)},
+                             {"verified", with_default(typed("boolean", "Verification status"), true)}});
+  }
+  // test_elicitation_sep1330_enums: the five enum shapes.
+  json::array options{"option1", "option2", "option3"};
+  return form("Test enum schema variants",
+              json::object{{"untitledSingle", json::object{{"type", "string"}, {"enum", options}}},
+                           {"titledSingle", json::object{{"type", "string"},
+                                                         {"oneOf", titled({{"value1", "First Option"}, {"value2", "Second Option"}, {"value3", "Third Option"}})}}},
+                           {"legacyEnum", json::object{{"type", "string"},
+                                                       {"enum", json::array{"opt1", "opt2", "opt3"}},
+                                                       {"enumNames", json::array{"Option One", "Option Two", "Option Three"}}}},
+                           {"untitledMulti", json::object{{"type", "array"}, {"items", json::object{{"type", "string"}, {"enum", options}}}}},
+                           {"titledMulti", json::object{{"type", "array"},
+                                                        {"items", json::object{{"anyOf", titled({{"value1", "First Choice"}, {"value2", "Second Choice"},
+                                                                                                 {"value3", "Third Choice"}})}}}}}});
+}
+
+tools::call_result bad_input(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
+
 tools::call_result blocks(json::array content, bool is_error = false) {
   tools::call_result r;
   r.content = std::move(content);
@@ -65,6 +153,23 @@ const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
                              {"properties", json::object{{"region", json::object{{"type", "string"}, {"x-mcp-header", "Region"}}},
                                                          {"query", json::object{{"type", "string"}}}}},
                              {"required", json::array{"region"}}}),
+        // 2026-07-28 (input-required-result-*, no-independent-requests-on-stream).
+        fixture("test_input_required_result_elicitation", "Conformance fixture: asks the user's name through an InputRequiredResult"),
+        fixture("test_input_required_result_sampling", "Conformance fixture: asks the client's model a question through an InputRequiredResult"),
+        fixture("test_input_required_result_list_roots", "Conformance fixture: asks the client's roots through an InputRequiredResult"),
+        fixture("test_input_required_result_request_state", "Conformance fixture: asks for a confirmation with a sealed requestState"),
+        fixture("test_input_required_result_multiple_inputs", "Conformance fixture: asks an elicitation, a sampling and the roots at once"),
+        fixture("test_input_required_result_multi_round", "Conformance fixture: asks two questions in two rounds"),
+        fixture("test_input_required_result_tampered_state", "Conformance fixture: refuses a requestState that was altered"),
+        fixture("test_input_required_result_capabilities", "Conformance fixture: asks only what the client declared it can answer"),
+        fixture("test_streaming_elicitation", "Conformance fixture: asks the user's name (never as a request on the stream)"),
+        // 2025-11-25 (tools-call-elicitation, elicitation-sep1034-defaults, elicitation-sep1330-enums).
+        fixture("test_elicitation", "Conformance fixture: asks the user through elicitation/create",
+                json::object{{"type", "object"},
+                             {"properties", json::object{{"message", json::object{{"type", "string"}, {"description", "The message to show the user"}}}}},
+                             {"required", json::array{"message"}}}),
+        fixture("test_elicitation_sep1034_defaults", "Conformance fixture: elicitation/create with a default for every primitive type"),
+        fixture("test_elicitation_sep1330_enums", "Conformance fixture: elicitation/create with the five enum schema shapes"),
         fixture("json_schema_2020_12_tool", "Conformance fixture: JSON Schema 2020-12 input schema passed through verbatim", std::move(schema_2020)),
     };
   }();
@@ -102,6 +207,20 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
                      {"resource", json::object{{"uri", "test://mixed-content-resource"}, {"mimeType", "application/json"}, {"text", R"({"test":"data","value":123})"}}}}});
   if (name == "test_error_handling")
     co_return tools::call_result::text("This tool intentionally returns an error for testing", true, errc::tool_failed);
+  if (auto answer = input_fixture(name, arguments, options)) co_return std::move(*answer);
+  if (name == "test_elicitation" || name == "test_elicitation_sep1034_defaults" || name == "test_elicitation_sep1330_enums") {
+    if (!options.elicit)
+      co_return tools::call_result::text("Tool " + name + " needs a client that declared the elicitation capability", true, errc::tool_failed);
+    auto result = co_await ask_client(options, elicitation_fixture_params(name, arguments));
+    if (!result) co_return tools::call_result::text("The client did not answer the elicitation", true, errc::tool_failed);
+    const auto* o = result->if_object();
+    const auto* action = o ? json::get_string(*o, "action") : nullptr;
+    const auto* content = o ? json::find(*o, "content") : nullptr;
+    std::string text = name == "test_elicitation" ? "User response: action=" : "Elicitation completed: action=";
+    text += action ? std::string(*action) : std::string("(none)");
+    text += ", content=" + (content ? json::dump(*content) : std::string("{}"));
+    co_return tools::call_result::text(std::move(text));
+  }
   if (name == "json_schema_2020_12_tool") co_return tools::call_result::text(json::dump(arguments));
   if (name == "test_custom_header") {
     const auto* region = json::get_string(arguments, "region");
@@ -137,6 +256,104 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
     co_return cancelled ? tools::call_result::text("cancelled", true, errc::tool_failed) : tools::call_result::text("Progress test completed");
   }
   co_return co_await inner_.call_tool(std::move(name), std::move(arguments), std::move(options));
+}
+
+asio::awaitable<std::optional<json::value>> conformance_tools::ask_client(const tools::call_options& options, json::object params) {
+  struct waiting {
+    explicit waiting(asio::any_io_executor ex) : timer(ex) {}
+    asio::steady_timer timer;
+    std::optional<json::value> result;
+    bool done = false;
+  };
+  auto w = std::make_shared<waiting>(ex_);
+  w->timer.expires_at(asio::steady_timer::time_point::max());
+  auto finish = [w](const json::value* result) {
+    if (w->done) return;
+    if (result) w->result = json::copy_out(*result);
+    w->done = true;
+    w->timer.cancel();
+  };
+  if (!options.elicit(std::move(params), finish)) co_return std::nullopt;
+  if (options.cancel) options.cancel->on_cancel([finish] { finish(nullptr); });
+  while (!w->done) co_await w->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+  if (options.cancel) options.cancel->clear_hook();
+  co_return std::move(w->result);
+}
+
+std::optional<tools::call_result> conformance_tools::input_fixture(const std::string& name, const json::object& arguments,
+                                                                   const tools::call_options& options) {
+  struct question {
+    std::string key;
+    json::object request;
+  };
+  std::vector<std::vector<question>> rounds;  // what each round asks
+  bool sealed = true;                          // whether the fixture uses a requestState
+  if (name == "test_input_required_result_elicitation" || name == "test_streaming_elicitation") {
+    rounds = {{{"user_name", elicit("What is your name?", "name", "string")}}};
+    sealed = false;
+  } else if (name == "test_input_required_result_sampling") {
+    rounds = {{{"capital_question", sample("What is the capital of France?", 100)}}};
+    sealed = false;
+  } else if (name == "test_input_required_result_list_roots") {
+    rounds = {{{"client_roots", list_roots()}}};
+    sealed = false;
+  } else if (name == "test_input_required_result_request_state" || name == "test_input_required_result_tampered_state") {
+    rounds = {{{"confirm", elicit("Please confirm", "ok", "boolean")}}};
+  } else if (name == "test_input_required_result_multiple_inputs") {
+    rounds = {{{"user_name", elicit("What is your name?", "name", "string")},
+               {"greeting", sample("Generate a greeting", 50)},
+               {"client_roots", list_roots()}}};
+  } else if (name == "test_input_required_result_multi_round") {
+    rounds = {{{"step1", elicit("Step 1: What is your name?", "name", "string")}},
+              {{"step2", elicit("Step 2: What is your favorite color?", "color", "string")}}};
+  } else if (name == "test_input_required_result_capabilities") {
+    rounds = {{{"user_name", elicit("What is your name?", "name", "string")},
+               {"greeting", sample("Generate a greeting", 50)},
+               {"client_roots", list_roots()}}};
+    sealed = false;
+  } else {
+    return std::nullopt;
+  }
+  if (!options.input) return bad_input("Tool " + name + " asks through an InputRequiredResult: call it with protocol revision 2026-07-28");
+  const auto& input = *options.input;
+  const auto now = now_epoch_ms();
+  request_binding binding{name, arguments_digest(arguments), input.client, name, 1};
+  std::size_t round = 0;
+  if (sealed && input.request_state) {
+    auto redeemed = seal_.redeem(*input.request_state, binding, now);
+    if (!redeemed) return bad_input(redeemed.err().message);
+    round = static_cast<std::size_t>(redeemed->round - 1);
+  }
+  // Only what the client declared it can answer is asked.
+  std::vector<question> asked;
+  for (auto& q : rounds[std::min(round, rounds.size() - 1)])
+    if (input.declares(capability_of(q.request))) asked.push_back(std::move(q));
+  if (asked.empty()) return tools::call_result::text("The client declared none of the capabilities this tool asks through", true, errc::tool_failed);
+  const json::object* responses = input.responses ? input.responses->if_object() : nullptr;
+  bool answered = responses != nullptr && (!sealed || input.request_state);
+  for (const auto& q : asked) {
+    const json::value* r = responses ? responses->if_contains(q.key) : nullptr;
+    if (!r) answered = false;
+    else if (!r->is_object()) return bad_input("params.inputResponses." + q.key + " must be a result object, got " + std::string(json::type_name(*r)));
+  }
+  if (!answered) {
+    json::object requests;
+    for (auto& q : asked) requests[q.key] = std::move(q.request);
+    binding.round = static_cast<std::int64_t>(round + 1);
+    return input_required(std::move(requests), sealed ? std::optional<std::string>(seal_.seal(binding, now)) : std::nullopt);
+  }
+  if (round + 1 < rounds.size()) {
+    json::object requests;
+    for (auto& q : rounds[round + 1]) requests[q.key] = std::move(q.request);
+    binding.round = static_cast<std::int64_t>(round + 2);
+    return input_required(std::move(requests), seal_.seal(binding, now));
+  }
+  if (const auto* user = responses->if_contains("user_name"); user && name != "test_input_required_result_multiple_inputs") {
+    const auto* content = json::get_object(user->as_object(), "content");
+    const auto* person = content ? json::get_string(*content, "name") : nullptr;
+    return tools::call_result::text("Hello, " + (person ? std::string(*person) : std::string("stranger")) + "!");
+  }
+  return tools::call_result::text(sealed ? "All input received; state-ok" : "All input received");
 }
 
 }  // namespace opentabs::mcp

@@ -3,10 +3,15 @@
 // test_tool_with_progress, ...; exact shapes in spec/mcp.md §4.4) in front of the real
 // pipeline.  Every other name goes to the inner service unchanged.  The fixtures' log
 // messages are published as plugin logs of the pseudo-plugin "conformance", which the MCP
-// endpoint routes onto the calling request's SSE stream.
+// endpoint routes onto the calling request's SSE stream.  The input-required fixtures
+// (2026-07-28 multi round-trip requests) ask through InputRequiredResult with a sealed
+// requestState, like the permission prompt of the real pipeline.
 #pragma once
 
+#include <optional>
 #include <vector>
+
+#include "mcp/request_state.hpp"
 
 #include "net/asio.hpp"
 #include "tools/events.hpp"
@@ -29,10 +34,18 @@ class conformance_tools final : public tools::tool_service {
 
  private:
   asio::awaitable<bool> pause(const tools::call_options& options);
+  // The answer of an input-required fixture; nullopt: `name` is not one.
+  // Puts an elicitation/create to a 2025-11-25 session's client on the call's stream and
+  // waits for its result; nullopt: it could not be sent, the client answered with an
+  // error, or the call was cancelled.
+  asio::awaitable<std::optional<json::value>> ask_client(const tools::call_options& options, json::object params);
+  std::optional<tools::call_result> input_fixture(const std::string& name, const json::object& arguments,
+                                                  const tools::call_options& options);
 
   asio::any_io_executor ex_;
   tools::tool_service& inner_;
   tools::server_events& events_;
+  request_state_seal seal_;
 };
 
 }  // namespace opentabs::mcp

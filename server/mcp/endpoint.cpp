@@ -285,12 +285,14 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
     // Notifications and client responses take effect at once; requests are answered.
     bool any_request = false, stream = false;
-    for (const auto& it : items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& it = items[i];
       if (!it) {
         any_request = true;
         continue;
       }
       if (it.msg->kind == message_kind::notification) s->handle_notification(*it.msg);
+      if (it.msg->kind == message_kind::response) s->handle_response(*it.msg, posted.batch ? body->get_array()[i] : *body);
       if (it.msg->kind != message_kind::request) continue;
       any_request = true;
       if (it.msg->method == "tools/call") stream = true;
@@ -392,7 +394,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
                                                                  " client sends no responses (input goes in inputResponses of a retried request)")));
       co_return;
     }
-    auto admitted = admit_modern(m, headers_of(ex.request()));
+    auto admitted = admit_modern(m, headers_of(ex.request()), ex.request().body.size());
     if (!admitted) {
       ex.respond(json_response(admitted.refused.http_status, error_json(m.id, admitted.refused.error)));
       co_return;
@@ -518,6 +520,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
     auto version = negotiate_version(init.value->protocol_version);
     auto live = sessions.start(version, shared_from_this());
+    live->rec->client_elicits_form = init.value->can_elicit_form;
     auto result = initialize_result(options.gateway, version, options.server_version);
     auto res = json_response(200, response_json(m.id, result));
     res.with_header(std::string(session_header), live->id);
@@ -580,6 +583,26 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     tools::call_options opts;
     opts.cancel = c->cancel;
     opts.origin = options.gateway ? "gateway" : "mcp";
+    if (modern) {
+      auto input = std::make_shared<tools::input_round>();
+      input->client_capabilities = modern->capabilities;
+      input->client = modern->client_name;
+      input->request_state = std::move(req.request_state);
+      input->responses = std::move(req.input_responses);
+      opts.input = std::move(input);
+    } else if (s && sink && s->rec->client_elicits_form) {
+      std::weak_ptr<live_session> session = s;
+      std::weak_ptr<stream_sink> stream = sink;
+      opts.elicit = [session, stream](json::object params, tools::call_options::answer_fn answer) {
+        auto live = session.lock();
+        auto out = stream.lock();
+        return live && out && live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer));
+      };
+    }
+    if (!modern && (req.input_responses || req.request_state)) {
+      co_return error_json(m.id, rpc_error::invalid_params("params.inputResponses", "and params.requestState belong to protocol revision " +
+                                                                             std::string(modern_protocol_version) + ", not to a session"));
+    }
     if (!c->progress_token.is_null()) {
       std::weak_ptr<in_flight_call> weak = c;
       opts.on_progress = [weak](const tools::progress_update& u) {

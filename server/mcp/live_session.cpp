@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mcp/requests.hpp"
+#include "util/random.hpp"
 
 namespace opentabs::mcp {
 namespace {
@@ -49,9 +50,31 @@ void live_session::handle_notification(const jsonrpc::message& m) {
   // Other notifications (progress from the client, roots changes, ...) need nothing.
 }
 
+bool live_session::ask_client(stream_sink& stream, std::string_view method, json::object params, tools::call_options::answer_fn answer) {
+  if (ended || !stream.open() || awaiting_answers.size() >= max_awaiting_answers) return false;
+  std::string id = "opentabs-" + random_hex(8);
+  json::object request{{"jsonrpc", "2.0"}, {"id", json::str(id)}, {"method", json::str(method)}, {"params", std::move(params)}};
+  if (!stream.send(json::dump(request))) return false;
+  awaiting_answers.emplace(jsonrpc::id_key(json::str(id)), std::move(answer));
+  return true;
+}
+
+void live_session::handle_response(const jsonrpc::message& m, const json::value& response) {
+  auto it = awaiting_answers.find(jsonrpc::id_key(m.id));
+  if (it == awaiting_answers.end()) return;  // not ours, or answered already
+  auto answer = std::move(it->second);
+  awaiting_answers.erase(it);
+  const json::value* result = response.is_object() ? response.get_object().if_contains("result") : nullptr;
+  answer(result);
+}
+
 void live_session::end() {
   if (ended) return;
   ended = true;
+  // Whoever waits for a client's answer learns that none will come.
+  auto unanswered = std::move(awaiting_answers);
+  awaiting_answers.clear();
+  for (auto& [key, answer] : unanswered) answer(nullptr);
   life_timer.cancel();
   if (standalone) standalone->end_soon();
   // Copied first: a cancel hook belongs to the pipeline and must not be able to

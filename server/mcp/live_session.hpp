@@ -51,6 +51,9 @@ struct live_session {
   std::shared_ptr<stream_sink> standalone;
   std::unordered_map<std::string, std::shared_ptr<in_flight_call>> calls;  // by jsonrpc::id_key
   bool list_changed_pending = false;  // a list_changed that found no open stream
+  // elicitation/create requests sent to the client and not answered yet, by jsonrpc::id_key.
+  std::unordered_map<std::string, tools::call_options::answer_fn> awaiting_answers;
+  static constexpr std::size_t max_awaiting_answers = 64;
   bool ended = false;
 
   // A message not answering anything: on the stream of a call to `plugin`'s tools when
@@ -59,6 +62,11 @@ struct live_session {
   bool deliver_unsolicited(const std::string& note, std::string_view plugin);
   // notifications/initialized and notifications/cancelled take effect; others need nothing.
   void handle_notification(const jsonrpc::message& m);
+  // Sends `method` with `params` as a request to the client on `stream`; the client's
+  // response goes to `answer`.  False when the stream is closed or too many are waiting.
+  bool ask_client(stream_sink& stream, std::string_view method, json::object params, tools::call_options::answer_fn answer);
+  // A client's response (`response` is the whole message): its result to whoever asked.
+  void handle_response(const jsonrpc::message& m, const json::value& response);
   // Marks the session ended: wakes its coroutine, ends its standalone stream and cancels
   // every call in flight.  Idempotent; the endpoint then forgets the session.
   void end();

@@ -187,7 +187,7 @@ std::optional<refusal> check_mirrored_params(const std::vector<mirrored_param>& 
   return std::nullopt;
 }
 
-admission admit_modern(const jsonrpc::message& m, const modern_headers& headers) {
+admission admit_modern(const jsonrpc::message& m, const modern_headers& headers, std::size_t message_bytes) {
   if (headers.http) {
     if (!headers.method)
       return refused(header_mismatch_error("Header mismatch: the Mcp-Method header is required (it must repeat the body's method " + shown(m.method) + ")"));
@@ -202,7 +202,7 @@ admission admit_modern(const jsonrpc::message& m, const modern_headers& headers)
                                                                  std::string(meta_key::client_capabilities) + ")"));
   if (!meta_value->is_object()) return refused(rpc_error::invalid_params("params._meta", "must be an object, got " + std::string(json::type_name(*meta_value))));
   const auto& meta = meta_value->get_object();
-  if (json::dump(meta).size() > max_meta_bytes)
+  if (message_bytes > max_meta_bytes && json::dump(meta).size() > max_meta_bytes)
     return refused(rpc_error::invalid_params("params._meta", "is larger than " + std::to_string(max_meta_bytes) + " bytes"));
 
   client_context client;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,7 +100,10 @@ struct admission {
 // method, params._meta and its required fields (-32602), MCP-Protocol-Version against the
 // _meta version and Mcp-Name against params.name (-32020 HeaderMismatch), then the version
 // itself (-32022 UnsupportedProtocolVersionError).  Every refusal is HTTP 400.
-admission admit_modern(const jsonrpc::message& m, const modern_headers& headers);
+// `message_bytes`: the size of the message as received; one no larger than max_meta_bytes
+// cannot hold a larger _meta, so its _meta is not measured.
+admission admit_modern(const jsonrpc::message& m, const modern_headers& headers,
+                       std::size_t message_bytes = std::numeric_limits<std::size_t>::max());
 
 // The revision's errors.
 jsonrpc::rpc_error unsupported_version_error(std::string_view requested);

@@ -61,8 +61,13 @@ bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request) 
 }
 
 std::string tools_call_response(const json::value& id, const tools::call_result& result, bool gateway, bool modern) {
-  if (result.failure == errc::not_found && !gateway)
+  if ((result.failure == errc::not_found && !gateway) || result.failure == errc::invalid_params)
     return jsonrpc::error_json(id, jsonrpc::rpc_error::invalid_params_text(first_text(result)));
+  if (result.input_required) {
+    json::object answer = *result.input_required;
+    answer["resultType"] = "input_required";
+    return jsonrpc::response_json(id, answer);
+  }
   // dump(response_object(id, result.to_json())) written as text, without copying the content.
   std::size_t text_bytes = 0;
   for (const auto& block : result.content)

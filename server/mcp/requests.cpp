@@ -1,5 +1,7 @@
 #include "mcp/requests.hpp"
 
+#include "tools/tool_service.hpp"
+
 namespace opentabs::mcp {
 
 namespace {
@@ -31,6 +33,7 @@ parsed<initialize_request> parse_initialize(const json::object& params) {
   const auto* caps = json::find(params, "capabilities");
   if (!caps) return fail<initialize_request>(rpc_error::invalid_params("params.capabilities", "is required"));
   if (!caps->is_object()) return fail<initialize_request>(rpc_error::invalid_params("params.capabilities", "must be an object, " + got(*caps)));
+  r.can_elicit_form = tools::can_elicit_form(caps->get_object());
   const auto* info = json::find(params, "clientInfo");
   if (!info) return fail<initialize_request>(rpc_error::invalid_params("params.clientInfo", "is required"));
   if (!info->is_object()) return fail<initialize_request>(rpc_error::invalid_params("params.clientInfo", "must be an object, " + got(*info)));
@@ -63,6 +66,15 @@ parsed<tools_call_request> parse_tools_call(const json::object& params) {
   if (const auto* a = json::find(params, "arguments"); a && !a->is_null()) {
     if (!a->is_object()) return fail<tools_call_request>(rpc_error::invalid_params("params.arguments", "must be an object, " + got(*a)));
     r.arguments = a->get_object();
+  }
+  if (const auto* responses = json::find(params, "inputResponses")) {
+    if (!responses->is_object())
+      return fail<tools_call_request>(rpc_error::invalid_params("params.inputResponses", "must be an object mapping inputRequests keys to results, " + got(*responses)));
+    r.input_responses = json::copy_out(*responses);
+  }
+  if (const auto* state = json::find(params, "requestState")) {
+    if (!state->is_string()) return fail<tools_call_request>(rpc_error::invalid_params("params.requestState", "must be a string, " + got(*state)));
+    r.request_state = std::string(state->get_string());
   }
   if (const auto* meta = json::find(params, "_meta"); meta && !meta->is_null()) {
     if (!meta->is_object()) return fail<tools_call_request>(rpc_error::invalid_params("params._meta", "must be an object, " + got(*meta)));

@@ -20,6 +20,7 @@ struct initialize_request {
   std::string protocol_version;
   std::string client_name;
   std::string client_version;
+  bool can_elicit_form = false;  // capabilities declare form elicitation
 };
 parsed<initialize_request> parse_initialize(const json::object& params);
 
@@ -31,6 +32,9 @@ struct tools_call_request {
   std::string name;
   json::object arguments;          // {} when absent
   json::value progress_token;      // null: the caller wants no progress
+  // 2026-07-28 retries (multi round-trip requests): the answers and the echoed state.
+  std::optional<json::value> input_responses;  // as sent (the pipeline says what is wrong with it)
+  std::optional<std::string> request_state;
 };
 parsed<tools_call_request> parse_tools_call(const json::object& params);
 

@@ -42,6 +42,7 @@ struct session_record {
   std::string protocol_version;  // negotiated at initialize
   log_filter log;
   bool initialized = false;       // notifications/initialized seen
+  bool client_elicits_form = false;  // initialize declared form elicitation
   steady_time last_activity{};
   // In-flight requests plus an open standalone stream: a busy session never expires.
   int busy = 0;

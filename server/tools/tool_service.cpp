@@ -17,3 +17,12 @@ json::object call_result::to_json() const {
 }
 
 }  // namespace opentabs::tools
+
+namespace opentabs::tools {
+
+bool can_elicit_form(const json::object& client_capabilities) {
+  const auto* e = json::get_object(client_capabilities, "elicitation");
+  return e && (e->empty() || e->contains("form"));
+}
+
+}  // namespace opentabs::tools

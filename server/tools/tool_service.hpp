@@ -44,12 +44,37 @@ struct progress_update {
   std::string message;  // empty: none
 };
 
+// Whether client capabilities declare form elicitation: an empty elicitation capability means
+// form mode (the revisions before modes existed); a client that lists modes lists "form".
+bool can_elicit_form(const json::object& client_capabilities);
+
+// What a 2026-07-28 request brings for multi round-trip input (MRTR): what its client can
+// answer, who it is, and on a retry the answers and the echoed requestState.  Only MCP
+// requests of that revision carry one; the pipeline may then answer with
+// call_result::input_required instead of waiting for the side panel.
+struct input_round {
+  json::object client_capabilities;  // _meta clientCapabilities of the request
+  std::string client;                // clientInfo.name ("" when absent)
+  std::optional<json::value> responses;  // params.inputResponses as sent
+  std::optional<std::string> request_state;
+
+  bool can_elicit_form() const { return tools::can_elicit_form(client_capabilities); }
+  bool declares(std::string_view capability) const { return client_capabilities.contains(capability); }
+};
+
 struct call_options {
   // Called for each progress report; null when the caller cannot forward progress
   // (MCP: no progressToken; REST).
   std::function<void(const progress_update&)> on_progress;
   std::shared_ptr<cancel_source> cancel;  // may be null
   std::string origin = "mcp";              // "mcp", "gateway", "rest" — for logs
+  std::shared_ptr<const input_round> input;  // null: not a 2026-07-28 MCP request
+  // A 2025-11-25 session whose client declared form elicitation: puts `params` to the user as
+  // an elicitation/create request on the call's own stream; `answer` later gets the client's
+  // result (null: it answered with an error, or the session or stream ended).  False when
+  // the question could not be sent.  Null when the caller has no such channel.
+  using answer_fn = std::function<void(const json::value* result)>;
+  std::function<bool(json::object params, answer_fn answer)> elicit;
 };
 
 // A CallToolResult: MCP content blocks plus isError.
@@ -60,7 +85,12 @@ struct call_result {
   // net::http_status_for (none: 200), MCP by treating not_found (an unknown tool) as a
   // protocol error.  tool_failed: the tool failed or was refused; not_found: no such tool;
   // rate_limited: too many calls in flight.  None for results that only set isError.
+  // failure is invalid_params when the request itself was wrong (a forged requestState, a
+  // malformed inputResponses): MCP answers a JSON-RPC error carrying the text.
   std::optional<errc> failure;
+  // Set when the call needs the user's input first: the InputRequiredResult's fields
+  // (inputRequests, requestState); content is empty then.
+  std::optional<json::object> input_required;
 
   static call_result text(std::string text, bool is_error = false, std::optional<errc> failure = std::nullopt);
   json::object to_json() const;

@@ -30,3 +30,17 @@ TEST_CASE("header values outside plain ASCII use the Base64 sentinel") {
   CHECK(header_safe_value("line1\nline2") == "=?base64?bGluZTEKbGluZTI=?=");
   CHECK(header_safe_value("=?base64?literal?=") == "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
 }
+
+TEST_CASE("notifications/cancelled on stdin: the request it names, for the bridge to close") {
+  auto id = cancelled_request_id(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}})");
+  REQUIRE(id);
+  CHECK(id->as_int64() == 7);
+  auto text = cancelled_request_id(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call-1"}})");
+  REQUIRE(text);
+  CHECK(text->as_string() == "call-1");
+  CHECK_FALSE(cancelled_request_id(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{}})"));
+  CHECK_FALSE(cancelled_request_id(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"x":1}}})"));
+  CHECK_FALSE(cancelled_request_id(R"({"jsonrpc":"2.0","id":3,"method":"notifications/cancelled","params":{"requestId":7}})"));
+  CHECK_FALSE(cancelled_request_id(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":7,"note":"notifications/cancelled"}})"));
+  CHECK_FALSE(cancelled_request_id("not json notifications/cancelled"));
+}

@@ -53,14 +53,15 @@ describe('MCP conformance suite', () => {
     assert.equal((await fetch(`${s.base}/tools`)).status, 401);
   });
 
-  test('default suite passes except the baseline (resources, prompts, completion, sampling, elicitation)', { timeout: 300_000 }, async () => {
+  test('default suite passes except the baseline (resources, prompts, completion, sampling)', { timeout: 300_000 }, async () => {
     const { code, out } = await conformance(suiteCli, ['server', '--url', url, '--expected-failures', join(here, 'baseline.yml')]);
     const summary = out.split('\n').filter((l) => /^[✓✗]|Total:|Baseline|baseline|expected/i.test(l.trim()));
     console.log(summary.join('\n'));
     assert.equal(code, 0, out);
     for (const scenario of ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image',
       'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-with-logging', 'tools-call-error',
-      'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection'])
+      'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'tools-call-elicitation',
+      'elicitation-sep1034-defaults', 'elicitation-sep1330-enums'])
       assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
   });
 
@@ -84,7 +85,10 @@ describe('MCP conformance suite', () => {
     console.log(out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
     assert.equal(code, 0, out);
     for (const scenario of ['tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
-      'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'http-header-validation', 'dns-rebinding-protection'])
+      'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'http-header-validation', 'dns-rebinding-protection',
+      'input-required-result-basic-elicitation', 'input-required-result-basic-sampling', 'input-required-result-basic-list-roots',
+      'input-required-result-request-state', 'input-required-result-multiple-input-requests', 'input-required-result-multi-round',
+      'input-required-result-tampered-state', 'input-required-result-capability-check', 'input-required-result-result-type'])
       assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
   });
 });

@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { startServer } from './support/server.mjs';
-import { ExtensionClient } from './support/extension_client.mjs';
+import { notesExtension } from './support/mcp_2026.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 import { until } from './support/until.mjs';
 
@@ -33,11 +33,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
   let ext;
   before(async () => {
     s = await startServer({ config, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100' } });
-    ext = await new ExtensionClient(s, { connectionId: 'mcp-sdk' }).connect();
-    await ext.waitFor((m) => m.method === 'sync.full');
-    ext.notify('tab.syncAll', {
-      tabs: { 'fixture-notes': { state: 'ready', tabs: [{ tabId: 11, url: 'http://localhost:9876/notes', title: 'Notes', ready: true }] } },
-    });
+    ext = await notesExtension(s, 'mcp-sdk');
   });
   after(async () => {
     await ext.close();

@@ -7,8 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { startServer, OPENTABS_BIN } from './support/server.mjs';
+import { startServer } from './support/server.mjs';
+import { bridgeTransport } from './support/mcp_2026.mjs';
 import { until } from './support/until.mjs';
 
 const pinned = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
@@ -66,20 +66,13 @@ describe('official client SDK 2.x in 2026-07-28 mode', () => {
   });
 
   test('the same through the stdio bridge (opentabs start --stdio)', { timeout: 60_000 }, async () => {
-    const transport = new StdioClientTransport({
-      command: OPENTABS_BIN,
-      args: ['start', '--stdio', '--port', String(s.port)],
-      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
+    const { transport, stderr } = bridgeTransport(s);
     const client = new Client({ name: 'sdk-2026-stdio', version: '1.0.0' }, pinned);
     await client.connect(transport);
     try {
       await exercise(client, { lastProgressBeforeResult: false });
     } catch (e) {
-      e.message += `\nbridge stderr:\n${stderr}`;
+      e.message += `\nbridge stderr:\n${stderr()}`;
       throw e;
     } finally {
       await client.close();

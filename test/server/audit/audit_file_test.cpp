@@ -15,7 +15,7 @@ namespace {
 
 std::string line_at(std::int64_t epoch_ms, const std::string& tool, bool success = true, std::int64_t duration = 10) {
   audit_entry e{iso8601_utc(std::chrono::system_clock::time_point(std::chrono::milliseconds(epoch_ms))), tool,
-                tool.substr(0, tool.find('_')), success, duration, std::nullopt};
+                tool.substr(0, tool.find('_')), success, duration, std::nullopt, std::nullopt};
   if (!success) e.error = audit_error{"UNKNOWN", "failed", std::nullopt};
   return to_ndjson_line(e);
 }

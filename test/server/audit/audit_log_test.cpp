@@ -24,7 +24,7 @@ std::string iso(std::int64_t ms) {
 }
 
 audit_entry entry(int i, bool success = true, std::int64_t duration = 10, std::string plugin = "slack") {
-  audit_entry e{iso(kT0 + i), plugin + "_tool_" + std::to_string(i), plugin, success, duration, std::nullopt};
+  audit_entry e{iso(kT0 + i), plugin + "_tool_" + std::to_string(i), plugin, success, duration, std::nullopt, std::nullopt};
   if (!success) e.error = audit_error{"UNKNOWN", "failure " + std::to_string(i), std::nullopt};
   return e;
 }
@@ -78,7 +78,7 @@ TEST_CASE("summary: totals, last 24 hours and the average to one decimal") {
   audit_log log({});
   const std::int64_t now = kT0 + 100LL * 3'600'000;
   auto at = [&](std::int64_t ms_before_now, bool success, std::int64_t duration) {
-    audit_entry e{iso(now - ms_before_now), "slack_x", "slack", success, duration, std::nullopt};
+    audit_entry e{iso(now - ms_before_now), "slack_x", "slack", success, duration, std::nullopt, std::nullopt};
     if (!success) e.error = audit_error{"E", "m", std::nullopt};
     log.append(e);
   };

@@ -52,7 +52,7 @@ TEST_CASE("--since accepts s, m, h and d") {
 }
 
 TEST_CASE("matching: plugin, tool in either underscore spelling, success, since") {
-  audit_entry e{"2026-11-22T09:31:32.859Z", "slack_send_message", "slack", true, 5, std::nullopt};
+  audit_entry e{"2026-11-22T09:31:32.859Z", "slack_send_message", "slack", true, 5, std::nullopt, std::nullopt};
   CHECK(matches({}, e, 1000));
   audit_filter slack_only;
   slack_only.plugin = "slack";

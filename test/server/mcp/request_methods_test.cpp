@@ -54,6 +54,25 @@ TEST_CASE("an unknown tool is -32602 on /mcp and a tool result through the gatew
         R"({"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"denied"}],"isError":true}})");
 }
 
+TEST_CASE("a call that needs input answers an InputRequiredResult; a refused retry is a -32602 error, on both endpoints") {
+  tools::call_result asking;
+  asking.input_required = json::object{{"inputRequests", json::object{{"q", json::object{{"method", "elicitation/create"}}}}}, {"requestState", "s.t"}};
+  for (bool gateway : {false, true}) {
+    auto answer = json::parse_object(tools_call_response(json::value(3), asking, gateway, true));
+    REQUIRE(answer);
+    const auto& result = answer->at("result").as_object();
+    CHECK(result.at("resultType").as_string() == "input_required");
+    CHECK(result.at("requestState").as_string() == "s.t");
+    CHECK(result.contains("inputRequests"));
+    CHECK_FALSE(result.contains("content"));
+    auto refused = tools::call_result::text("params.requestState has expired; call again", true, errc::invalid_params);
+    auto error = json::parse_object(tools_call_response(json::value(4), refused, gateway, true));
+    REQUIRE(error);
+    CHECK(error->at("error").at("code").as_int64() == -32602);
+    CHECK(error->at("error").at("message").as_string().find("requestState has expired") != std::string::npos);
+  }
+}
+
 // tools_call_response writes the result as text: the bytes must be those of
 // response_json(id, result.to_json()), the object form it replaced.
 TEST_CASE("tools_call_response writes exactly the object form of a CallToolResult response") {
