@@ -63,6 +63,19 @@ decision decision_of(mcp::permission_answer a) {
   }
 }
 
+// Who settled a question the side panel was shown, for confirmation.settled.
+std::string_view decided_by_text(decision d, bool answered_in_agent) {
+  switch (d) {
+    case decision::allow:
+    case decision::allow_always:
+    case decision::deny: return answered_in_agent ? "elicitation" : "side_panel";
+    case decision::cancelled: return "cancelled";
+    case decision::disconnected: return "disconnected";
+    case decision::shutdown: return "shutdown";
+  }
+  return "cancelled";
+}
+
 tools::call_result bad_request(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
 
 // The site or tab a call acts on, for the permission question.
@@ -350,6 +363,7 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
     d = co_await confirm_.wait(id, &link.hook);
   }
   if (d == decision::allow || d == decision::allow_always || d == decision::deny) entry.decided_by = *answered_in_agent ? "elicitation" : "side_panel";
+  if (panel) withdraw_side_panel_question(id, decided_by_text(d, *answered_in_agent));
   co_return apply_decision(tool, d);
 }
 
@@ -364,6 +378,7 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
     // The side panel had the same question: an answer there came first.
     if (auto d = confirm_.take_parked(redeemed->prompt)) {
       entry.decided_by = "side_panel";
+      withdraw_side_panel_question(redeemed->prompt, "side_panel");
       return apply_decision(tool, *d);
     }
     const json::value* answer = nullptr;
@@ -377,11 +392,13 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
     if (!read) return bad_request(read.err().message);
     if (*read != mcp::permission_answer::unanswered) {
       confirm_.unpark(redeemed->prompt);
+      withdraw_side_panel_question(redeemed->prompt, "elicitation");
       entry.decided_by = "elicitation";
       return apply_decision(tool, decision_of(*read));
     }
     if (redeemed->round >= kMaxPromptRounds) {
       confirm_.unpark(redeemed->prompt);
+      withdraw_side_panel_question(redeemed->prompt, "unanswered");
       return tools::call_result::text("Tool " + tool.name + " was not approved: the permission question went unanswered " +
                                           std::to_string(kMaxPromptRounds) + " times.",
                                       true, errc::tool_failed);
@@ -409,6 +426,11 @@ void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def&
                                                                    {"tool", json::str(tool.base_name)},
                                                                    {"plugin", json::str(tool.plugin)},
                                                                    {"params", args}}));
+}
+
+void tool_pipeline::withdraw_side_panel_question(const std::string& id, std::string_view decided_by) {
+  if (!hub_.connected()) return;
+  hub_.broadcast(jsonrpc::notification_object("confirmation.settled", json::object{{"id", json::str(id)}, {"decidedBy", json::str(decided_by)}}));
 }
 
 std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, decision d) {

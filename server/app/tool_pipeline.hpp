@@ -76,6 +76,11 @@ class tool_pipeline final : public tools::tool_service {
                                                  audit::audit_entry& entry);
   // confirmation.request to every extension connection (the side panel shows it).
   void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args);
+  // Tells every side panel that question `id` needs no answer any more, and who decided
+  // ("side_panel", "elicitation", "cancelled", …), so a question the agent's UI answered
+  // does not wait there for a click that would change nothing.  The original extension
+  // drops the notification (not in its allow-list); ours removes the entry.
+  void withdraw_side_panel_question(const std::string& id, std::string_view decided_by);
   // What a decision does to the call: nullopt runs it.
   std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d);
   tools::call_result disabled_result(const tools::tool_def& tool) const;

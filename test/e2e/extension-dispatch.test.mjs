@@ -140,6 +140,17 @@ describe('extension protocol core in real Chromium', () => {
     await waitFor(async () => (await cards.count()) === 0, 'no confirmation card left');
   });
 
+  test('ask: a question whose call ends elsewhere leaves the side panel (confirmation.settled)', async () => {
+    const cards = panel.locator('[data-testid=confirmation]');
+    const abort = new AbortController();
+    const cancelled = mcp.client.callTool({ name: name.list_notes, arguments: { limit: 2 } }, undefined, { signal: abort.signal, timeout: 60_000 });
+    await waitFor(async () => (await cards.count()) === 1, 'the question in the side panel');
+    // The client gives up (notifications/cancelled): nobody needs the answer any more.
+    abort.abort();
+    await assert.rejects(cancelled);
+    await waitFor(async () => (await cards.count()) === 0, 'the withdrawn question to leave the side panel');
+  });
+
   test('side panel: tool permission toggle reaches the server', async () => {
     const ask = panel.locator(`[data-testid="perm-${PLUGIN}-create_note-ask"]`);
     await panel.locator(`[data-testid="plugin-${PLUGIN}"] summary`).click();

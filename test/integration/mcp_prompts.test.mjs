@@ -103,14 +103,20 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     assert.equal((await panelQuestion(ext, seen)).params.tool, 'create_note');
   });
 
-  test('allow once through the retry runs the call; the audit entry says elicitation', { timeout: 30_000 }, async () => {
+  test('allow once through the retry runs the call; the audit entry says elicitation; the side panel is told', { timeout: 30_000 }, async () => {
+    const seen = ext.messages.length;
     const first = await call(s, ASK, { title: 'via agent' });
+    const question = await panelQuestion(ext, seen);
     const r = await call(s, ASK, { title: 'via agent' }, { inputResponses: allow(), requestState: first.result.requestState });
     assert.equal(r.result.resultType, 'complete', JSON.stringify(r));
     assert.deepEqual(JSON.parse(r.result.content[0].text), { created: 'via agent' });
     const entry = await newestAudit(s);
     assert.equal(entry.success, true);
     assert.equal(entry.decidedBy, 'elicitation');
+    // The side panel's copy of the question is withdrawn, naming who decided.
+    let settled;
+    await until(() => (settled = ext.messages.slice(seen).find((m) => m.method === 'confirmation.settled')), 'confirmation.settled');
+    assert.deepEqual(settled.params, { id: question.params.id, decidedBy: 'elicitation' });
   });
 
   test('deny (and decline) through the retry refuse the call', { timeout: 30_000 }, async () => {
@@ -272,12 +278,17 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     const { client, transport, asked } = await sessionClient(() => ({ action: 'accept', content: { decision: 'allow_once' } }));
     try {
       assert.equal(transport.protocolVersion, '2025-11-25');
+      const seen = ext.messages.length;
       const r = await client.callTool({ name: ASK, arguments: { title: 'session', tabId: 11 } });
       assert.deepEqual(JSON.parse(r.content[0].text), { created: 'session' });
       assert.equal(asked.length, 1);
       assert.match(asked[0].message, /fixture-notes_create_note/);
       assert.match(asked[0].message, /tab 11/);
       assert.equal((await newestAudit(s)).decidedBy, 'elicitation');
+      const question = await panelQuestion(ext, seen);
+      let settled;
+      await until(() => (settled = ext.messages.slice(seen).find((m) => m.method === 'confirmation.settled')), 'confirmation.settled');
+      assert.deepEqual(settled.params, { id: question.params.id, decidedBy: 'elicitation' });
     } finally {
       await transport.terminateSession();
       await client.close();

@@ -1,6 +1,6 @@
 // Routes every message the server sends (relayed by the offscreen document): responses to the
 // extension's own requests, server notifications (`sync.full`, `plugin.update`,
-// `plugins.changed`, `tool.invocationStart/End`, `confirmation.request`, `extension.reload`) and
+// `plugins.changed`, `tool.invocationStart/End`, `confirmation.request/settled`, `extension.reload`) and
 // server requests (`tool.dispatch`, `plugin.uninstall`, `browser.*`, `extension.*`), which
 // pass the allow-list and the per-method rate limiter before their handler runs.
 
@@ -102,6 +102,15 @@ async function onConfirmationRequest(params) {
   await saveConfirmations();
 }
 
+// The question was decided elsewhere (the agent's own UI, another profile's side panel) or
+// the call ended: the entry goes, so nobody clicks an answer that would change nothing.
+async function onConfirmationSettled(params) {
+  if (typeof params?.id !== 'string') return;
+  const before = store.confirmations.length;
+  store.confirmations = store.confirmations.filter((c) => c.id !== params.id);
+  if (store.confirmations.length !== before) await saveConfirmations();
+}
+
 async function handleRequest(method, params) {
   switch (method) {
     case 'tool.dispatch': return dispatchTool(params);
@@ -124,6 +133,7 @@ async function handleNotification(method, params) {
     case 'tool.invocationStart': return recordActivityStart(params ?? {});
     case 'tool.invocationEnd': return recordActivityEnd(params ?? {});
     case 'confirmation.request': return onConfirmationRequest(params);
+    case 'confirmation.settled': return onConfirmationSettled(params);
     case 'extension.reload': return scheduleReload();
     default: return undefined; // other notifications carry nothing for the extension
   }
