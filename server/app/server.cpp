@@ -349,11 +349,16 @@ class server_app {
     });
   }
 
+  // Discovery reads plugin files, which may sit on a slow filesystem: it runs on the reader
+  // thread like POST /reload's, and the io thread serves meanwhile.
   void reload_on_signal(int sig) {
-    const std::string name = signal_name(sig);
+    tasks_.spawn(reload_for_signal(signal_name(sig)), "reload on signal");
+  }
+
+  net::awaitable<void> reload_for_signal(std::string name) {
     if (options_.dev) log::original_line("Hot reload detected (" + name + ")");
     log::info("received " + name + ": reloading config.json and plugins");
-    auto outcome = reload_.reload(true);
+    auto outcome = co_await reload_.reload_off_thread(true);
     if (!outcome.ok) log::warn("reload on " + name + ": " + outcome.error);
     if (options_.dev) log::original_line("Hot reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
   }

@@ -4,7 +4,8 @@
 // knob OPENTABS_TEST_PLUGIN_READ_DELAY_MS makes the server's plugin reader sleep before it
 // reads one folder (OPENTABS_TEST_PLUGIN_READ_DELAY_DIR), on the reader's own thread, and
 // OPENTABS_PLUGIN_READ_DEADLINE_MS shortens the deadline.  That folder's plugin must fail with
-// the deadline reason and nothing else; /health must answer while a reload waits for it.
+// the deadline reason and nothing else; /health must answer while a reload waits for it,
+// whether POST /reload or a SIGHUP started it.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,5 +71,19 @@ describe('a plugin folder whose reads are slow', () => {
     const failed = Object.fromEntries(after.failedPlugins.map((f) => [f.path, f.error]));
     assert.match(failed[dirs.slow] ?? '', /did not finish within/);
     assert.ok(after.pluginDetails.some((p) => /quick-reads/.test(p.name)));
+  });
+
+  test('a SIGHUP reload waits on the slow folder off the io thread too', async () => {
+    const count = (marker) => (server.stdout + server.stderr).split(marker).length;
+    const loadsBefore = count('Config loaded from');
+    const discoveriesBefore = count('Plugin discovery complete');
+    server.child.kill('SIGHUP');
+    await server.output({ test: (text) => text.split('Config loaded from').length > loadsBefore }, 10_000);
+    const during = await health();
+    assert.equal(during.status, 'ok');
+    assert.equal(count('Plugin discovery complete'), discoveriesBefore, '/health answered while discovery waited on the slow folder');
+    await server.output({ test: (text) => text.split('Plugin discovery complete').length > discoveriesBefore }, 20_000);
+    const failed = Object.fromEntries((await health()).failedPlugins.map((f) => [f.path, f.error]));
+    assert.match(failed[dirs.slow] ?? '', /did not finish within/);
   });
 });
