@@ -1,5 +1,6 @@
 #include "mcp/conformance_tools.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "util/clock.hpp"
@@ -133,7 +134,7 @@ const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
                                                                                     {"city", json::object{{"type", "string"}}}}}}}}},
         {"properties", json::object{{"name", json::object{{"type", "string"}}}, {"address", json::object{{"$ref", "#/$defs/address"}}}}},
         {"additionalProperties", false}};
-    return std::vector<tools::listed_tool>{
+    std::vector<tools::listed_tool> list{
         fixture("test_simple_text", "Conformance fixture: returns a simple text response"),
         fixture("test_image_content", "Conformance fixture: returns an image content block"),
         fixture("test_audio_content", "Conformance fixture: returns an audio content block"),
@@ -171,7 +172,28 @@ const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
         fixture("test_elicitation_sep1034_defaults", "Conformance fixture: elicitation/create with a default for every primitive type"),
         fixture("test_elicitation_sep1330_enums", "Conformance fixture: elicitation/create with the five enum schema shapes"),
         fixture("json_schema_2020_12_tool", "Conformance fixture: JSON Schema 2020-12 input schema passed through verbatim", std::move(schema_2020)),
+        // 2026-07-28 (server-stateless): a tool that needs the sampling capability.
+        fixture("test_missing_capability", "Conformance fixture: needs the client's sampling capability"),
     };
+    // The tasks extension (tasks-* scenarios; traits_of says which may become tasks).
+    auto string_arg = [](std::string_view key) {
+      return json::object{{"type", "object"}, {"properties", json::object{{key, json::object{{"type", "string"}}}}}};
+    };
+    auto task_fixture = [&list](std::string name, std::string description, json::object schema) {
+      list.push_back(fixture(std::move(name), std::move(description), std::move(schema)));
+    };
+    task_fixture("greet", "Conformance fixture: greets {name} at once (never a task)", string_arg("name"));
+    task_fixture("slow_compute", "Conformance fixture: computes for {seconds} seconds (0-300), then answers with its label",
+                 json::object{{"type", "object"},
+                              {"properties", json::object{{"seconds", json::object{{"type", "number"}, {"minimum", 0}, {"maximum", 300}}},
+                                                          {"label", json::object{{"type", "string"}}}}}});
+    task_fixture("failing_job", "Conformance fixture: fails with a tool error after a second (only as a task)", no_args());
+    task_fixture("protocol_error_job", "Conformance fixture: ends in a JSON-RPC error after a second (only as a task)", no_args());
+    task_fixture("confirm_delete", "Conformance fixture: asks to confirm deleting {filename} (only as a task)", string_arg("filename"));
+    task_fixture("multi_input", "Conformance fixture: asks two questions at once (only as a task)", no_args());
+    task_fixture("test_tool_with_task", "Conformance fixture: asks the user's name through an InputRequiredResult, then continues as a task",
+                 no_args());
+    return list;
   }();
   return list;
 }
@@ -181,6 +203,22 @@ std::vector<tools::listed_tool> conformance_tools::list_tools() const {
   auto rest = inner_.list_tools();
   list.insert(list.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
   return list;
+}
+
+tools::call_traits conformance_tools::traits_of(std::string_view tool) const {
+  tools::call_traits traits;
+  if (tool == "slow_compute") return traits;
+  if (tool == "failing_job" || tool == "protocol_error_job" || tool == "confirm_delete" || tool == "multi_input" ||
+      tool == "test_tool_with_task") {
+    traits.tasks = tools::task_support::required;
+    return traits;
+  }
+  const auto& own = fixtures();
+  if (std::none_of(own.begin(), own.end(), [tool](const tools::listed_tool& t) { return t.name == tool; })) return inner_.traits_of(tool);
+  // The other fixtures answer at once, and their scenarios expect a direct answer.
+  traits.tasks = tools::task_support::forbidden;
+  if (tool == "test_missing_capability") traits.requires_client_capability = "sampling";
+  return traits;
 }
 
 asio::awaitable<bool> conformance_tools::pause(const tools::call_options& options) {
@@ -207,7 +245,7 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
                      {"resource", json::object{{"uri", "test://mixed-content-resource"}, {"mimeType", "application/json"}, {"text", R"({"test":"data","value":123})"}}}}});
   if (name == "test_error_handling")
     co_return tools::call_result::text("This tool intentionally returns an error for testing", true, errc::tool_failed);
-  if (auto answer = input_fixture(name, arguments, options)) co_return std::move(*answer);
+  if (auto answer = name == "test_tool_with_task" ? std::nullopt : input_fixture(name, arguments, options)) co_return std::move(*answer);
   if (name == "test_elicitation" || name == "test_elicitation_sep1034_defaults" || name == "test_elicitation_sep1330_enums") {
     if (!options.elicit)
       co_return tools::call_result::text("Tool " + name + " needs a client that declared the elicitation capability", true, errc::tool_failed);
@@ -220,6 +258,20 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
     text += action ? std::string(*action) : std::string("(none)");
     text += ", content=" + (content ? json::dump(*content) : std::string("{}"));
     co_return tools::call_result::text(std::move(text));
+  }
+  if (name == "test_missing_capability") {
+    if (!options.input || !options.input->declares("sampling"))
+      co_return tools::call_result::text("Tool test_missing_capability needs a client that declared the sampling capability", true, errc::tool_failed);
+    co_return tools::call_result::text("The client declared sampling");
+  }
+  auto task_answer = co_await task_fixture(name, arguments, options);
+  if (task_answer) co_return std::move(*task_answer);
+  if (name == "test_tool_with_task") {
+    auto answer = input_fixture(name, arguments, options);
+    // The question is answered: the rest takes long enough to continue as a task.
+    if (!answer->input_required && !answer->is_error && !co_await sleep(options, std::chrono::seconds(1)))
+      co_return tools::call_result::text("cancelled", true, errc::tool_failed);
+    co_return std::move(*answer);
   }
   if (name == "json_schema_2020_12_tool") co_return tools::call_result::text(json::dump(arguments));
   if (name == "test_custom_header") {
@@ -259,25 +311,93 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
 }
 
 asio::awaitable<std::optional<json::value>> conformance_tools::ask_client(const tools::call_options& options, json::object params) {
+  std::vector<json::object> one;
+  one.push_back(std::move(params));
+  auto answers = co_await ask_clients(options, std::move(one));
+  co_return std::move(answers.front());
+}
+
+asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_clients(const tools::call_options& options,
+                                                                                       std::vector<json::object> questions) {
   struct waiting {
-    explicit waiting(asio::any_io_executor ex) : timer(ex) {}
+    explicit waiting(asio::any_io_executor ex, std::size_t n) : timer(ex), results(n) {}
     asio::steady_timer timer;
-    std::optional<json::value> result;
-    bool done = false;
+    std::vector<std::optional<json::value>> results;
+    std::size_t open = 0;
   };
-  auto w = std::make_shared<waiting>(ex_);
+  auto w = std::make_shared<waiting>(ex_, questions.size());
   w->timer.expires_at(asio::steady_timer::time_point::max());
-  auto finish = [w](const json::value* result) {
-    if (w->done) return;
-    if (result) w->result = json::copy_out(*result);
-    w->done = true;
-    w->timer.cancel();
-  };
-  if (!options.elicit(std::move(params), finish)) co_return std::nullopt;
-  if (options.cancel) options.cancel->on_cancel([finish] { finish(nullptr); });
-  while (!w->done) co_await w->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+  std::vector<std::shared_ptr<bool>> answered;
+  for (std::size_t i = 0; i < questions.size(); ++i) {
+    auto done = std::make_shared<bool>(false);
+    answered.push_back(done);
+    auto finish = [w, i, done](const json::value* result) {
+      if (*done) return;
+      *done = true;
+      if (result) w->results[i] = json::copy_out(*result);
+      if (--w->open == 0) w->timer.cancel();
+    };
+    ++w->open;
+    if (!options.elicit(std::move(questions[i]), finish)) finish(nullptr);
+  }
+  if (options.cancel)
+    options.cancel->on_cancel([w, answered] {
+      for (const auto& d : answered) *d = true;
+      w->open = 0;
+      w->timer.cancel();
+    });
+  while (w->open > 0) co_await w->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
   if (options.cancel) options.cancel->clear_hook();
-  co_return std::move(w->result);
+  co_return std::move(w->results);
+}
+
+asio::awaitable<bool> conformance_tools::sleep(const tools::call_options& options, std::chrono::milliseconds d) {
+  asio::steady_timer t(ex_, d);
+  if (options.cancel) options.cancel->on_cancel([&t] { t.cancel(); });
+  co_await t.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+  if (options.cancel) options.cancel->clear_hook();
+  co_return !(options.cancel && options.cancel->cancelled());
+}
+
+asio::awaitable<std::optional<tools::call_result>> conformance_tools::task_fixture(const std::string& name, const json::object& arguments,
+                                                                                  const tools::call_options& options) {
+  using std::chrono::milliseconds;
+  if (name == "greet") {
+    const auto* who = json::get_string(arguments, "name");
+    co_return tools::call_result::text("Hello, " + (who ? std::string(*who) : std::string("World")) + "!");
+  }
+  if (name == "slow_compute") {
+    const auto* seconds = json::find(arguments, "seconds");
+    double s = seconds && seconds->is_number() ? seconds->to_number<double>() : 0.0;
+    if (!(s >= 0 && s <= 300)) co_return bad_input("slow_compute: seconds must be a number from 0 to 300");
+    const auto* label = json::get_string(arguments, "label");
+    if (s > 0 && !co_await sleep(options, milliseconds(static_cast<long long>(s * 1000))))
+      co_return tools::call_result::text("cancelled", true, errc::tool_failed);
+    co_return tools::call_result::text("Computed " + (label ? std::string(*label) : std::string("result")) + " after " + std::to_string(static_cast<long long>(s * 1000)) + " ms");
+  }
+  if (name == "failing_job" || name == "protocol_error_job") {
+    if (!co_await sleep(options, milliseconds(1000))) co_return tools::call_result::text("cancelled", true, errc::tool_failed);
+    if (name == "failing_job") co_return tools::call_result::text("failing_job failed, as it always does", true, errc::tool_failed);
+    // A JSON-RPC error, not a tool result: the task ends failed.
+    co_return bad_input("protocol_error_job ended in a protocol error, as it always does");
+  }
+  if (name == "confirm_delete" || name == "multi_input") {
+    if (!options.elicit) co_return tools::call_result::text("Tool " + name + " asks its questions as a task: declare elicitation and the tasks extension", true, errc::tool_failed);
+    const auto* file = json::get_string(arguments, "filename");
+    std::vector<json::object> questions;
+    if (name == "confirm_delete") {
+      questions.push_back(form("Delete " + (file ? std::string(*file) : std::string("the file")) + "?",
+                               json::object{{"confirm", typed("boolean", "Delete it")}}, json::array{"confirm"}));
+    } else {
+      questions.push_back(form("What is your name?", json::object{{"name", typed("string", "Your name")}}, json::array{"name"}));
+      questions.push_back(form("Proceed?", json::object{{"confirm", typed("boolean", "Go on")}}, json::array{"confirm"}));
+    }
+    auto answers = co_await ask_clients(options, std::move(questions));
+    std::string text = name == "confirm_delete" ? "Answers for deleting " + (file ? std::string(*file) : std::string("the file")) + ":" : "Answers:";
+    for (const auto& a : answers) text += " " + (a ? json::dump(*a) : std::string("(none)"));
+    co_return tools::call_result::text(std::move(text));
+  }
+  co_return std::nullopt;
 }
 
 std::optional<tools::call_result> conformance_tools::input_fixture(const std::string& name, const json::object& arguments,
@@ -288,7 +408,7 @@ std::optional<tools::call_result> conformance_tools::input_fixture(const std::st
   };
   std::vector<std::vector<question>> rounds;  // what each round asks
   bool sealed = true;                          // whether the fixture uses a requestState
-  if (name == "test_input_required_result_elicitation" || name == "test_streaming_elicitation") {
+  if (name == "test_input_required_result_elicitation" || name == "test_streaming_elicitation" || name == "test_tool_with_task") {
     rounds = {{{"user_name", elicit("What is your name?", "name", "string")}}};
     sealed = false;
   } else if (name == "test_input_required_result_sampling") {

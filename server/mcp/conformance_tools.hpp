@@ -5,9 +5,12 @@
 // messages are published as plugin logs of the pseudo-plugin "conformance", which the MCP
 // endpoint routes onto the calling request's SSE stream.  The input-required fixtures
 // (2026-07-28 multi round-trip requests) ask through InputRequiredResult with a sealed
-// requestState, like the permission prompt of the real pipeline.
+// requestState, like the permission prompt of the real pipeline.  The tasks-extension
+// fixtures (greet, slow_compute, failing_job, ...) take long enough to become tasks and ask
+// their questions through call_options::elicit, which a task turns into inputRequests.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -28,6 +31,7 @@ class conformance_tools final : public tools::tool_service {
 
   std::vector<tools::listed_tool> list_tools() const override;
   asio::awaitable<tools::call_result> call_tool(std::string name, json::object arguments, tools::call_options options) override;
+  tools::call_traits traits_of(std::string_view tool) const override;
 
   // The fixtures alone, in list order.
   static const std::vector<tools::listed_tool>& fixtures();
@@ -39,6 +43,14 @@ class conformance_tools final : public tools::tool_service {
   // waits for its result; nullopt: it could not be sent, the client answered with an
   // error, or the call was cancelled.
   asio::awaitable<std::optional<json::value>> ask_client(const tools::call_options& options, json::object params);
+  // Several questions at once; the answers in order (nullopt entries: not answered).
+  asio::awaitable<std::vector<std::optional<json::value>>> ask_clients(const tools::call_options& options, std::vector<json::object> questions);
+  // Waits `d`; false when the call was cancelled meanwhile.
+  asio::awaitable<bool> sleep(const tools::call_options& options, std::chrono::milliseconds d);
+  // The answer of a tasks-extension fixture (slow_compute, failing_job, ...); nullopt:
+  // `name` is not one.
+  asio::awaitable<std::optional<tools::call_result>> task_fixture(const std::string& name, const json::object& arguments,
+                                                                  const tools::call_options& options);
   std::optional<tools::call_result> input_fixture(const std::string& name, const json::object& arguments,
                                                   const tools::call_options& options);
 

@@ -33,7 +33,9 @@
 #include "mcp/session_registry.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
+#include "mcp/task_store.hpp"
 #include "mcp/tool_catalog.hpp"
+#include "util/clock.hpp"
 #include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
@@ -63,10 +65,29 @@ endpoint_options endpoint_options_from_env(bool gateway) {
   o.max_new_sessions_per_minute = env_positive("OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE", o.max_new_sessions_per_minute);
   o.sse_keepalive_interval = std::chrono::milliseconds(env_positive("OPENTABS_MCP_SSE_KEEPALIVE_MS", static_cast<int>(o.sse_keepalive_interval.count())));
   o.client_activity_window = std::chrono::milliseconds(env_positive("OPENTABS_MCP_CLIENT_ACTIVE_MS", static_cast<int>(o.client_activity_window.count())));
+  o.task_after = std::chrono::milliseconds(env_positive("OPENTABS_MCP_TASK_AFTER_MS", static_cast<int>(o.task_after.count())));
+  o.tasks_kept.ttl = std::chrono::milliseconds(env_positive("OPENTABS_MCP_TASK_TTL_MS", static_cast<int>(o.tasks_kept.ttl.count())));
+  o.tasks_kept.max_per_client = static_cast<std::size_t>(env_positive("OPENTABS_MCP_TASKS_PER_CLIENT", static_cast<int>(o.tasks_kept.max_per_client)));
   return o;
 }
 
 namespace {
+
+// A 2026-07-28 tools/call that may become a task: it runs detached from its POST (which
+// waits up to task_after for it), owns its request, and holds the answers its pending
+// input requests are waiting for.
+struct task_run {
+  explicit task_run(asio::any_io_executor ex) : wake(std::move(ex)) { wake.expires_at(asio::steady_timer::time_point::max()); }
+  std::string id;  // its task_store record
+  json::value body;  // the request, owned: the call outlives the POST's arena
+  std::optional<message> msg;  // views `body`
+  client_context client;
+  std::shared_ptr<in_flight_call> call = std::make_shared<in_flight_call>();
+  std::map<std::string, tools::call_options::answer_fn, std::less<>> answers;  // by input request key
+  bool finished = false;
+  std::optional<std::string> response;  // the call's answer, while it is not a task
+  asio::steady_timer wake;  // the POST waits on it
+};
 
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor e, tools::tool_service& s, tools::server_events& ev, endpoint_options o)
@@ -74,7 +95,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         sessions(exec, options.tasks, options.session_idle_expiry, options.max_new_sessions_per_minute,
                  options.gateway ? "mcp gateway" : "mcp"),
         table(sessions.table()), catalog(s),
-        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })) {}
+        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })),
+        task_records(options.tasks_kept) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
@@ -101,6 +123,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   std::unordered_map<in_flight_call*, log_level> logged_calls;
   // 2026-07-28 clients heard from lately (they have no session to count).
   recent_clients stateless_clients;
+  // The tasks extension: the records, and the calls behind the ones still running.
+  task_store task_records;
+  std::map<std::string, std::shared_ptr<task_run>, std::less<>> task_runs;
 
   std::string_view name() const { return options.gateway ? "mcp gateway" : "mcp"; }
 
@@ -142,6 +167,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
     sessions.end_all("server shutting down");
+    for (const auto& [id, run] : task_runs) run->call->cancel_now();
     for (const auto& l : listeners) l->sink->end_soon();
   }
 
@@ -419,6 +445,17 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         ex.respond(json_response(refused->http_status, error_json(m.id, refused->error)));
         co_return;
       }
+      const auto* named = json::get_string(m.params(), "name");
+      // The gateway's opentabs_call may reach any tool: it runs with the default traits.
+      const auto traits = named && !options.gateway ? service.traits_of(*named) : tools::call_traits{};
+      if (auto refused = refuse_undeclared(named ? std::string_view(*named) : std::string_view(), traits, client)) {
+        ex.respond(json_response(400, error_json(m.id, *refused)));
+        co_return;
+      }
+      if (client.declares_extension(tasks_extension) && traits.tasks != tools::task_support::forbidden) {
+        co_await call_as_task(ex, body, client);
+        co_return;
+      }
       ex.start_stream_deferred(200, sse_headers());
       auto sink = std::make_shared<stream_sink>();
       sink->ex = &ex;
@@ -429,10 +466,187 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.end_stream();
     } else if (m.method == "subscriptions/listen") {
       co_await listen(ex, m);
+    } else if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
+      auto answer = task_request(m, client);
+      ex.respond(json_response(answer.http_status, std::move(answer.body)));
     } else {
       auto refused = method_not_found(m.method);
       ex.respond(json_response(refused.http_status, error_json(m.id, refused.error)));
     }
+  }
+
+  // A tool the client cannot use as it declared itself: one that needs a client capability
+  // it did not declare, or one answered only as a task to a client without the extension.
+  static std::optional<rpc_error> refuse_undeclared(std::string_view tool, const tools::call_traits& traits, const client_context& client) {
+    const std::string shown = quote_for_error(tool, 64);
+    if (!traits.requires_client_capability.empty() && !client.declares(traits.requires_client_capability))
+      return missing_capability_error(traits.requires_client_capability, "tool " + shown + " needs it; declare it in _meta to call the tool");
+    if (traits.tasks == tools::task_support::required && !client.declares_extension(tasks_extension))
+      return missing_extension_error(tasks_extension, "is needed: tool " + shown + " is only answered as a task");
+    return std::nullopt;
+  }
+
+  // ---- the tasks extension ----------------------------------------------------------
+
+  // Cancels the calls of tasks the store dropped (expired, or evicted by a newer one).
+  void drop_runs(const std::vector<std::string>& ids) {
+    for (const auto& id : ids) {
+      auto it = task_runs.find(id);
+      if (it == task_runs.end()) continue;
+      auto run = it->second;
+      task_runs.erase(it);
+      release_answers(*run);
+      run->call->cancel_now();
+    }
+  }
+
+  // Questions nobody will answer any more get "no answer" (the waiting call goes on or ends).
+  static void release_answers(task_run& run) {
+    auto answers = std::move(run.answers);
+    run.answers.clear();
+    for (auto& [key, answer] : answers) answer(nullptr);
+  }
+
+  // A tools/call from a client that declared the tasks extension: the call runs detached;
+  // answered directly when it ends within task_after, else as a task handle (the record is
+  // published before the handle goes out, so an immediate tasks/get finds it).
+  awaitable<void> call_as_task(net::http_exchange& ex, const json::value& body, const client_context& client) {
+    auto self = shared_from_this();
+    drop_runs(task_records.expire(now_epoch_ms()));
+    auto run = std::make_shared<task_run>(exec);
+    run->body = json::copy_out(body);
+    run->msg = classify(run->body).msg;
+    run->client = client;
+    run->id = task_records.open(client.client_name, now_epoch_ms());
+    task_runs.emplace(run->id, run);
+    auto work = run_task(self, run);
+    if (!options.tasks) {
+      asio::co_spawn(exec, std::move(work), net::log_failure("mcp task"));
+    } else if (!options.tasks->spawn(std::move(work), "mcp task")) {
+      task_runs.erase(run->id);
+      task_records.discard(run->id);
+      ex.respond(transport_error(503, "Service Unavailable: the server is shutting down"));
+      co_return;
+    }
+    if (!run->finished) {
+      run->wake.expires_after(options.task_after);
+      co_await run->wake.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+    }
+    if (run->finished) {
+      task_records.discard(run->id);
+      if (run->response) {
+        ex.respond(json_response(200, std::move(*run->response)));
+      } else {
+        ex.respond(json_response(200, error_json(run->msg->id, rpc_error::internal("the call was cancelled"))));
+      }
+      co_return;
+    }
+    const auto now = now_epoch_ms();
+    drop_runs(task_records.publish(run->id, now));
+    ex.respond(json_response(200, response_json(run->msg->id, task_records.create_result(*task_records.record(run->id)))));
+    const auto* tool = json::get_string(run->msg->params(), "name");
+    log::info(std::string(name()) + ": tools/call \"" + std::string(tool ? std::string_view(*tool).substr(0, 64) : "") +
+              "\" continues as task " + short_id(run->id));
+  }
+
+  // `self` keeps the state alive while the call runs detached.
+  awaitable<void> run_task([[maybe_unused]] std::shared_ptr<endpoint_state> self, std::shared_ptr<task_run> run) {
+    auto answer = guarded(*run->msg, [&] { return call(nullptr, *run->msg, nullptr, &run->client, run); });
+    auto response = co_await std::move(answer);
+    run->finished = true;
+    task_runs.erase(run->id);
+    release_answers(*run);
+    const auto* record = task_records.record(run->id);
+    if (!record || !record->published) {
+      run->response = std::move(response);
+      run->wake.cancel();
+      co_return;
+    }
+    settle_task(run->id, response);
+  }
+
+  // A published task's call ended: its response becomes the task's result or error.
+  void settle_task(const std::string& id, const std::optional<std::string>& response) {
+    const auto now = now_epoch_ms();
+    if (!response) {
+      task_records.cancel(id, now);
+      return;
+    }
+    json::arena memory;
+    auto parsed = json::parse(*response, memory);
+    const auto* o = parsed ? parsed->if_object() : nullptr;
+    const auto* result = o ? json::find(*o, "result") : nullptr;
+    const auto* error = o ? json::find(*o, "error") : nullptr;
+    const auto* type = result && result->is_object() ? json::get_string(result->get_object(), "resultType") : nullptr;
+    if (result && result->is_object() && !(type && *type == "input_required")) {
+      auto owned = json::copy_out(*result);
+      task_records.complete(id, std::move(owned.as_object()), now);
+    } else if (error && error->is_object()) {
+      auto owned = json::copy_out(*error);
+      task_records.fail(id, std::move(owned.as_object()), now);
+    } else {
+      task_records.fail(id, rpc_error::internal("the call asked for input after it became a task").to_json(), now);
+    }
+  }
+
+  // The question a task's call puts to the client: it becomes one of the task's
+  // inputRequests, answered by tasks/update.
+  std::function<bool(json::object, tools::call_options::answer_fn)> task_elicit(const std::shared_ptr<task_run>& run) {
+    std::weak_ptr<task_run> weak = run;
+    return [this, weak](json::object params, tools::call_options::answer_fn answer) {
+      auto r = weak.lock();
+      if (!r || r->finished) return false;
+      auto key = task_records.ask(r->id, json::object{{"method", "elicitation/create"}, {"params", std::move(params)}}, now_epoch_ms());
+      if (!key) return false;
+      r->answers.emplace(std::move(*key), std::move(answer));
+      return true;
+    };
+  }
+
+  struct http_answer {
+    int http_status = 200;
+    std::string body;
+  };
+
+  // tasks/get, tasks/update, tasks/cancel.
+  http_answer task_request(const message& m, const client_context& client) {
+    if (!client.declares_extension(tasks_extension))
+      return {400, error_json(m.id, missing_extension_error(tasks_extension, "must be declared in _meta clientCapabilities to use " + m.method))};
+    const auto* id = json::get_string(m.params(), "taskId");
+    if (!id) return {200, error_json(m.id, rpc_error::invalid_params("params.taskId", "is required (the taskId of a CreateTaskResult)"))};
+    const auto now = now_epoch_ms();
+    drop_runs(task_records.expire(now));
+    const auto* task = task_records.find(*id, client.client_name, now);
+    if (!task)
+      return {200, error_json(m.id, rpc_error::invalid_params_text("Task not found: " + quote_for_error(*id, 64) +
+                                                                   " is unknown, expired or evicted (tasks are kept " +
+                                                                   std::to_string(task_records.limits().ttl.count()) + " ms, at most " +
+                                                                   std::to_string(task_records.limits().max_per_client) + " per client)"))};
+    if (m.method == "tasks/get") return {200, response_json(m.id, task_records.detailed(*task))};
+    const std::string key(*id);
+    if (m.method == "tasks/update") {
+      const auto* responses = json::find(m.params(), "inputResponses");
+      if (!responses || !responses->is_object())
+        return {200, error_json(m.id, rpc_error::invalid_params("params.inputResponses", "must be an object keyed by the task's inputRequests keys"))};
+      auto accepted = task_records.answer(key, responses->get_object(), now);
+      if (auto it = task_runs.find(key); it != task_runs.end()) {
+        auto run = it->second;
+        for (auto& [k, value] : accepted) {
+          auto waiting = run->answers.find(k);
+          if (waiting == run->answers.end()) continue;
+          auto answer = std::move(waiting->second);
+          run->answers.erase(waiting);
+          answer(&value);
+        }
+      }
+    } else if (task_records.cancel(key, now)) {
+      if (auto it = task_runs.find(key); it != task_runs.end()) {
+        auto run = it->second;
+        run->call->cancel_now();
+        release_answers(*run);
+      }
+    }
+    return {200, response_json(m.id, json::object{{"resultType", "complete"}})};
   }
 
   // x-mcp-header: the called tool's mirrored parameters against their Mcp-Param-* headers.
@@ -568,8 +782,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   // set) is registered in its session for notifications/cancelled; a 2026-07-28 call
   // (`modern` set, no session) is cancelled by closing its stream and gets plugin logs
   // only when its _meta asked for a log level.
+  // `run`: the call may become a task (its in-flight record and its questions are the run's).
   awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink,
-                                             const client_context* modern) {
+                                             const client_context* modern, std::shared_ptr<task_run> run = nullptr) {
     auto p = parse_tools_call(m.params());
     if (!p) co_return error_json(m.id, p.error);
     auto& req = *p.value;
@@ -577,7 +792,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (s && s->calls.count(key))
       co_return error_json(m.id, rpc_error::invalid_request("request id " + json::dump(m.id) + " is already used by a call in flight"));
 
-    auto c = std::make_shared<in_flight_call>();
+    auto c = run ? run->call : std::make_shared<in_flight_call>();
     c->sink = sink;
     c->progress_token = req.progress_token;
     tools::call_options opts;
@@ -590,6 +805,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       input->request_state = std::move(req.request_state);
       input->responses = std::move(req.input_responses);
       opts.input = std::move(input);
+      if (run && modern->declares("elicitation")) opts.elicit = task_elicit(run);
     } else if (s && sink && s->rec->client_elicits_form) {
       std::weak_ptr<live_session> session = s;
       std::weak_ptr<stream_sink> stream = sink;

@@ -15,6 +15,9 @@
 //   headers checked on every POST, server/discover, cacheable tools/list, tools/call with
 //   resultType (cancelled by closing its stream; plugin logs only at a _meta log level),
 //   subscriptions/listen for tools/list_changed; GET/DELETE from such a client are 405.
+// - The tasks extension for 2026-07-28 clients that declare it: a tools/call still running
+//   after task_after becomes a task (task_store) polled with tasks/get, answered with
+//   tasks/update (the call's questions) and stopped with tasks/cancel.
 // - The gateway offers only opentabs_list_tools / opentabs_call, has no logging
 //   capability and gets no plugin-log broadcasts (as in OpenTabs).
 #pragma once
@@ -25,6 +28,7 @@
 #include <string>
 
 #include "mcp/client_activity.hpp"
+#include "mcp/task_store.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
 #include "net/task_group.hpp"
@@ -47,6 +51,10 @@ struct endpoint_options {
   // A client is in use when it sent a request (or holds a stream open) within this long.
   std::chrono::milliseconds client_activity_window{std::chrono::minutes(1)};
   std::size_t max_batch_messages = 100;               // 2025-03-26 batches; 400 beyond
+  // 2026-07-28 clients that declare the tasks extension: a tools/call still running after
+  // this long is answered as a task handle (CreateTaskResult), and the tasks' bounds.
+  std::chrono::milliseconds task_after{std::chrono::seconds(3)};
+  task_limits tasks_kept;
   // The server's background group: each session's coroutine runs in it, so shutdown waits
   // for them.  Null (unit tests): the coroutines are spawned on the executor.
   net::task_group* tasks = nullptr;
@@ -54,7 +62,8 @@ struct endpoint_options {
 
 // Production defaults, overridden by test knobs in the environment:
 // OPENTABS_MCP_SESSION_IDLE_MS, OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE,
-// OPENTABS_MCP_SSE_KEEPALIVE_MS, OPENTABS_MCP_CLIENT_ACTIVE_MS (each a positive integer; others are ignored).
+// OPENTABS_MCP_SSE_KEEPALIVE_MS, OPENTABS_MCP_CLIENT_ACTIVE_MS, OPENTABS_MCP_TASK_AFTER_MS,
+// OPENTABS_MCP_TASK_TTL_MS, OPENTABS_MCP_TASKS_PER_CLIENT (each a positive integer; others are ignored).
 endpoint_options endpoint_options_from_env(bool gateway);
 
 class endpoint {

@@ -33,6 +33,14 @@ std::optional<std::string_view> named_target(const jsonrpc::message& m) {
   return v ? std::optional<std::string_view>(std::string_view(*v)) : std::nullopt;
 }
 
+// Mcp-Name's source for the tasks extension's methods: params.taskId.  Checked when the
+// header is there (routing intermediaries need it; the server does not).
+std::optional<std::string_view> task_target(const jsonrpc::message& m) {
+  if (m.method != "tasks/get" && m.method != "tasks/update" && m.method != "tasks/cancel") return std::nullopt;
+  const auto* v = json::get_string(m.params(), "taskId");
+  return v ? std::optional<std::string_view>(std::string_view(*v)) : std::nullopt;
+}
+
 }  // namespace
 
 bool is_modern_version(std::string_view v) { return v == modern_protocol_version; }
@@ -235,6 +243,12 @@ admission admit_modern(const jsonrpc::message& m, const modern_headers& headers,
     if (trim(*headers.protocol_version) != client.protocol_version)
       return refused(header_mismatch_error("Header mismatch: MCP-Protocol-Version header value " + shown(trim(*headers.protocol_version)) +
                                            " does not match _meta protocol version " + shown(client.protocol_version)));
+    if (auto task = task_target(m); task && headers.name) {
+      auto name = decode_header_value(*headers.name);
+      if (!name || *name != *task)
+        return refused(header_mismatch_error("Header mismatch: Mcp-Name header value " + shown(name ? *name : *headers.name) +
+                                             " does not match params.taskId " + shown(*task)));
+    }
     if (auto target = named_target(m)) {
       if (!headers.name)
         return refused(header_mismatch_error("Header mismatch: the Mcp-Name header is required for " + m.method + " (it must repeat " + shown(*target) + ")"));
@@ -264,6 +278,12 @@ rpc_error missing_capability_error(std::string_view capability, std::string_view
   return rpc_error{jsonrpc::rpc_code::missing_required_client_capability,
                    "Missing required client capability \"" + std::string(capability) + "\": " + std::string(why),
                    json::object{{"requiredCapabilities", json::object{{capability, json::object{}}}}}};
+}
+
+rpc_error missing_extension_error(std::string_view extension_id, std::string_view why) {
+  return rpc_error{jsonrpc::rpc_code::missing_required_client_capability,
+                   "Missing required client capability: extension \"" + std::string(extension_id) + "\" " + std::string(why),
+                   json::object{{"requiredCapabilities", json::object{{"extensions", json::object{{extension_id, json::object{}}}}}}}};
 }
 
 refusal method_not_found(std::string_view method) { return refuse(rpc_error::method_not_found(method), 404); }

@@ -98,7 +98,8 @@ struct admission {
 
 // Checks one modern request (a request, not a notification): Mcp-Method against the body's
 // method, params._meta and its required fields (-32602), MCP-Protocol-Version against the
-// _meta version and Mcp-Name against params.name (-32020 HeaderMismatch), then the version
+// _meta version and Mcp-Name against params.name (or, when sent, params.taskId of the tasks
+// extension's methods) (-32020 HeaderMismatch), then the version
 // itself (-32022 UnsupportedProtocolVersionError).  Every refusal is HTTP 400.
 // `message_bytes`: the size of the message as received; one no larger than max_meta_bytes
 // cannot hold a larger _meta, so its _meta is not measured.
@@ -110,6 +111,8 @@ jsonrpc::rpc_error unsupported_version_error(std::string_view requested);
 jsonrpc::rpc_error header_mismatch_error(std::string detail);
 // data.requiredCapabilities is a ClientCapabilities object: {"<capability>": {}}.
 jsonrpc::rpc_error missing_capability_error(std::string_view capability, std::string_view why);
+// data.requiredCapabilities names the extension: {"extensions": {"<id>": {}}}.
+jsonrpc::rpc_error missing_extension_error(std::string_view extension_id, std::string_view why);
 // An unknown (or removed: initialize, ping, logging/setLevel) method: HTTP 404, -32601.
 refusal method_not_found(std::string_view method);
 

@@ -1,6 +1,7 @@
 #include "mcp/server_info.hpp"
 
 #include "mcp/modern_request.hpp"
+#include "mcp/task_store.hpp"
 
 #include <string>
 
@@ -83,7 +84,8 @@ json::object initialize_result(bool gateway, std::string_view negotiated_version
 
 json::object discover_result(bool gateway, std::string_view server_version) {
   auto caps = capabilities(gateway);
-  caps["extensions"] = json::object{};
+  // Long tools/calls may be answered as tasks (task_store), on both endpoints.
+  caps["extensions"] = json::object{{tasks_extension, json::object{}}};
   return json::object{{"resultType", "complete"},
                       {"supportedVersions", served_versions()},
                       {"capabilities", std::move(caps)},

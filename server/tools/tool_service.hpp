@@ -104,6 +104,19 @@ struct listed_tool {
   std::string plugin;  // plugin name, "browser" or "platform"
 };
 
+// Whether an MCP 2026-07-28 client that declared the tasks extension may get a call of the
+// tool answered as a task handle: never (forbidden), when the call outlives the endpoint's
+// threshold (optional), or only so (required: a client without the extension is refused).
+enum class task_support { forbidden, optional, required };
+
+// How an MCP 2026-07-28 endpoint may run a tool's calls; the defaults suit every real tool.
+struct call_traits {
+  task_support tasks = task_support::optional;
+  // A client capability the tool cannot run without (refused with -32021 before the call,
+  // when the request does not declare it); empty: none.
+  std::string requires_client_capability;
+};
+
 class tool_service {
  public:
   virtual ~tool_service() = default;
@@ -112,6 +125,7 @@ class tool_service {
   // Runs one call through the whole pipeline; never throws for expected failures (they
   // come back as is_error results).
   virtual asio::awaitable<call_result> call_tool(std::string name, json::object arguments, call_options options) = 0;
+  virtual call_traits traits_of(std::string_view /*tool*/) const { return {}; }
 };
 
 }  // namespace opentabs::tools

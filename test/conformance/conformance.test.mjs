@@ -4,11 +4,13 @@
 // The default suite must pass except for the scenarios listed in baseline.yml (features
 // opentabs does not offer); the pending json-schema-2020-12 scenario is run explicitly.
 // The 0.2.0-alpha.12 line (installed as `conformance-alpha`) additionally validates every
-// message against the spec schema and checks the session lifecycle (404 after DELETE).
+// message against the spec schema and checks the session lifecycle (404 after DELETE);
+// its tasks-* scenarios (the io.modelcontextprotocol/tasks extension) are run one by one
+// against expected_failures_tasks.yml, which lists nothing.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startServer } from '../integration/support/server.mjs';
 
@@ -39,8 +41,9 @@ describe('MCP conformance suite', () => {
   before(async () => {
     s = await startServer({
       args: ['--conformance-mode'],
-      // The suite opens one session per scenario (~30 in a run).
-      env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '1000' },
+      // The suite opens one session per scenario (~30 in a run).  The tasks scenarios'
+      // second-long fixtures must outlive the task threshold.
+      env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '1000', OPENTABS_MCP_TASK_AFTER_MS: '300' },
     });
     url = `${s.base}/mcp`;
   });
@@ -90,5 +93,18 @@ describe('MCP conformance suite', () => {
       'input-required-result-request-state', 'input-required-result-multiple-input-requests', 'input-required-result-multi-round',
       'input-required-result-tampered-state', 'input-required-result-capability-check', 'input-required-result-result-type'])
       assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+  });
+
+  // The io.modelcontextprotocol/tasks extension: its scenarios belong to no revision's
+  // requirements, so each is run by name (every tasks-* scenario the suite has).
+  test('0.2.0-alpha tasks extension: every tasks-* scenario passes', { timeout: 600_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
+    const scenarios = [...new Set([...readFileSync(alphaCli, 'utf8').matchAll(/this\.name=`(tasks-[a-z0-9-]+)`/g)].map((m) => m[1]))];
+    assert.ok(scenarios.length >= 10, `found the tasks scenarios: ${scenarios.join(', ')}`);
+    for (const scenario of scenarios) {
+      const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--scenario', scenario, '--expected-failures', join(here, 'expected_failures_tasks.yml')]);
+      console.log(out.split('\n').filter((l) => /^[✓✗]|Passed:|FAILURE|SKIPPED|Unexpected/i.test(l.trim())).join('\n'));
+      assert.equal(code, 0, `${scenario}:\n${out}`);
+      assert.doesNotMatch(out, /FAILURE/, `${scenario} has no failed check`);
+    }
   });
 });

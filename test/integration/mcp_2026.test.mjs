@@ -93,7 +93,7 @@ describe('MCP 2026-07-28 on /mcp and /mcp/gateway', () => {
     assert.equal(res.resultType, 'complete');
     assert.deepEqual(res.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']);
     assert.deepEqual(res.capabilities.tools, { listChanged: true });
-    assert.deepEqual(res.capabilities.extensions, {});
+    assert.deepEqual(res.capabilities.extensions, { 'io.modelcontextprotocol/tasks': {} });
     assert.equal(res._meta['io.modelcontextprotocol/serverInfo'].name, 'opentabs');
     assert.match(res.instructions, /OpenTabs/);
     assert.ok(Number.isInteger(res.ttlMs) && res.ttlMs >= 0);

@@ -3,6 +3,8 @@
 // endpoint (the inner pipeline is the scripted fake of mcp_harness.hpp).
 #include "mcp/conformance_tools.hpp"
 
+#include <algorithm>
+
 #include "mcp_harness.hpp"
 
 using namespace mcp_test;
@@ -17,11 +19,29 @@ TEST_CASE("fixtures are listed first, with descriptions and the verbatim 2020-12
   CHECK(list[0].name == "test_simple_text");
   CHECK(list.back().name == "plugin_inspect");
   for (const auto& t : list) CHECK((!t.description.empty() || t.name == "plugin_inspect"));
-  const auto& schema = mcp::conformance_tools::fixtures().back();
-  CHECK(schema.name == "json_schema_2020_12_tool");
+  const auto& fixtures = mcp::conformance_tools::fixtures();
+  auto named = [&fixtures](std::string_view name) {
+    auto it = std::find_if(fixtures.begin(), fixtures.end(), [name](const tools::listed_tool& t) { return t.name == name; });
+    REQUIRE(it != fixtures.end());
+    return *it;
+  };
+  const auto schema = named("json_schema_2020_12_tool");
   CHECK(schema.input_schema.at("$schema").as_string() == "https://json-schema.org/draft/2020-12/schema");
   CHECK(schema.input_schema.at("$defs").at("address").at("properties").as_object().contains("city"));
   CHECK(schema.input_schema.at("additionalProperties").as_bool() == false);
+  // What the endpoint checks before a 2026-07-28 call: the tasks fixtures' task support and
+  // the one tool that needs a client capability.
+  CHECK(deco.traits_of("greet").tasks == tools::task_support::forbidden);
+  CHECK(deco.traits_of("test_simple_text").tasks == tools::task_support::forbidden);
+  CHECK(deco.traits_of("slow_compute").tasks == tools::task_support::optional);
+  for (auto name : {"failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task"}) {
+    CHECK(named(name).name == name);
+    CHECK(deco.traits_of(name).tasks == tools::task_support::required);
+  }
+  CHECK(deco.traits_of("test_missing_capability").requires_client_capability == "sampling");
+  CHECK(deco.traits_of("slow_compute").requires_client_capability.empty());
+  // Real tools keep the defaults.
+  CHECK(deco.traits_of("plugin_inspect").tasks == tools::task_support::optional);
 }
 
 TEST_CASE("fixture calls through the endpoint: content shapes, logs and progress on the call's stream") {
