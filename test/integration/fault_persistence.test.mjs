@@ -67,9 +67,12 @@ describe('persistence faults', () => {
     const ROUNDS = 8;
     let torn = 0;
     let lastEntries = 0;
+    // The server of the round under way: a failed assertion must not leave it running (its
+    // open pipes would keep this test file, and so the whole suite, from ending).
+    let running;
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        const s = await startServer({ configDir, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100' }, ...(round === 0 ? { config: pluginConfig(root) } : {}) });
+        const s = running = await startServer({ configDir, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100' }, ...(round === 0 ? { config: pluginConfig(root) } : {}) });
         // Every restart loads what the previous one left.
         assert.doesNotThrow(() => JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')), `config.json parses before round ${round}`);
         const audit = await s.fetch('/audit?limit=500');
@@ -127,7 +130,7 @@ describe('persistence faults', () => {
       // must skip it and start its own append on a fresh line.
       if (!checkAuditLog(join(configDir, 'audit.log')).torn) appendFileSync(join(configDir, 'audit.log'), '{"timestamp":"2026-01-01T00:00:00.000Z","tool":"torn');
       // A final restart after the last kill serves and appends normally.
-      const s = await startServer({ configDir });
+      const s = running = await startServer({ configDir });
       const ext = await new ExtensionClient(s, { connectionId: 'after-kills' }).connect();
       await ext.waitFor((m) => m.method === 'sync.full');
       ext.on('tool.dispatch', (p) => ({ output: { i: p.input.i } }));
@@ -144,6 +147,7 @@ describe('persistence faults', () => {
       // Informational: how many kills landed mid-line (allowed, not required).
       t.diagnostic(`kills that left a torn last audit line: ${torn}/${ROUNDS}`);
     } finally {
+      if (running && running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
       rmSync(root, { recursive: true, force: true });
     }
   });
