@@ -156,10 +156,13 @@ describe('extension channel /ws', () => {
     ext.on('browser.snapshot', (p) => ({ snapshot: `- document [ref=e1@abcd] tab ${p.tabId}`, truncated: false }));
     const r = await s.callTool('browser_snapshot', { tabId: 4 });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    // Plain text: a metadata line, then the snapshot lines.
+    // Plain text: a metadata line that opens the marked page content, the snapshot lines,
+    // and the end mark with the boundary the first line named.
     const [meta, ...lines] = r.body.content[0].text.split('\n');
     assert.match(meta, /^page /);
-    assert.deepEqual(lines, ['- document [ref=e1@abcd] tab 4']);
+    const boundary = meta.match(/\[end of page content ([0-9a-f]+)\]/)?.[1];
+    assert.ok(boundary, meta);
+    assert.deepEqual(lines, ['- document [ref=e1@abcd] tab 4', `[end of page content ${boundary}]`]);
     const bad = await ext.request('extension.capabilities', { methods: 'browser.snapshot' });
     assert.equal(bad.error.code, -32602);
     assert.match(bad.error.message, /"methods": an array of method names/);
