@@ -36,9 +36,10 @@ std::optional<long> holder_pid(const fs::path& dir) {
   return pid;
 }
 
-bool older_than_stale_limit(const struct stat& st) {
-  const auto made = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
-  return std::chrono::system_clock::now() - made > config_lock::stale_after;
+bool older_than(const struct stat& st, std::chrono::system_clock::duration age) {
+  const auto made = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec)) +
+                    std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(st.st_mtim.tv_nsec));
+  return std::chrono::system_clock::now() - made > age;
 }
 
 // An older opentabs' flock file: removable when no process holds its flock.
@@ -103,8 +104,10 @@ result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
     const bool dead = !pid || !process_alive(*pid);
     // A holder that named itself and has died (a SIGKILLed server, a crashed build) will never
     // release: its lock is stale at once. Without a pid the holder may be between its mkdir and
-    // its pid.txt, so only the original's five-minute rule applies.
-    if ((pid && dead) || (dead && older_than_stale_limit(st))) {
+    // its pid.txt, which every writer (ours and the original's tools) writes right after the
+    // mkdir; a directory still unnamed after unnamed_grace was left by a writer killed in
+    // between, and is stale too.
+    if ((pid && dead) || (!pid && older_than(st, config_lock::unnamed_grace))) {
       if (remove_stale_lock(dir, pid)) continue;
     }
     std::string why = "config.json is locked by ";

@@ -5,7 +5,7 @@
 // "pid.txt" with the holder's pid, released by removing the directory.  A directory older
 // than five minutes whose pid is no longer running is stale and may be removed by anyone;
 // opentabs also takes over at once a directory whose pid.txt names a dead process, since
-// that holder can never release it.
+// that holder can never release it, and one still without pid.txt after unnamed_grace.
 // Holding it across "read the file as it is now → apply one edit → atomic write" makes
 // concurrent edits from different processes apply one after another instead of
 // overwriting each other.
@@ -25,10 +25,12 @@ namespace fs = std::filesystem;
 
 class config_lock {
  public:
-  // The original retries every 50 ms; a directory is stale after five minutes with a dead pid
-  // (and at once when its pid.txt names a dead process, see try_acquire).
+  // The original retries every 50 ms (its stale rule is five minutes with a dead pid; ours
+  // is in try_acquire).
   static constexpr std::chrono::milliseconds retry_interval{50};
-  static constexpr std::chrono::minutes stale_after{5};
+  // A lock directory without pid.txt older than this was left by a writer killed between its
+  // mkdir and its pid.txt.
+  static constexpr std::chrono::seconds unnamed_grace{2};
 
   // The lock directory for `config_json` ("<config_json>.lock").
   static fs::path lock_path_for(const fs::path& config_json);
