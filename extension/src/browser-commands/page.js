@@ -96,6 +96,11 @@ function withTimeout(promise, ms, what) {
 // MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
 const SCREENSHOT_ATTEMPT_MS = 4_000;
 const SCREENSHOT_FIRST_WAIT_MS = 1_500;
+// A capture this many CSS px² or more (a full page, a tall element) spends seconds encoding
+// its image on a small machine, which is work under way, not a hang: its first attempt gets
+// this long before the escalation starts (12 + 4 + 4 s stays under the 30 s dispatch limit).
+const LARGE_CAPTURE_AREA = 4_000_000;
+const LARGE_CAPTURE_FIRST_WAIT_MS = 12_000;
 export const MAX_CAPTURE_WIDTH = 4_096;
 export const MAX_CAPTURE_HEIGHT = 16_384;
 const MAX_IMAGE_BASE64 = 8_000_000;
@@ -118,7 +123,8 @@ async function captureReliably(tabId, tab, send, clip, encoding) {
   const first = send('Page.captureScreenshot', request(clip)).then((shot) => ({ data: shot.data, capturedWith: 'debugger' }));
   first.catch(() => {});
   try {
-    return await withTimeout(first, SCREENSHOT_FIRST_WAIT_MS, 'Screenshot');
+    const large = clip && clip.width * clip.height >= LARGE_CAPTURE_AREA;
+    return await withTimeout(first, large ? LARGE_CAPTURE_FIRST_WAIT_MS : SCREENSHOT_FIRST_WAIT_MS, 'Screenshot');
   } catch (err) { failures.push(err.message); }
   try {
     // A capture still waiting for a frame is often released by the next capture request;
