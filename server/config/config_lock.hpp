@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 
 class config_lock {
  public:
-  // The original retries every 50 ms (its stale rule is five minutes with a dead pid; ours
-  // is in try_acquire).
+  // Every writer polls a held lock at this interval, as the original's tools do, so none of
+  // them starves the others (when a lock counts as stale: see try_acquire).
   static constexpr std::chrono::milliseconds retry_interval{50};
   // A lock directory without pid.txt older than this was left by a writer killed between its
   // mkdir and its pid.txt.

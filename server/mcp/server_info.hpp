@@ -16,9 +16,9 @@ json::object initialize_result(bool gateway, std::string_view negotiated_version
 std::string_view instructions(bool gateway);
 
 // The 2026-07-28 server/discover result: every served revision, the capabilities (tools
-// with listChanged, logging off the gateway, an empty extensions map), the server's
-// identity in _meta, the instructions, and caching hints: the result depends on nothing but
-// the binary, so a client may keep it.
+// with listChanged, logging off the gateway, the extensions served), the server's identity
+// in _meta, the instructions, and caching hints.  It depends on nothing but the binary, so
+// a client may keep it.
 json::object discover_result(bool gateway, std::string_view server_version);
 
 }  // namespace opentabs::mcp
