@@ -1,13 +1,14 @@
-// Unit tests of the extension's pure modules (extension/src/shared/*): URL matching, plugin
+// Unit tests of the extension's shared modules (extension/src/shared/*): URL matching, plugin
 // payload validation and per-tab pluginConfig, the inbound allow-list, the per-method rate
-// limiter and tab ranking.  They run in Node; the same files run unchanged in the extension.
+// limiter and tab ranking.  They run in Node, without Chromium; the same files run unchanged
+// in the extension.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { SOURCE_DIR } from './support/harness.mjs';
+import { SOURCE_DIR } from './support.mjs';
 
 const shared = (file) => import(pathToFileURL(path.join(SOURCE_DIR, 'extension/src/shared', file)).href);
 const { urlMatchesPattern, urlMatchesPlugin, normalisedHost } = await shared('url-match.js');
