@@ -27,21 +27,11 @@ void print_log_line(std::string_view line) { print_line(escape_control_chars(lin
 
 }  // namespace
 
-int cmd_logs(context& ctx, const parsed_command& cmd) {
-  long lines = 50;
-  if (auto n = cmd.value("lines")) {
-    char* end = nullptr;
-    lines = std::strtol(n->c_str(), &end, 10);
-    if (n->empty() || *end != '\0' || lines < 0 || lines > 1'000'000)
-      return report_error(ctx, "usage", "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
-  }
-  std::string filter;
-  if (auto p = cmd.value("plugin")) filter = "[plugin:" + *p + "]";
-  const auto path = ctx.paths.server_log();
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return report_error(ctx, "not_found", "no server log at " + path.string() +
-                                              " (it is written by `opentabs start`; a server started otherwise logs to its own stderr)");
+namespace {
+
+// The last `lines` lines of the log (of those naming `filter`, when given); leaves `in` at
+// the end of what it read.
+std::deque<std::string> read_tail(std::ifstream& in, const std::filesystem::path& path, long lines, const std::string& filter) {
   // Only the end of a big log matters: start reading well before the last `lines` lines.
   std::error_code ec;
   auto size = std::filesystem::file_size(path, ec);
@@ -59,21 +49,21 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     tail.push_back(std::move(line));
     if (tail.size() > static_cast<std::size_t>(lines)) tail.pop_front();
   }
-  for (const auto& l : tail) print_log_line(l);
-  std::fflush(stdout);
-  if (!cmd.has("follow")) return kExitOk;
+  return tail;
+}
 
+// Prints what is appended to the log from `pos` on until Ctrl-C; a log that shrank was
+// truncated or replaced, so it is read again from its start.
+void follow(const std::filesystem::path& path, std::streamoff pos, const std::string& filter) {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
-  in.clear();
-  std::streamoff pos = in.tellg();
-  if (pos < 0) pos = static_cast<std::streamoff>(std::filesystem::file_size(path, ec));
+  std::error_code ec;
   std::string partial;
   while (!g_stop_follow) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     auto now = std::filesystem::file_size(path, ec);
     if (ec) continue;
-    if (static_cast<std::streamoff>(now) < pos) pos = 0;  // truncated or replaced: start over
+    if (static_cast<std::streamoff>(now) < pos) pos = 0;
     if (static_cast<std::streamoff>(now) == pos) continue;
     std::ifstream f(path, std::ios::binary);
     f.seekg(pos);
@@ -91,6 +81,34 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     if (partial.size() > kMaxLogLine) partial.clear();
     std::fflush(stdout);
   }
+}
+
+}  // namespace
+
+int cmd_logs(context& ctx, const parsed_command& cmd) {
+  long lines = 50;
+  if (auto n = cmd.value("lines")) {
+    char* end = nullptr;
+    lines = std::strtol(n->c_str(), &end, 10);
+    if (n->empty() || *end != '\0' || lines < 0 || lines > 1'000'000)
+      return report_error(ctx, "usage", "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
+  }
+  std::string filter;
+  if (auto p = cmd.value("plugin")) filter = "[plugin:" + *p + "]";
+  const auto path = ctx.paths.server_log();
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return report_error(ctx, "not_found", "no server log at " + path.string() +
+                                              " (it is written by `opentabs start`; a server started otherwise logs to its own stderr)");
+  for (const auto& l : read_tail(in, path, lines, filter)) print_log_line(l);
+  std::fflush(stdout);
+  if (!cmd.has("follow")) return kExitOk;
+
+  in.clear();
+  std::streamoff pos = in.tellg();
+  std::error_code ec;
+  if (pos < 0) pos = static_cast<std::streamoff>(std::filesystem::file_size(path, ec));
+  follow(path, pos, filter);
   return kExitOk;
 }
 

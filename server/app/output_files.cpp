@@ -176,22 +176,83 @@ result<fs::path> output_file_policy::readable(std::string_view requested) const 
   return normal(real);
 }
 
+namespace {
+
+// Opens, below `dir` (the allowed folder `root`), each of `subdirs` in turn, creating what is
+// missing and following no symbolic link; `dir` ends as the file's folder.
+status open_below(fd_guard& dir, const fs::path& root, const std::vector<std::string>& subdirs) {
+  fs::path walked = root;
+  for (const auto& d : subdirs) {
+    walked /= d;
+    if (::mkdirat(dir.get(), d.c_str(), 0700) != 0 && errno != EEXIST) return io_error(walked, "cannot create folder");
+    int next = ::openat(dir.get(), d.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) {
+      struct stat st{};
+      if (::fstatat(dir.get(), d.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        return rule(walked.string() + " is a symbolic link; tool outputs never follow links below " + root.string());
+      if (errno == ENOTDIR) return rule(walked.string() + " is not a folder");
+      return io_error(walked, "cannot open folder");
+    }
+    dir.reset(next);
+  }
+  return ok();
+}
+
+// What is already at the file's name may be replaced only if it is a regular file and the
+// caller asked to overwrite.
+status check_replaceable(int dir, const std::string& name, const fs::path& full, bool overwrite) {
+  struct stat st{};
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISLNK(st.st_mode)) return rule(full.string() + " is a symbolic link; tool outputs never write through links");
+    if (!S_ISREG(st.st_mode)) return rule(full.string() + " exists and is not a regular file");
+    if (!overwrite) return rule(full.string() + " already exists; pass overwrite: true to replace it");
+  } else if (errno != ENOENT) {
+    return io_error(full, "cannot inspect");
+  }
+  return ok();
+}
+
+// Writes a temporary file beside the target, flushes it and renames it into place, so a
+// reader sees the old file or the whole new one.
+status save_atomically(int dir, const std::string& name, const fs::path& full, std::string_view content, bool overwrite) {
+  const std::string tmp = "." + name.substr(0, 100) + ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
+  {
+    fd_guard file(::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (file.get() < 0) return io_error(full.parent_path() / tmp, "cannot create");
+    if (!write_all(file.get(), content) || ::fchmod(file.get(), 0600) != 0 || ::fsync(file.get()) != 0) {
+      auto e = io_error(full, "cannot write");
+      ::unlinkat(dir, tmp.c_str(), 0);
+      return e;
+    }
+  }
+  // rename(2) replaces a directory entry: it never writes through a link or a hard link.
+  const int renamed = overwrite ? ::renameat(dir, tmp.c_str(), dir, name.c_str()) : rename_no_replace(dir, tmp.c_str(), name.c_str());
+  if (renamed != 0) {
+    const int saved = errno;
+    ::unlinkat(dir, tmp.c_str(), 0);
+    if (saved == EEXIST) return rule(full.string() + " already exists; pass overwrite: true to replace it");
+    errno = saved;
+    return io_error(full, "cannot save");
+  }
+  ::fsync(dir);
+  return ok();
+}
+
+}  // namespace
+
 result<fs::path> output_file_policy::write(std::string_view requested, std::string_view content, bool overwrite) const {
   auto located = locate(requested);
   if (!located) return located.err();
   const target& t = *located;
 
-  if (t.root == where_.output_dir) {
-    std::error_code ec;
-    if (!fs::exists(t.root, ec)) {
-      fs::create_directories(t.root, ec);
-      if (ec) return make_error("io", "cannot create the output folder " + t.root.string() + ": " + ec.message());
-      ::chmod(t.root.c_str(), 0700);
-    }
+  std::error_code ec;
+  if (t.root == where_.output_dir && !fs::exists(t.root, ec)) {
+    fs::create_directories(t.root, ec);
+    if (ec) return make_error("io", "cannot create the output folder " + t.root.string() + ": " + ec.message());
+    ::chmod(t.root.c_str(), 0700);
   }
   // The allowed folder itself may be reached through a symlink the user set up (a linked
   // home, say); below it nothing is followed.
-  std::error_code ec;
   const fs::path real_root = fs::canonical(t.root, ec);
   if (ec) return rule("the folder " + t.root.string() + " for " + t.full.string() + " does not exist");
   fs::path real_parent = real_root;
@@ -200,52 +261,9 @@ result<fs::path> output_file_policy::write(std::string_view requested, std::stri
 
   fd_guard dir(::open(real_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() < 0) return io_error(real_root, "cannot open folder");
-  fs::path walked = t.root;
-  for (const auto& d : t.subdirs) {
-    walked /= d;
-    if (::mkdirat(dir.get(), d.c_str(), 0700) != 0 && errno != EEXIST) return io_error(walked, "cannot create folder");
-    int next = ::openat(dir.get(), d.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (next < 0) {
-      struct stat st{};
-      if (::fstatat(dir.get(), d.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        return rule(walked.string() + " is a symbolic link; tool outputs never follow links below " + t.root.string());
-      if (errno == ENOTDIR) return rule(walked.string() + " is not a folder");
-      return io_error(walked, "cannot open folder");
-    }
-    dir.reset(next);
-  }
-
-  struct stat st{};
-  if (::fstatat(dir.get(), t.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (S_ISLNK(st.st_mode))
-      return rule(t.full.string() + " is a symbolic link; tool outputs never write through links");
-    if (!S_ISREG(st.st_mode)) return rule(t.full.string() + " exists and is not a regular file");
-    if (!overwrite) return rule(t.full.string() + " already exists; pass overwrite: true to replace it");
-  } else if (errno != ENOENT) {
-    return io_error(t.full, "cannot inspect");
-  }
-
-  const std::string tmp = "." + t.name.substr(0, 100) + ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
-  {
-    fd_guard file(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (file.get() < 0) return io_error(t.full.parent_path() / tmp, "cannot create");
-    if (!write_all(file.get(), content) || ::fchmod(file.get(), 0600) != 0 || ::fsync(file.get()) != 0) {
-      auto e = io_error(t.full, "cannot write");
-      ::unlinkat(dir.get(), tmp.c_str(), 0);
-      return e;
-    }
-  }
-  // rename(2) replaces a directory entry: it never writes through a link or a hard link.
-  const int renamed = overwrite ? ::renameat(dir.get(), tmp.c_str(), dir.get(), t.name.c_str())
-                                : rename_no_replace(dir.get(), tmp.c_str(), t.name.c_str());
-  if (renamed != 0) {
-    const int saved = errno;
-    ::unlinkat(dir.get(), tmp.c_str(), 0);
-    if (saved == EEXIST) return rule(t.full.string() + " already exists; pass overwrite: true to replace it");
-    errno = saved;
-    return io_error(t.full, "cannot save");
-  }
-  ::fsync(dir.get());
+  if (auto st = open_below(dir, t.root, t.subdirs); !st) return st.err();
+  if (auto st = check_replaceable(dir.get(), t.name, t.full, overwrite); !st) return st.err();
+  if (auto st = save_atomically(dir.get(), t.name, t.full, content, overwrite); !st) return st.err();
   return t.full;
 }
 

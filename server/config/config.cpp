@@ -178,8 +178,10 @@ int declared_version(const json::object& root) {
   return static_cast<int>(*v);
 }
 
-config_file config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
-  config_file c;
+namespace {
+
+// A warning per key the server does not know, with the nearest known key when one is close.
+void warn_unknown_keys(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
   const auto& known = server_known_keys();
   for (const auto& kv : root) {
     std::string key(kv.key());
@@ -191,14 +193,10 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
     if (!suggestion.empty()) w += ". Did you mean " + quote_for_error(suggestion) + "?";
     warnings.push_back(std::move(w));
   }
+}
 
-  c.version = declared_version(root);
-  c.local_plugins = string_list(root, "localPlugins", path, warnings);
-  c.local_plugin_dirs = string_list(root, "localPluginDirs", path, warnings);
-  c.permissions = parse_permissions(root, path, warnings);
-  c.settings = parse_settings(root, path, warnings);
-  c.additional_allowed_directories = string_list(root, "additionalAllowedDirectories", path, warnings);
-
+// Where outputs go and how tools are named and listed.
+void read_listing_options(const json::object& root, const fs::path& path, config_file& c, std::vector<std::string>& warnings) {
   if (const auto* v = json::find(root, "outputDirectory")) {
     if (v->is_string() && !v->as_string().empty() && v->as_string().size() <= 4096) {
       c.output_directory = std::string(v->as_string());
@@ -231,6 +229,10 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
       }
     }
   }
+}
+
+// The update check, the port and telemetry.
+void read_service_options(const json::object& root, const fs::path& path, config_file& c, std::vector<std::string>& warnings) {
   if (const auto* v = json::find(root, "updateCheckIntervalMinutes")) {
     auto n = json::get_int(root, "updateCheckIntervalMinutes");
     if (n && *n >= 0) {
@@ -258,6 +260,22 @@ config_file config_from_object(const json::object& root, const fs::path& path, s
                          "; ignoring it");
     }
   }
+}
+
+}  // namespace
+
+config_file config_from_object(const json::object& root, const fs::path& path, std::vector<std::string>& warnings) {
+  warn_unknown_keys(root, path, warnings);
+  config_file c;
+  c.version = declared_version(root);
+  c.local_plugins = string_list(root, "localPlugins", path, warnings);
+  c.local_plugin_dirs = string_list(root, "localPluginDirs", path, warnings);
+  c.permissions = parse_permissions(root, path, warnings);
+  c.settings = parse_settings(root, path, warnings);
+  c.additional_allowed_directories = string_list(root, "additionalAllowedDirectories", path, warnings);
+
+  read_listing_options(root, path, c, warnings);
+  read_service_options(root, path, c, warnings);
   if (auto b = json::get_bool(root, "telemetryNoticeShown")) c.telemetry_notice_shown = *b;
   return c;
 }

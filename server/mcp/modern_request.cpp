@@ -195,69 +195,92 @@ std::optional<refusal> check_mirrored_params(const std::vector<mirrored_param>& 
   return std::nullopt;
 }
 
-admission admit_modern(const jsonrpc::message& m, const modern_headers& headers, std::size_t message_bytes) {
-  if (headers.http) {
-    if (!headers.method)
-      return refused(header_mismatch_error("Header mismatch: the Mcp-Method header is required (it must repeat the body's method " + shown(m.method) + ")"));
-    if (trim(*headers.method) != m.method)
-      return refused(header_mismatch_error("Header mismatch: Mcp-Method header value " + shown(trim(*headers.method)) +
-                                           " does not match body method " + shown(m.method)));
-  }
-  const auto* meta_value = json::find(m.params(), "_meta");
-  if (!meta_value)
-    return refused(rpc_error::invalid_params("params._meta", "is required in MCP " + std::string(modern_protocol_version) +
-                                                                 " (it carries " + std::string(meta_key::protocol_version) + " and " +
-                                                                 std::string(meta_key::client_capabilities) + ")"));
-  if (!meta_value->is_object()) return refused(rpc_error::invalid_params("params._meta", "must be an object, got " + std::string(json::type_name(*meta_value))));
-  const auto& meta = meta_value->get_object();
-  if (message_bytes > max_meta_bytes && json::dump(meta).size() > max_meta_bytes)
-    return refused(rpc_error::invalid_params("params._meta", "is larger than " + std::to_string(max_meta_bytes) + " bytes"));
+namespace {
 
-  client_context client;
-  const auto* version = json::find(meta, meta_key::protocol_version);
-  if (!version || !version->is_string())
-    return refused(rpc_error::invalid_params("params._meta[\"" + std::string(meta_key::protocol_version) + "\"]",
-                                             version ? "must be a string" : "is required"));
-  client.protocol_version = std::string(version->get_string());
-  const auto* caps = json::find(meta, meta_key::client_capabilities);
-  if (!caps || !caps->is_object())
-    return refused(rpc_error::invalid_params("params._meta[\"" + std::string(meta_key::client_capabilities) + "\"]",
-                                             caps ? "must be an object" : "is required (an empty object declares no capabilities)"));
-  client.capabilities = caps->get_object();
+std::string meta_field(std::string_view key) { return "params._meta[\"" + std::string(key) + "\"]"; }
+
+// Mcp-Method must repeat the body's method.
+std::optional<rpc_error> method_header_mismatch(const jsonrpc::message& m, const modern_headers& headers) {
+  if (!headers.method)
+    return header_mismatch_error("Header mismatch: the Mcp-Method header is required (it must repeat the body's method " + shown(m.method) + ")");
+  if (trim(*headers.method) != m.method)
+    return header_mismatch_error("Header mismatch: Mcp-Method header value " + shown(trim(*headers.method)) + " does not match body method " +
+                                 shown(m.method));
+  return std::nullopt;
+}
+
+// The optional parts of _meta: the client's name and the log level it asks for.
+std::optional<rpc_error> read_optional_meta(const json::object& meta, client_context& client) {
   if (const auto* info = json::find(meta, meta_key::client_info); info && !info->is_null()) {
-    if (!info->is_object()) return refused(rpc_error::invalid_params("params._meta[\"" + std::string(meta_key::client_info) + "\"]", "must be an object"));
+    if (!info->is_object()) return rpc_error::invalid_params(meta_field(meta_key::client_info), "must be an object");
     if (const auto* name = json::get_string(info->get_object(), "name")) client.client_name = std::string(std::string_view(*name).substr(0, 128));
   }
   if (const auto* level = json::find(meta, meta_key::log_level); level && !level->is_null()) {
     auto parsed = level->is_string() ? parse_log_level(level->get_string()) : std::nullopt;
-    if (!parsed)
-      return refused(rpc_error::invalid_params("params._meta[\"" + std::string(meta_key::log_level) + "\"]",
-                                               "must be one of " + std::string(log_levels_text())));
+    if (!parsed) return rpc_error::invalid_params(meta_field(meta_key::log_level), "must be one of " + std::string(log_levels_text()));
     client.min_log_level = parsed;
   }
+  return std::nullopt;
+}
 
-  if (headers.http) {
-    if (!headers.protocol_version)
-      return refused(header_mismatch_error("Header mismatch: the MCP-Protocol-Version header is required (it must repeat _meta's " +
-                                           std::string(meta_key::protocol_version) + ")"));
-    if (trim(*headers.protocol_version) != client.protocol_version)
-      return refused(header_mismatch_error("Header mismatch: MCP-Protocol-Version header value " + shown(trim(*headers.protocol_version)) +
-                                           " does not match _meta protocol version " + shown(client.protocol_version)));
-    if (auto task = task_target(m); task && headers.name) {
-      auto name = decode_header_value(*headers.name);
-      if (!name || *name != *task)
-        return refused(header_mismatch_error("Header mismatch: Mcp-Name header value " + shown(name ? *name : *headers.name) +
-                                             " does not match params.taskId " + shown(*task)));
-    }
-    if (auto target = named_target(m)) {
-      if (!headers.name)
-        return refused(header_mismatch_error("Header mismatch: the Mcp-Name header is required for " + m.method + " (it must repeat " + shown(*target) + ")"));
-      auto name = decode_header_value(*headers.name);
-      if (!name) return refused(header_mismatch_error("Header mismatch: Mcp-Name header value is not valid =?base64?...?= encoding"));
-      if (*name != *target)
-        return refused(header_mismatch_error("Header mismatch: Mcp-Name header value " + shown(*name) + " does not match body value " + shown(*target)));
-    }
+// params._meta: what every request of the revision carries about its client.
+std::optional<rpc_error> read_meta(const jsonrpc::message& m, std::size_t message_bytes, client_context& client) {
+  const auto* meta_value = json::find(m.params(), "_meta");
+  if (!meta_value)
+    return rpc_error::invalid_params("params._meta", "is required in MCP " + std::string(modern_protocol_version) + " (it carries " +
+                                                         std::string(meta_key::protocol_version) + " and " +
+                                                         std::string(meta_key::client_capabilities) + ")");
+  if (!meta_value->is_object()) return rpc_error::invalid_params("params._meta", "must be an object, got " + std::string(json::type_name(*meta_value)));
+  const auto& meta = meta_value->get_object();
+  if (message_bytes > max_meta_bytes && json::dump(meta).size() > max_meta_bytes)
+    return rpc_error::invalid_params("params._meta", "is larger than " + std::to_string(max_meta_bytes) + " bytes");
+
+  const auto* version = json::find(meta, meta_key::protocol_version);
+  if (!version || !version->is_string())
+    return rpc_error::invalid_params(meta_field(meta_key::protocol_version), version ? "must be a string" : "is required");
+  client.protocol_version = std::string(version->get_string());
+  const auto* caps = json::find(meta, meta_key::client_capabilities);
+  if (!caps || !caps->is_object())
+    return rpc_error::invalid_params(meta_field(meta_key::client_capabilities),
+                                     caps ? "must be an object" : "is required (an empty object declares no capabilities)");
+  client.capabilities = caps->get_object();
+  return read_optional_meta(meta, client);
+}
+
+// MCP-Protocol-Version must repeat _meta's version, and Mcp-Name the task or the named target.
+std::optional<rpc_error> echo_header_mismatch(const jsonrpc::message& m, const modern_headers& headers, const client_context& client) {
+  if (!headers.protocol_version)
+    return header_mismatch_error("Header mismatch: the MCP-Protocol-Version header is required (it must repeat _meta's " +
+                                 std::string(meta_key::protocol_version) + ")");
+  if (trim(*headers.protocol_version) != client.protocol_version)
+    return header_mismatch_error("Header mismatch: MCP-Protocol-Version header value " + shown(trim(*headers.protocol_version)) +
+                                 " does not match _meta protocol version " + shown(client.protocol_version));
+  if (auto task = task_target(m); task && headers.name) {
+    auto name = decode_header_value(*headers.name);
+    if (!name || *name != *task)
+      return header_mismatch_error("Header mismatch: Mcp-Name header value " + shown(name ? *name : *headers.name) +
+                                   " does not match params.taskId " + shown(*task));
   }
+  if (auto target = named_target(m)) {
+    if (!headers.name)
+      return header_mismatch_error("Header mismatch: the Mcp-Name header is required for " + m.method + " (it must repeat " + shown(*target) + ")");
+    auto name = decode_header_value(*headers.name);
+    if (!name) return header_mismatch_error("Header mismatch: Mcp-Name header value is not valid =?base64?...?= encoding");
+    if (*name != *target)
+      return header_mismatch_error("Header mismatch: Mcp-Name header value " + shown(*name) + " does not match body value " + shown(*target));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+admission admit_modern(const jsonrpc::message& m, const modern_headers& headers, std::size_t message_bytes) {
+  if (headers.http)
+    if (auto mismatch = method_header_mismatch(m, headers)) return refused(std::move(*mismatch));
+  client_context client;
+  if (auto bad = read_meta(m, message_bytes, client)) return refused(std::move(*bad));
+  if (headers.http)
+    if (auto mismatch = echo_header_mismatch(m, headers, client)) return refused(std::move(*mismatch));
   if (!is_modern_version(client.protocol_version)) return refused(unsupported_version_error(client.protocol_version));
   admission ok;
   ok.client = std::move(client);
