@@ -23,7 +23,23 @@ std::size_t count_lines(std::string_view s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')) + (s.back() == '\n' ? 0 : 1);
 }
 
-tools::tool_def make_def(std::string name, std::string description, json::object schema) {
+// A tool's input schema twice: the lean one clients list (the listing goes into every
+// agent's context) and the strict one calls are validated with, which also refuses empty
+// strings and unknown arguments.
+struct input_schemas {
+  json::object listed;
+  json::object validated;
+};
+
+input_schemas object_schema(json::object properties, json::array required) {
+  json::object strict = properties;
+  for (auto& [name, p] : strict)
+    if (json::get_string(p.as_object(), "type") && !p.as_object().contains("enum")) p.as_object()["minLength"] = 1;
+  return {json::object{{"type", "object"}, {"properties", std::move(properties)}, {"required", required}},
+          json::object{{"type", "object"}, {"properties", std::move(strict)}, {"required", required}, {"additionalProperties", false}}};
+}
+
+tools::tool_def make_def(std::string name, std::string description, input_schemas schemas) {
   tools::tool_def t;
   t.name = name;
   t.plugin = "platform";
@@ -31,8 +47,8 @@ tools::tool_def make_def(std::string name, std::string description, json::object
   t.kind = tools::tool_kind::platform;
   t.description = std::move(description);
   t.icon = "shield-check";
-  t.input_schema = std::move(schema);
-  t.validator = schema::compile_on_first_use(t.input_schema);
+  t.input_schema = std::move(schemas.listed);
+  t.validator = schema::compile_on_first_use(std::move(schemas.validated));
   return t;
 }
 
@@ -55,29 +71,22 @@ bool review_tokens::redeem(const std::string& token, const std::string& plugin, 
 }
 
 std::vector<tools::tool_def> platform_tool_defs() {
+  const json::object text{{"type", "string"}};
   std::vector<tools::tool_def> out;
   out.push_back(make_def(
       "plugin_inspect",
-      "Inspect a plugin before enabling it: returns its adapter source code, size, version and a single-use review "
-      "token for plugin_mark_reviewed. Use it when a tool call says the plugin has not been reviewed.",
-      json::object{{"type", "object"},
-                   {"properties", json::object{{"plugin", json::object{{"type", "string"}, {"minLength", 1},
-                                                                       {"description", "Plugin name, e.g. \"slack\""}}}}},
-                   {"required", json::array{"plugin"}},
-                   {"additionalProperties", false}}));
+      "Use when a call says a plugin is not reviewed: its adapter source, size, version and a one-use reviewToken for "
+      "plugin_mark_reviewed.",
+      object_schema(json::object{{"plugin", json::object{{"type", "string"}, {"description", "e.g. \"slack\""}}}}, json::array{"plugin"})));
   out.push_back(make_def(
       "plugin_mark_reviewed",
-      "Enable a plugin after reviewing it with plugin_inspect. Needs the reviewToken from plugin_inspect (valid once, "
-      "10 minutes) and the exact version inspected. permission \"ask\" requires user approval per call; \"auto\" "
-      "runs calls directly.",
-      json::object{{"type", "object"},
-                   {"properties",
-                    json::object{{"plugin", json::object{{"type", "string"}, {"minLength", 1}}},
-                                 {"version", json::object{{"type", "string"}, {"minLength", 1}}},
-                                 {"reviewToken", json::object{{"type", "string"}, {"minLength", 1}}},
-                                 {"permission", json::object{{"type", "string"}, {"enum", json::array{"ask", "auto"}}}}}},
-                   {"required", json::array{"plugin", "version", "reviewToken", "permission"}},
-                   {"additionalProperties", false}}));
+      "Enables a plugin reviewed with plugin_inspect, for that version and reviewToken (once, 10 minutes); permission "
+      "ask: each call needs the user's approval, auto: none.",
+      object_schema(json::object{{"plugin", text},
+                                 {"version", text},
+                                 {"reviewToken", text},
+                                 {"permission", json::object{{"type", "string"}, {"enum", json::array{"ask", "auto"}}}}},
+                    json::array{"plugin", "version", "reviewToken", "permission"})));
   return out;
 }
 

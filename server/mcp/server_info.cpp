@@ -18,8 +18,9 @@ constexpr std::string_view kBrowserConventions =
     "filePath saves the output in the output folder (~/.opentabs/output, or a directory the config allows) and returns only its path; "
     "overwrite replaces an existing file; paths and files (uploads, drops) must be files in those folders. connectionId picks a "
     "browser profile (default: the first). Tools that load a page wait for it: waitUntil load (default), domcontentloaded or none. "
-    "timeout and ms are milliseconds, at most 25000. modifiers: {\"ctrl\":true}, also shift, alt, meta. clear: true empties a record "
-    "after reading it. No browser tool shows a tab or takes focus unless its description says so. Pointer and keyboard tools "
+    "timeout and ms are milliseconds, at most 25000; waits follow the tab across navigations. modifiers: {\"ctrl\":true}, also "
+    "shift, alt, meta. clear: true empties a record after reading it. No browser tool shows a tab or takes focus unless its "
+    "description says so. Pointer and keyboard tools "
     "send trusted input through Chrome's debugger: Chrome shows a \"started debugging this browser\" bar while attached, which ends "
     "5 s after the last such call; a page Chrome does not let extensions debug (chrome://, the Web Store) or one another debugger "
     "holds gives an error saying so.";
