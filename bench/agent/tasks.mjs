@@ -68,7 +68,9 @@ export const typeAndPick = {
     const snap = await a.call('take_snapshot', { pageId });
     await a.call('click', { pageId, uid: need(a, snap, field) });
     await a.call('type_text', { pageId, text });
-    const after = await a.call('take_snapshot', { pageId });
+    let after = await a.call('take_snapshot', { pageId });
+    // Its default snapshot leaves out options that cannot take focus; the verbose one has them.
+    if (!a.ref(after, new RegExp(pick))) after = await a.call('take_snapshot', { pageId, verbose: true });
     await a.call('click', { pageId, uid: need(a, after, new RegExp(pick)) });
   },
 };
