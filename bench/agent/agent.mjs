@@ -1,7 +1,7 @@
 // Agent-level benchmark (issue 23): tasks of the kinds agents fail on (waits across a redirect,
 // hover menus that open on a trusted mouseenter, keyup autocompletes, canvas clicks, HTML5
-// drags, modifier clicks, a file dropped from outside the page, and the pages of tasks.mjs
-// written after the code), each driven as an agent would through the MCP SDK client against
+// drags, modifier clicks, a file dropped from outside the page, and the pages written after
+// the code: the second half of tasks.mjs and all of tasks_unseen.mjs), each driven as an agent would through the MCP SDK client against
 // opentabs (the real binary, its extension in headless Chromium) and, when bench/agent/setup.sh
 // has installed them, Playwright MCP and Chrome DevTools MCP (each on the system Chromium,
 // headless), one server after another.  Every task is checked from the page afterwards.
@@ -10,6 +10,7 @@
 //
 // Usage: node bench/agent/agent.mjs [--bin build/opentabs] [--only opentabs,playwright,devtools]
 //        [--task substring]
+// Needs test/node_modules (cd test && npm ci): the MCP SDK client and the e2e harness.
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
