@@ -15,14 +15,14 @@ const FORBIDDEN_HEADERS = /^(host|content-length|cookie|connection|transfer-enco
 
 // Lines of the page's snapshot (frames and shadow roots included) that contain `text`, with
 // the lines of their ancestors' headings and landmarks left out: each match stands alone and
-// carries its ref when it has one.
+// carries a ref, also where a snapshot gives none (a list item, a table cell holding the text).
 async function findText(params) {
   const tabId = requireTabId(params);
   const text = str(params, 'text', { max: 1000 });
   if (!text.trim()) throw invalid('text is empty');
   const limit = Math.min(int(params, 'limit', { required: false, min: 1, fallback: 20 }), MAX_FIND_RESULTS);
-  const snap = await snapshotWithFrames(tabId, { maxChars: 200_000, interactiveOnly: false });
   const wanted = text.toLowerCase();
+  const snap = await snapshotWithFrames(tabId, { maxChars: 200_000, interactiveOnly: false, refText: wanted });
   const lines = snap.snapshot.split('\n').filter((l) => !l.startsWith('[... truncated'));
   const matches = lines.filter((l) => l.toLowerCase().includes(wanted)).map((l) => l.trim());
   return {

@@ -159,7 +159,13 @@ async function mouse(params) {
     const p = pointer(send, modifiers);
     try {
       await p.move(x, y);
-      if (action === 'wheel') await p.wheel(deltaX, deltaY);
+      if (action === 'wheel') {
+        await p.wheel(deltaX, deltaY);
+        // Chromium keeps a dispatched wheel's scroll gesture open and plays the wheel again on
+        // the next mouse event (a later click's press would land after a second scroll):
+        // a move where the wheel turned closes the gesture here.
+        await p.move(x, y);
+      }
       if (action === 'drag') {
         await p.press(button);
         await p.move(toX, toY, DRAG_STEPS);

@@ -358,7 +358,8 @@ export function pageAgent(op, args) {
   const hasHiddenMenu = (el) => {
     for (const child of el.children) {
       const cs = styleOf(child);
-      if (cs.display === 'none' && cs.position === 'absolute' && child.querySelector('a[href],button,[role=menuitem],li')) return true;
+      const hidden = cs.display === 'none' || cs.visibility === 'hidden';
+      if (hidden && cs.position === 'absolute' && child.querySelector('a[href],button,[role=menuitem],li')) return true;
     }
     return false;
   };
@@ -411,7 +412,11 @@ export function pageAgent(op, args) {
     };
   })();
 
-  const snapshot = ({ selector, ref, maxChars, interactiveOnly }) => {
+  // refText (browser_find's text, lower-cased): lines holding it get refs even where a snapshot
+  // leaves them out (a plain list item, a table cell), since the agent searching for the text
+  // means to act on it.
+  const snapshot = ({ selector, ref, maxChars, interactiveOnly, refText }) => {
+    const holdsText = (text) => Boolean(refText) && (text ?? '').toLowerCase().includes(refText);
     pointerTargets.prepare(document);
     const start = selector || ref ? resolve({ selector, ref }) : document.body ?? document.documentElement;
     const lines = [];
@@ -469,7 +474,8 @@ export function pageAgent(op, args) {
         if (quiet || interactiveOnly) return;
         const parent = node.parentElement;
         const text = squash(node.textContent, 200);
-        if (!text || !parent) return;
+        // visibility: hidden is inherited: the text of a hidden element is not on screen.
+        if (!text || !parent || styleOf(parent).visibility === 'hidden') return;
         const prole = roleOf(parent);
         if (prole && ['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'checkbox', 'radio', 'switch', 'columnheader', 'cell', 'listitem', 'treeitem'].includes(prole) && parent.childNodes.length === 1) return;
         emit(depth, `text: ${text}`);
@@ -507,7 +513,8 @@ export function pageAgent(op, args) {
         if (el.tagName === 'TR' && role === 'row' && !interactiveOnly && !quiet && plainRow(el)) {
           const cells = [...el.cells];
           const header = cells.length > 0 && cells.every((c) => c.tagName === 'TH');
-          if (!emit(depth, `row${header ? ' [header]' : ''}: ${cells.map((c) => squash(c.innerText, 100)).join(' | ')}`)) return;
+          const cellText = (c) => { const t = squash(c.innerText, 100); return holdsText(t) ? `${t} [ref=${refOf(c)}]` : t; };
+          if (!emit(depth, `row${header ? ' [header]' : ''}: ${cells.map(cellText).join(' | ')}`)) return;
           if (el.querySelector(INTERACTIVE_SELECTOR)) walkChildren(childrenOf(el), depth + 1, true);
           return;
         }
@@ -530,7 +537,9 @@ export function pageAgent(op, args) {
         const states = statesOf(el, role);
         if (pointerKind) states.push(pointerKind);
         let line = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
-        if (actionable(el, role) || role === 'clickable') line += ` [ref=${refOf(el)}]`;
+        // A line found by its text whose element holds controls: the control is what to act on.
+        const foundHere = holdsText(name) && !el.querySelector(INTERACTIVE_SELECTOR);
+        if (actionable(el, role) || role === 'clickable' || foundHere) line += ` [ref=${refOf(el)}]`;
         if (value !== null && value !== '') line += ` value=${JSON.stringify(squash(value, 200))}`;
         if (el.tagName === 'A' && el.getAttribute('href') && !interactiveOnly) line += ` href=${JSON.stringify(squash(el.getAttribute('href'), 120))}`;
         if (states.length) line += ` [${states.join(', ')}]`;
@@ -571,39 +580,62 @@ export function pageAgent(op, args) {
   };
   const fire = (el, type, init = {}) => el.dispatchEvent(new Event(type, { bubbles: true, cancelable: true, composed: true, ...init }));
 
+  // What would really receive a click at point c of the top viewport, through frames and
+  // shadow roots.
+  const hitAt = (c) => {
+    let hit = document.elementFromPoint(c.x, c.y);
+    for (let hops = 0; hit && hops < 20; hops++) {
+      const hitShadow = shadowOf(hit);
+      if (hitShadow) {
+        const inner = hitShadow.elementFromPoint(c.x, c.y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+        continue;
+      }
+      if (hit.tagName !== 'IFRAME') break;
+      let doc = null;
+      try { doc = hit.contentDocument; } catch { doc = null; }
+      if (!doc) break;
+      const fr = hit.getBoundingClientRect();
+      const inner = doc.elementFromPoint(c.x - fr.left - hit.clientLeft, c.y - fr.top - hit.clientTop);
+      if (!inner) break;
+      hit = inner;
+    }
+    return hit;
+  };
+  // A scroll still under way (a wheel turn scrolls smoothly) moves an element after its point
+  // was taken: wait until its box reads the same twice a frame apart, for at most half a second.
+  const settled = async (el) => {
+    let last = JSON.stringify(el.getBoundingClientRect());
+    for (let frames = 0; frames < 30; frames++) {
+      await new Promise((done) => setTimeout(done, 16));
+      const now = JSON.stringify(el.getBoundingClientRect());
+      if (now === last) return;
+      last = now;
+    }
+  };
+  const receives = (el, hit) => Boolean(hit) && (hit === el || el.contains(hit) || (hit.contains?.(el) === false && Boolean(shadowOf(el)?.contains(hit))));
+
   const ops = {
     snapshot,
 
-    locate(a) {
+    // Where a pointer action on the element lands, once any scroll under way has settled.
+    async locate(a) {
       const el = resolve(a);
       if (!isVisible(el)) fail(`Element ${a.ref ?? a.selector} is not visible`);
       scrollIntoViewIfNeeded(el);
-      const c = centreInTop(el);
-      // Hit test at the centre, through frames and shadow roots, to report what would really
-      // receive the click.
-      let hit = document.elementFromPoint(c.x, c.y);
-      for (let hops = 0; hit && hops < 20; hops++) {
-        const hitShadow = shadowOf(hit);
-        if (hitShadow) {
-          const inner = hitShadow.elementFromPoint(c.x, c.y);
-          if (!inner || inner === hit) break;
-          hit = inner;
-          continue;
-        }
-        if (hit.tagName === 'IFRAME') {
-          let doc = null;
-          try { doc = hit.contentDocument; } catch { doc = null; }
-          if (!doc) break;
-          const fr = hit.getBoundingClientRect();
-          const inner = doc.elementFromPoint(c.x - fr.left - hit.clientLeft, c.y - fr.top - hit.clientTop);
-          if (!inner) break;
-          hit = inner;
-          continue;
-        }
-        break;
+      await settled(el);
+      let c = centreInTop(el);
+      let hit = hitAt(c);
+      // In the viewport but clipped by a scrolling container (a feed, a list box): centring it
+      // scrolls the container too, then the point is taken again.
+      if (!receives(el, hit)) {
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        await settled(el);
+        c = centreInTop(el);
+        hit = hitAt(c);
       }
-      const receives = hit && (hit === el || el.contains(hit) || hit.contains?.(el) === false && shadowOf(el)?.contains(hit));
-      return { ...c, ...describe(el), obscuredBy: receives || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
+      return { ...c, ...describe(el), obscuredBy: receives(el, hit) || !hit ? null : describe(hit), scrollX: window.scrollX, scrollY: window.scrollY };
     },
 
     focus(a) {

@@ -294,7 +294,7 @@ async function snapshotDocument(tabId, args, where, depth) {
         inner = [`${indent}- (cross-origin frame not inspected: ${depth >= MAX_FRAME_DEPTH ? `nested deeper than ${MAX_FRAME_DEPTH}` : 'it has no document the extension can reach'})`];
       } else {
         try {
-          const child = await snapshotDocument(tabId, { maxChars: args.maxChars, interactiveOnly: args.interactiveOnly },
+          const child = await snapshotDocument(tabId, { maxChars: args.maxChars, interactiveOnly: args.interactiveOnly, refText: args.refText },
             { ...at, token: marker.token, parent: self }, depth + 1);
           inner = child.lines.map((l) => indent + l);
           truncated ||= child.truncated;
