@@ -33,14 +33,14 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     char* end = nullptr;
     lines = std::strtol(n->c_str(), &end, 10);
     if (n->empty() || *end != '\0' || lines < 0 || lines > 1'000'000)
-      return report_error(ctx, "usage", "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
+      return report_error(ctx, cli_failure::usage, "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
   }
   std::string filter;
   if (auto p = cmd.value("plugin")) filter = "[plugin:" + *p + "]";
   const auto path = ctx.paths.server_log();
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return report_error(ctx, "not_found", "no server log at " + path.string() +
+    return report_error(ctx, errc::not_found, "no server log at " + path.string() +
                                               " (it is written by `opentabs start`; a server started otherwise logs to its own stderr)");
   // Only the end of a big log matters: start reading well before the last `lines` lines.
   std::error_code ec;
