@@ -3,13 +3,14 @@
 
 #include <algorithm>
 
+#include "cli/cli_failure.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::cli {
 
 namespace {
 
-error usage(std::string message) { return make_error("usage", std::move(message)); }
+error usage(std::string message) { return make_error(cli_failure::usage, std::move(message)); }
 
 std::string first_word(const std::string& path) { return path.substr(0, path.find(' ')); }
 std::string last_word(const std::string& path) {

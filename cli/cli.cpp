@@ -105,7 +105,7 @@ int run(int argc, char** argv) {
   ctx.port = *port;
 
   auto it = handlers().find(cmd.command->path);
-  if (it == handlers().end()) return report_error(ctx, "internal", "command '" + cmd.command->path + "' has no handler");
+  if (it == handlers().end()) return report_error(ctx, errc::internal, "command '" + cmd.command->path + "' has no handler");
   std::fflush(stdout);
   int code = it->second(ctx, cmd);
   std::fflush(stdout);

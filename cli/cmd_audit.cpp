@@ -40,10 +40,10 @@ int cmd_audit(context& ctx, const parsed_command& cmd) {
                                         cmd.value("plugin") ? std::optional<std::string_view>(*cmd.value("plugin")) : std::nullopt,
                                         cmd.value("tool") ? std::optional<std::string_view>(*cmd.value("tool")) : std::nullopt,
                                         std::nullopt);
-  if (!query) return report_error(ctx, "usage", "--" + query.err().message);
+  if (!query) return report_error(ctx, cli_failure::usage, "--" + query.err().message);
   if (auto since = cmd.value("since")) {
     auto ms = audit::parse_since(*since);
-    if (!ms) return report_error(ctx, "usage", ms.err().message);
+    if (!ms) return report_error(ctx, cli_failure::usage, ms.err().message);
     query->filter.since_ms = now_epoch_ms() - *ms;
   }
 
@@ -60,7 +60,7 @@ int cmd_audit(context& ctx, const parsed_command& cmd) {
     if (query->filter.tool) target += "&tool=" + encode(*query->filter.tool);
     auto got = api.get_json(target);
     if (!got) return report_error(ctx, got.err());
-    if (!got->is_array()) return report_error(ctx, "bad_response", "GET /audit did not return an array");
+    if (!got->is_array()) return report_error(ctx, net::net_failure::bad_response, "GET /audit did not return an array");
     for (const auto& v : got->as_array()) {
       auto e = audit::audit_entry_from_json(v);
       if (!e) continue;

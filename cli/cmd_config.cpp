@@ -44,7 +44,7 @@ status check_known_plugin(const server_api& api, const std::string& plugin) {
         if (auto n = json::get_string(d.as_object(), "name")) names.emplace_back(*n);
   if (std::find(names.begin(), names.end(), plugin) != names.end()) return ok();
   auto hint = closest_match(plugin, names);
-  return make_error("unknown_plugin", "the running server has no plugin '" + plugin + "'" +
+  return make_error(errc::not_found, "the running server has no plugin '" + plugin + "'" +
                                           (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
                                           " (use --force to set it anyway)");
 }
@@ -55,7 +55,7 @@ int cmd_config_set(context& ctx, const parsed_command& cmd) {
   const std::string key = *cmd.arg(0);
   auto value = cmd.arg(1);
   if (!value)
-    return report_error(ctx, "usage", "missing value for '" + key + "'; usage: opentabs config set <key> <value>");
+    return report_error(ctx, cli_failure::usage, "missing value for '" + key + "'; usage: opentabs config set <key> <value>");
   server_api api(ctx.port.port, ctx.paths);
   if (!cmd.has("force"))
     if (auto st = check_known_plugin(api, plugin_of_key(key)); !st) return report_error(ctx, st.err());
@@ -131,9 +131,9 @@ int cmd_config_reset(context& ctx, const parsed_command& cmd) {
   }
   if (!cmd.has("confirm")) {
     if (!ctx.term.stdin_tty)
-      return report_error(ctx, "usage", "refusing to delete " + path.string() + " without --confirm");
+      return report_error(ctx, cli_failure::usage, "refusing to delete " + path.string() + " without --confirm");
     if (!confirm(ctx.term, "Delete " + path.string() + " (permissions, settings, local plugins)?"))
-      return report_error(ctx, "cancelled", "cancelled; nothing was changed");
+      return report_error(ctx, errc::cancelled, "cancelled; nothing was changed");
   }
   auto home = config::home_directory();
   if (!home) return report_error(ctx, home.err());
@@ -148,9 +148,9 @@ int cmd_config_reset(context& ctx, const parsed_command& cmd) {
 int cmd_config_rotate_secret(context& ctx, const parsed_command& cmd) {
   if (!cmd.has("confirm")) {
     if (!ctx.term.stdin_tty)
-      return report_error(ctx, "usage", "refusing to rotate the secret without --confirm");
+      return report_error(ctx, cli_failure::usage, "refusing to rotate the secret without --confirm");
     if (!confirm(ctx.term, "Generate a new secret? MCP clients configured with the old one must be updated"))
-      return report_error(ctx, "cancelled", "cancelled; nothing was changed");
+      return report_error(ctx, errc::cancelled, "cancelled; nothing was changed");
   }
   server_api api(ctx.port.port, ctx.paths);
   auto old_secret = config::load_secret(ctx.paths.auth_json());
@@ -163,14 +163,14 @@ int cmd_config_rotate_secret(context& ctx, const parsed_command& cmd) {
   if (old_secret) token = *old_secret;
   auto r = api.call_with_secret("POST", "/reload", "", token, std::chrono::seconds(30));
   if (!r) {
-    if (r.err().code == "server_not_running") {
+    if (r.err().is(bridge::contact_failure::server_not_running)) {
       print_note(ctx, "server not running; it uses the new secret when it starts");
       return kExitOk;
     }
-    return report_error(ctx, r.err().code, "secret rotated, but reloading the server failed: " + r.err().message);
+    return report_error(ctx, with_context("secret rotated, but reloading the server failed: ", r.err()));
   }
   if (r->status != 200)
-    return report_error(ctx, "server_error", "secret rotated, but the server reload failed (HTTP " + std::to_string(r->status) + "): " + server_error_text(*r));
+    return report_error(ctx, cli_failure::server_error, "secret rotated, but the server reload failed (HTTP " + std::to_string(r->status) + "): " + server_error_text(*r));
   print_note(ctx, "server reloaded; the extension reconnects with the new secret. Update your MCP client configuration (`opentabs start --show-config`)");
   return kExitOk;
 }

@@ -19,7 +19,7 @@ int cmd_extension_install(context& ctx, const parsed_command& cmd) {
   auto report = app::install_extension(app::extension_source_dir(), target, options);
   if (!report) return report_error(ctx, report.err());
   if (!report->installed)
-    return report_error(ctx, "foreign_extension",
+    return report_error(ctx, cli_failure::foreign_extension,
                         target.string() + " holds another extension" +
                             (report->foreign_label.empty() ? std::string() : " (" + report->foreign_label + ")") +
                             " that opentabs did not install. Run `opentabs extension install --force` to replace it; "

@@ -91,14 +91,14 @@ int cmd_logs(context& ctx, const parsed_command& cmd) {
     char* end = nullptr;
     lines = std::strtol(n->c_str(), &end, 10);
     if (n->empty() || *end != '\0' || lines < 0 || lines > 1'000'000)
-      return report_error(ctx, "usage", "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
+      return report_error(ctx, cli_failure::usage, "invalid --lines '" + *n + "': expected a number from 0 to 1000000");
   }
   std::string filter;
   if (auto p = cmd.value("plugin")) filter = "[plugin:" + *p + "]";
   const auto path = ctx.paths.server_log();
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return report_error(ctx, "not_found", "no server log at " + path.string() +
+    return report_error(ctx, errc::not_found, "no server log at " + path.string() +
                                               " (it is written by `opentabs start`; a server started otherwise logs to its own stderr)");
   for (const auto& l : read_tail(in, path, lines, filter)) print_log_line(l);
   std::fflush(stdout);

@@ -30,6 +30,7 @@
 #include "bridge/bridge_log.hpp"
 #include "bridge/server_launcher.hpp"
 #include "bridge/server_proof.hpp"
+#include "cli/cli_failure.hpp"
 #include "cli/commands.hpp"
 #include "cli/native_host_manifest.hpp"
 #include "cli/native_messaging.hpp"
@@ -49,15 +50,15 @@ result<fs::path> own_executable() {
 #ifdef __APPLE__
   char buf[4096];
   std::uint32_t size = sizeof buf;
-  if (_NSGetExecutablePath(buf, &size) != 0) return make_error("io", "cannot find the opentabs executable");
+  if (_NSGetExecutablePath(buf, &size) != 0) return make_error(errc::io, "cannot find the opentabs executable");
   std::error_code ec;
   auto p = fs::canonical(buf, ec);
-  if (ec) return make_error("io", "cannot resolve the opentabs executable: " + ec.message());
+  if (ec) return make_error(errc::io, "cannot resolve the opentabs executable: " + ec.message());
   return p;
 #else
   std::error_code ec;
   auto p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error("io", "cannot find the opentabs executable (/proc/self/exe): " + ec.message());
+  if (ec) return make_error(errc::io, "cannot find the opentabs executable (/proc/self/exe): " + ec.message());
   return p;
 #endif
 }
@@ -78,7 +79,7 @@ result<std::vector<native::manifest_location>> locations(const parsed_command& c
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   std::optional<fs::path> custom;
   if (auto d = cmd.value("user-data-dir")) {
-    if (d->empty()) return make_error("usage", "--user-data-dir needs a directory");
+    if (d->empty()) return make_error(cli_failure::usage, "--user-data-dir needs a directory");
     custom = fs::absolute(*d);
   }
   return native::manifest_locations(native::current_platform(), *home,
@@ -234,7 +235,7 @@ int cmd_native_host_uninstall(context& ctx, const parsed_command& cmd) {
       removed.push_back(json::str(loc.file().string()));
       if (!ctx.json) print_line("removed " + loc.file().string());
     } else if (ec) {
-      return report_error(ctx, "io", "cannot remove " + loc.file().string() + ": " + ec.message());
+      return report_error(ctx, errc::io, "cannot remove " + loc.file().string() + ": " + ec.message());
     }
   }
   // The launcher goes when no default location uses it any more (custom profiles are

@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "app/npm_commands.hpp"
+#include "cli/cli_failure.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/plugin_scaffold.hpp"
 #include "cli/process.hpp"
 #include "cli/prompt.hpp"
 #include "cli/server_api.hpp"
-#include "app/npm_commands.hpp"
 #include "config/cli_setting.hpp"
 #include "config/config_migrations.hpp"
 #include "config/config_store.hpp"
@@ -44,12 +45,12 @@ result<captured> run_npm(const context& ctx, const std::vector<std::string>& arg
   auto r = run_capture(argv, timeout, [&] { prog.tick(); });
   if (!r) {
     prog.fail();
-    if (r.err().is(errc::not_found)) return make_error("npm_missing", "npm is not installed; it is needed to " + message);
+    if (r.err().is(errc::not_found)) return make_error(cli_failure::npm_missing, "npm is not installed; it is needed to " + message);
     return r.err();
   }
   if (r->timed_out) {
     prog.fail();
-    return make_error("timeout", "npm did not finish within " + std::to_string(timeout.count() / 1000) + " s");
+    return make_error(errc::timeout, "npm did not finish within " + std::to_string(timeout.count() / 1000) + " s");
   }
   if (r->exit_code != 0) prog.fail();
   else prog.done();
@@ -87,8 +88,9 @@ std::optional<installed_plugin> read_plugin_dir(const fs::path& dir, const std::
   if (!pkg || !json::get_object(*pkg, "opentabs")) return std::nullopt;
   installed_plugin p;
   auto pkg_name = json::get_string(*pkg, "name");
-  auto name = pkg_name ? plugins::plugin_name_from_package(*pkg_name) : result<std::string>(make_error("x", "x"));
-  p.name = name ? *name : (pkg_name ? std::string(*pkg_name) : dir.filename().string());
+  if (!pkg_name) p.name = dir.filename().string();
+  else if (auto name = plugins::plugin_name_from_package(*pkg_name)) p.name = *name;
+  else p.name = std::string(*pkg_name);
   if (auto v = json::get_string(*pkg, "version")) p.version = std::string(*v);
   p.source = source;
   p.location = dir.string();
@@ -141,10 +143,10 @@ int cmd_plugin_search(context& ctx, const parsed_command& cmd) {
   if (!r) return report_error(ctx, r.err());
   // The registry answers a search that matches nothing with 404 (npm: E404); that is an
   // empty result, not a failure, as the original CLI reports it.
-  const bool nothing_found = r->exit_code != 0 && app::npm::describe_failure(r->err, r->exit_code).code == "E404";
-  if (r->exit_code != 0 && !nothing_found) return report_error(ctx, "npm_failed", "npm search failed: " + npm_reason(*r));
+  const bool nothing_found = r->exit_code != 0 && app::npm::describe_failure(r->err, r->exit_code).kind == app::npm::failure_kind::package_not_found;
+  if (r->exit_code != 0 && !nothing_found) return report_error(ctx, cli_failure::npm_failed, "npm search failed: " + npm_reason(*r));
   auto v = nothing_found ? result<json::value>(json::array{}) : json::parse(r->out);
-  if (!v || !v->is_array()) return report_error(ctx, "bad_response", "npm search did not return a JSON list");
+  if (!v || !v->is_array()) return report_error(ctx, net::net_failure::bad_response, "npm search did not return a JSON list");
   if (ctx.json) {
     print_json(*v);
     return kExitOk;
@@ -216,7 +218,7 @@ int cmd_plugin_list(context& ctx, const parsed_command& cmd) {
     }
     return kExitOk;
   }
-  if (!health && health.err().code != "server_not_running") return report_error(ctx, health.err());
+  if (!health && !health.err().is(bridge::contact_failure::server_not_running)) return report_error(ctx, health.err());
   std::vector<std::string> notes;
   auto plugins = offline_plugins(ctx, notes);
   if (ctx.json) {
@@ -259,14 +261,14 @@ int cmd_plugin_install(context& ctx, const parsed_command& cmd) {
     last_reason = npm_reason(*r);
     if (last_reason.find("404") == std::string::npos && last_reason.find("E404") == std::string::npos) break;
   }
-  return report_error(ctx, "install_failed", "could not install '" + name + "': " + last_reason);
+  return report_error(ctx, cli_failure::install_failed, "could not install '" + name + "': " + last_reason);
 }
 
 int cmd_plugin_remove(context& ctx, const parsed_command& cmd) {
   const std::string name = *cmd.arg(0);
   if (!cmd.has("confirm")) {
-    if (!ctx.term.stdin_tty) return report_error(ctx, "usage", "refusing to remove '" + name + "' without -y/--confirm");
-    if (!confirm(ctx.term, "Remove plugin '" + name + "'?")) return report_error(ctx, "cancelled", "cancelled; nothing was changed");
+    if (!ctx.term.stdin_tty) return report_error(ctx, cli_failure::usage, "refusing to remove '" + name + "' without -y/--confirm");
+    if (!confirm(ctx.term, "Remove plugin '" + name + "'?")) return report_error(ctx, errc::cancelled, "cancelled; nothing was changed");
   }
   server_api api(ctx.port.port, ctx.paths);
   // A local plugin: its path as given, or the path of the local plugin with that name.
@@ -284,14 +286,14 @@ int cmd_plugin_remove(context& ctx, const parsed_command& cmd) {
     if (list && list->exit_code == 0 && list->out.find("\"" + pkg + "\"") != std::string::npos) {
       auto r = run_npm(ctx, {"uninstall", "-g", pkg}, "removing " + pkg, kNpmInstallTimeout);
       if (!r) return report_error(ctx, r.err());
-      if (r->exit_code != 0) return report_error(ctx, "remove_failed", "npm uninstall failed: " + npm_reason(*r));
+      if (r->exit_code != 0) return report_error(ctx, cli_failure::remove_failed, "npm uninstall failed: " + npm_reason(*r));
       print_line("removed " + pkg);
       print_note(ctx, api.notify_reload());
       return kExitOk;
     }
-    if (!list && list.err().is(errc::not_found)) return report_error(ctx, "npm_missing", "npm is not installed");
+    if (!list && list.err().is(errc::not_found)) return report_error(ctx, cli_failure::npm_missing, "npm is not installed");
   }
-  return report_error(ctx, "not_found", "no installed plugin '" + name + "' (neither a local plugin nor an npm package); see `opentabs plugin list`");
+  return report_error(ctx, errc::not_found, "no installed plugin '" + name + "' (neither a local plugin nor an npm package); see `opentabs plugin list`");
 }
 
 int cmd_plugin_configure(context& ctx, const parsed_command& cmd) {
@@ -311,7 +313,7 @@ int cmd_plugin_configure(context& ctx, const parsed_command& cmd) {
           }
   if (!plugin) {
     auto hint = closest_match(name, names);
-    return report_error(ctx, "not_found", "no plugin '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    return report_error(ctx, errc::not_found, "no plugin '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
   }
   const json::object* schema = json::get_object(*plugin, "configSchema");
   if (!schema || schema->empty()) {
@@ -319,7 +321,7 @@ int cmd_plugin_configure(context& ctx, const parsed_command& cmd) {
     return kExitOk;
   }
   if (!ctx.term.stdin_tty)
-    return report_error(ctx, "usage", "`plugin configure` asks questions and needs a terminal; in scripts use "
+    return report_error(ctx, cli_failure::usage, "`plugin configure` asks questions and needs a terminal; in scripts use "
                                       "`opentabs config set setting." + name + ".<key> <value>`");
   json::object settings;
   for (const auto& [key, spec_v] : *schema) {
@@ -359,14 +361,14 @@ int cmd_plugin_configure(context& ctx, const parsed_command& cmd) {
     else if (t == "number") {
       char* end = nullptr;
       double d = std::strtod(a.c_str(), &end);
-      if (*end != '\0') return report_error(ctx, "usage", "'" + a + "' is not a number");
+      if (*end != '\0') return report_error(ctx, cli_failure::usage, "'" + a + "' is not a number");
       settings[key] = d;
     } else settings[key] = json::str(a);
   }
   json::object body{{"plugin", json::str(name)}, {"settings", std::move(settings)}};
   auto r = api.call("POST", "/plugin-settings", json::dump(body));
   if (!r) return report_error(ctx, r.err());
-  if (r->status != 200) return report_error(ctx, "server_error", "saving the settings failed: " + server_error_text(*r));
+  if (r->status != 200) return report_error(ctx, cli_failure::server_error, "saving the settings failed: " + server_error_text(*r));
   print_line("saved settings for " + name);
   return kExitOk;
 }
@@ -378,7 +380,7 @@ int cmd_plugin_create(context& ctx, const parsed_command& cmd) {
     auto n2 = ask_line("plugin name (kebab-case): ");
     if (n2) in.name = std::string(trim(*n2));
   }
-  if (in.name.empty()) return report_error(ctx, "usage", "missing plugin name; usage: opentabs plugin create <name>");
+  if (in.name.empty()) return report_error(ctx, cli_failure::usage, "missing plugin name; usage: opentabs plugin create <name>");
   in.domain = cmd.value("domain").value_or("");
   in.display = cmd.value("display").value_or("");
   in.description = cmd.value("description").value_or("");
@@ -386,11 +388,11 @@ int cmd_plugin_create(context& ctx, const parsed_command& cmd) {
   fs::path dir = fs::current_path() / ("opentabs-plugin-" + in.name);
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    return report_error(ctx, "exists", dir.string() + " already exists and is not empty");
+    return report_error(ctx, cli_failure::exists, dir.string() + " already exists and is not empty");
   for (const auto& [rel, content] : scaffold_files(in)) {
     fs::path p = dir / rel;
     fs::create_directories(p.parent_path(), ec);
-    if (ec) return report_error(ctx, "io", "cannot create " + p.parent_path().string() + ": " + ec.message());
+    if (ec) return report_error(ctx, errc::io, "cannot create " + p.parent_path().string() + ": " + ec.message());
     if (auto st = write_file_atomic(p, content, 0644); !st) return report_error(ctx, st.err());
   }
   print_line("created " + dir.string());

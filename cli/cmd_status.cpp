@@ -51,7 +51,7 @@ int cmd_status(context& ctx, const parsed_command&) {
     print_json(*health);
     return kExitOk;
   }
-  if (!health->is_object()) return report_error(ctx, "bad_response", "GET /health did not return an object");
+  if (!health->is_object()) return report_error(ctx, net::net_failure::bad_response, "GET /health did not return an object");
   const auto& h = health->as_object();
   bool c = ctx.term.color_stdout;
 

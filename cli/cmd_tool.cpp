@@ -33,7 +33,7 @@ result<json::array> fetch_tools(const server_api& api, const std::optional<std::
   if (plugin) target += "?plugin=" + percent_encode(*plugin);
   auto v = api.get_json(target);
   if (!v) return v.err();
-  if (!v->is_array()) return make_error("bad_response", "GET /tools did not return an array");
+  if (!v->is_array()) return make_error(net::net_failure::bad_response, "GET /tools did not return an array");
   return std::move(v->as_array());
 }
 
@@ -62,7 +62,7 @@ error tool_not_found(std::string_view name, const std::vector<std::string>& name
     for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
   }
   msg += ". List tools with `opentabs tool list`";
-  return make_error("tool_not_found", msg);
+  return make_error(errc::not_found, msg);
 }
 
 std::string first_line(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
@@ -75,7 +75,7 @@ int cmd_tool_list(context& ctx, const parsed_command& cmd) {
   if (!tools) return report_error(ctx, tools.err());
   // Every loaded plugin has at least one tool: none means no such plugin is loaded.
   if (auto plugin = cmd.value("plugin"); plugin && tools->empty())
-    return report_error(ctx, "plugin_not_found", "no plugin named '" + *plugin +
+    return report_error(ctx, cli_failure::plugin_not_found, "no plugin named '" + *plugin +
                                                      "' is loaded; `opentabs plugin list` shows the installed plugins");
   if (ctx.json) {
     print_json(*tools);
@@ -145,11 +145,11 @@ int cmd_tool_call(context& ctx, const parsed_command& cmd) {
     return report_error(ctx, tool_not_found(name, tools ? tool_names(*tools) : std::vector<std::string>{}));
   }
   if (reply->status == 429)
-    return report_error(ctx, "rate_limited", "too many tool calls (the server allows 30 per minute); retry shortly");
+    return report_error(ctx, errc::rate_limited, "too many tool calls (the server allows 30 per minute); retry shortly");
   if (reply->status == 413)
-    return report_error(ctx, "too_large", "the server refused the arguments as too large (limit 10 MiB)");
+    return report_error(ctx, errc::too_large, "the server refused the arguments as too large (limit 10 MiB)");
   if ((reply->status != 200 && reply->status != 422) || !reply->json || !reply->json->is_object())
-    return report_error(ctx, "server_error",
+    return report_error(ctx, cli_failure::server_error,
                         "tool call failed with HTTP " + std::to_string(reply->status) + ": " + server_error_text(*reply));
 
   const auto& result = reply->json->as_object();

@@ -3,6 +3,7 @@
 
 #include <charconv>
 
+#include "cli/cli_failure.hpp"
 #include "config/config.hpp"
 #include "json/json.hpp"
 #include "util/files.hpp"
@@ -15,7 +16,7 @@ result<std::uint16_t> parse_port(std::string_view text, std::string_view source,
   int n = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
   if (t.empty() || ec != std::errc() || p != t.data() + t.size() || n < (allow_ephemeral ? 0 : 1) || n > 65535)
-    return make_error("usage", "invalid port '" + std::string(text) + "' from " + std::string(source) +
+    return make_error(cli_failure::usage, "invalid port '" + std::string(text) + "' from " + std::string(source) +
                                    ": expected a number from 1 to 65535");
   return static_cast<std::uint16_t>(n);
 }
@@ -35,7 +36,7 @@ result<port_choice> resolve_port(std::optional<std::string_view> flag, std::opti
   }
   if (config_port) {
     if (*config_port < 1 || *config_port > 65535)
-      return make_error("usage", "invalid \"port\" " + std::to_string(*config_port) +
+      return make_error(cli_failure::usage, "invalid \"port\" " + std::to_string(*config_port) +
                                      " in config.json: expected 1 to 65535 (fix it with `opentabs config set port <n>`)");
     return port_choice{static_cast<std::uint16_t>(*config_port), "config.json"};
   }

@@ -32,11 +32,11 @@ result<std::unique_ptr<log_tee>> log_tee::start(const std::filesystem::path& log
   t->file_ = std::make_unique<rotating_file>(log_file, max_bytes);
   if (auto opened = t->file_->open(); !opened) return opened.err();
   int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error("io", "pipe failed");
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error(errc::io, "pipe failed");
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
-    return make_error("io", "pipe failed");
+    return make_error(errc::io, "pipe failed");
   }
   std::fflush(stdout);
   std::fflush(stderr);

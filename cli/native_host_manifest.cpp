@@ -1,14 +1,15 @@
 #include "cli/native_host_manifest.hpp"
 
-#include "util/sha256.hpp"
+#include "cli/cli_failure.hpp"
 #include "util/base64.hpp"
 #include "util/files.hpp"
+#include "util/sha256.hpp"
 
 namespace opentabs::cli::native {
 
 result<std::string> extension_id_from_key(std::string_view base64_key) {
   auto der = decode_base64(base64_key);
-  if (!der || der->empty()) return make_error("bad_key", "the extension manifest's \"key\" is not valid base64");
+  if (!der || der->empty()) return make_error(errc::invalid_params, "the extension manifest's \"key\" is not valid base64");
   sha256 h;
   h.update(*der);
   auto digest = h.finish();
@@ -22,11 +23,11 @@ result<std::string> extension_id_from_key(std::string_view base64_key) {
 
 result<std::string> extension_id_from_manifest(const fs::path& manifest_json) {
   auto text = read_file(manifest_json, 1024 * 1024);
-  if (!text) return make_error("no_manifest", "cannot read " + manifest_json.string() + ": " + text.err().message);
+  if (!text) return make_error(errc::io, "cannot read " + manifest_json.string() + ": " + text.err().message);
   auto parsed = json::parse_object(*text);
-  if (!parsed) return make_error("bad_manifest", manifest_json.string() + ": " + parsed.err().message);
+  if (!parsed) return make_error(errc::invalid_params, manifest_json.string() + ": " + parsed.err().message);
   const auto* key = json::get_string(*parsed, "key");
-  if (!key) return make_error("bad_manifest", manifest_json.string() + " has no \"key\" (the extension ID would not be fixed)");
+  if (!key) return make_error(errc::invalid_params, manifest_json.string() + " has no \"key\" (the extension ID would not be fixed)");
   return extension_id_from_key(std::string_view(*key));
 }
 
@@ -44,7 +45,7 @@ result<std::vector<manifest_location>> manifest_locations(platform p, const fs::
                                                           std::optional<fs::path> user_data_dir) {
   if (user_data_dir) return std::vector<manifest_location>{{"custom", *user_data_dir / "NativeMessagingHosts"}};
   if (browser != "chrome" && browser != "chromium" && browser != "all")
-    return make_error("usage", "unknown browser '" + std::string(browser) + "': use chrome, chromium or all");
+    return make_error(cli_failure::usage, "unknown browser '" + std::string(browser) + "': use chrome, chromium or all");
   fs::path base;
   if (p == platform::macos) base = home / "Library" / "Application Support";
   else if (xdg_config_home && !xdg_config_home->empty() && fs::path(*xdg_config_home).is_absolute()) base = fs::path(*xdg_config_home);

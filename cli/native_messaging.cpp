@@ -6,7 +6,7 @@ namespace opentabs::cli::native {
 
 result<std::string> encode_frame(std::string_view body) {
   if (body.size() > kMaxHostToBrowser)
-    return make_error("too_large", "native message of " + std::to_string(body.size()) +
+    return make_error(errc::too_large, "native message of " + std::to_string(body.size()) +
                                        " bytes exceeds Chrome's 1 MiB host-to-browser limit");
   std::uint32_t n = static_cast<std::uint32_t>(body.size());
   std::string out(4, '\0');

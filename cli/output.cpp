@@ -14,10 +14,13 @@ int report_error(const context& ctx, const error& e) {
     std::string line = red("opentabs:", ctx.term.color_stderr) + " " + e.message + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
   }
-  return e.code == "usage" ? kExitUsage : kExitFailure;
+  return e.is(cli_failure::usage) ? kExitUsage : kExitFailure;
 }
 
+int report_error(const context& ctx, errc kind, std::string message) { return report_error(ctx, make_error(kind, std::move(message))); }
+
 int report_error(const context& ctx, std::string_view code, std::string_view message) {
+  if (code == to_string(cli_failure::usage)) return report_error(ctx, cli_failure::usage, std::string(message));
   return report_error(ctx, make_error(std::string(code), std::string(message)));
 }
 

@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "cli/cli_failure.hpp"
 #include "cli/context.hpp"
 #include "json/json.hpp"
 #include "util/result.hpp"
@@ -15,8 +16,14 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-// Prints the error and returns its exit code (2 for code "usage", else 1).
+// Prints the error and returns its exit code (2 for cli_failure::usage, else 1).
 int report_error(const context& ctx, const error& e);
+int report_error(const context& ctx, errc kind, std::string message);
+template <failure_reason R>
+int report_error(const context& ctx, R reason, std::string message) {
+  return report_error(ctx, make_error(reason, std::move(message)));
+}
+// Being retired with make_error(string, ...): a failure named by its code text.
 int report_error(const context& ctx, std::string_view code, std::string_view message);
 
 void print_json(const json::value& v);  // pretty, trailing newline

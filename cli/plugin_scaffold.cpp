@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cli/cli_failure.hpp"
 #include "json/json.hpp"
 
 namespace opentabs::cli {
@@ -51,11 +52,11 @@ std::string display_name_from(std::string_view name) {
 status validate_scaffold(const scaffold_inputs& in) {
   static const char* reserved[] = {"system", "browser", "opentabs", "extension", "config", "plugin", "tool", "mcp"};
   if (!kebab(in.name))
-    return make_error("usage", "invalid plugin name '" + in.name + "': use lowercase letters, digits and single dashes (e.g. acme-crm)");
+    return make_error(cli_failure::usage, "invalid plugin name '" + in.name + "': use lowercase letters, digits and single dashes (e.g. acme-crm)");
   for (const char* r : reserved)
-    if (in.name == r) return make_error("usage", "'" + in.name + "' is a reserved name; choose another");
+    if (in.name == r) return make_error(cli_failure::usage, "'" + in.name + "' is a reserved name; choose another");
   if (!in.domain.empty() && !valid_domain(in.domain))
-    return make_error("usage", "invalid --domain '" + in.domain + "': expected a host name like app.example.com");
+    return make_error(cli_failure::usage, "invalid --domain '" + in.domain + "': expected a host name like app.example.com");
   return ok();
 }
 

@@ -48,13 +48,13 @@ std::vector<std::string> env_with(const std::vector<std::pair<std::string, std::
 result<long> spawn_detached_self(const std::vector<std::string>& args, const fs::path& log_file,
                                  const std::vector<std::pair<std::string, std::string>>& extra_env) {
   int log_fd = ::open(log_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  if (log_fd < 0) return make_error("io", "cannot open " + log_file.string() + ": " + std::strerror(errno));
+  if (log_fd < 0) return make_error(errc::io, "cannot open " + log_file.string() + ": " + std::strerror(errno));
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int report[2];  // the child reports an exec failure through this close-on-exec pipe
   if (null_fd < 0 || ::pipe2(report, O_CLOEXEC) != 0) {
     ::close(log_fd);
     if (null_fd >= 0) ::close(null_fd);
-    return make_error("io", std::string("cannot prepare the child process: ") + std::strerror(errno));
+    return make_error(errc::io, std::string("cannot prepare the child process: ") + std::strerror(errno));
   }
   std::vector<std::string> words;
   words.push_back("opentabs");
@@ -64,11 +64,11 @@ result<long> spawn_detached_self(const std::vector<std::string>& args, const fs:
   auto envp = to_argv(env_words);
   char exe[4096];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return make_error("io", "cannot find our own executable (/proc/self/exe)");
+  if (n <= 0) return make_error(errc::io, "cannot find our own executable (/proc/self/exe)");
   exe[n] = '\0';
 
   pid_t pid = ::fork();
-  if (pid < 0) return make_error("io", std::string("fork failed: ") + std::strerror(errno));
+  if (pid < 0) return make_error(errc::io, std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     // Child: only async-signal-safe calls from here on.
     ::setsid();
@@ -89,7 +89,7 @@ result<long> spawn_detached_self(const std::vector<std::string>& args, const fs:
   ::close(report[0]);
   if (got == static_cast<ssize_t>(sizeof child_errno)) {
     ::waitpid(pid, nullptr, 0);
-    return make_error("io", std::string("cannot start ") + exe + ": " + std::strerror(child_errno));
+    return make_error(errc::io, std::string("cannot start ") + exe + ": " + std::strerror(child_errno));
   }
   return static_cast<long>(pid);
 }
@@ -107,12 +107,12 @@ result<captured> run_capture(const std::vector<std::string>& argv_in, std::chron
                              const std::function<void()>& tick, std::size_t max_bytes) {
   int out_pipe[2], err_pipe[2], report[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(report, O_CLOEXEC) != 0)
-    return make_error("io", std::string("pipe failed: ") + std::strerror(errno));
+    return make_error(errc::io, std::string("pipe failed: ") + std::strerror(errno));
   std::vector<std::string> words = argv_in;
   auto argv = to_argv(words);
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   pid_t pid = ::fork();
-  if (pid < 0) return make_error("io", std::string("fork failed: ") + std::strerror(errno));
+  if (pid < 0) return make_error(errc::io, std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     ::setpgid(0, 0);  // own process group, so a timeout can end its children too
     ::dup2(null_fd, STDIN_FILENO);
@@ -135,8 +135,8 @@ result<captured> run_capture(const std::vector<std::string>& argv_in, std::chron
     ::waitpid(pid, nullptr, 0);
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
-    if (child_errno == ENOENT) return make_error("not_found", "'" + argv_in[0] + "' is not installed (not on PATH)");
-    return make_error("io", "cannot run " + argv_in[0] + ": " + std::strerror(child_errno));
+    if (child_errno == ENOENT) return make_error(errc::not_found, "'" + argv_in[0] + "' is not installed (not on PATH)");
+    return make_error(errc::io, "cannot run " + argv_in[0] + ": " + std::strerror(child_errno));
   }
 
   captured c;

@@ -14,10 +14,10 @@ result<std::string> server_api::secret() const {
   auto s = config::load_secret(paths_.auth_json());
   if (s) return s;
   if (s.err().is(errc::not_found))
-    return make_error("no_secret", "no secret file at " + paths_.auth_json().string() +
+    return make_error(cli_failure::no_secret, "no secret file at " + paths_.auth_json().string() +
                                        "; run `opentabs start` once to create it (or set OPENTABS_CONFIG_DIR to the "
                                        "server's config directory)");
-  return make_error("bad_secret", s.err().message + " (fix: `opentabs config rotate-secret --confirm`)");
+  return make_error(cli_failure::bad_secret, s.err().message + " (fix: `opentabs config rotate-secret --confirm`)");
 }
 
 result<api_reply> server_api::call(const std::string& method, const std::string& target, const std::string& body,
@@ -28,7 +28,7 @@ result<api_reply> server_api::call(const std::string& method, const std::string&
     if (!s) {
       // Without a secret, "the server is not running" is the more useful thing to say.
       auto probe = call_with_secret("GET", "/health", "", std::nullopt, std::chrono::seconds(5));
-      if (!probe && probe.err().code == "server_not_running") return probe.err();
+      if (!probe && probe.err().is(bridge::contact_failure::server_not_running)) return probe.err();
       return s.err();
     }
     token = *s;
@@ -40,11 +40,11 @@ result<std::string> server_api::proof_header(const std::string& secret) const {
   if (proven_ && proven_->secret == secret) return proven_->header;
   auto proof = bridge::prove_server_now(port_, secret);
   if (!proof) {
-    if (proof.err().code == "connect_failed") return not_running();
+    if (proof.err().is(net::net_failure::connect_failed)) return not_running();
     if (proof.err().code == "not_opentabs")
-      return make_error("not_opentabs", proof.err().message + " (secret file: " + paths_.auth_json().string() +
+      return make_error(bridge::contact_failure::not_opentabs, proof.err().message + " (secret file: " + paths_.auth_json().string() +
                                             "; a server of another config directory is named the same way: check "
-                                            "OPENTABS_CONFIG_DIR)", errc::unavailable);
+                                            "OPENTABS_CONFIG_DIR)");
     return proof.err();
   }
   proven_ = proven_server{secret, *proof};
@@ -52,7 +52,7 @@ result<std::string> server_api::proof_header(const std::string& secret) const {
 }
 
 error server_api::not_running() const {
-  return make_error("server_not_running", "no opentabs server is running on port " + std::to_string(port_) +
+  return make_error(bridge::contact_failure::server_not_running, "no opentabs server is running on port " + std::to_string(port_) +
                                               ". Start one with `opentabs start` (or `opentabs start --background`)");
 }
 
@@ -66,7 +66,7 @@ result<api_reply> server_api::call_with_secret(const std::string& method, const 
   auto header = proof_header(*secret);
   if (!header) return header.err();
   auto reply = send(method, target, body, *header, timeout);
-  if (reused && !reply && reply.err().code == "bad_secret") {
+  if (reused && !reply && reply.err().is(cli_failure::bad_secret)) {
     // A server restarted since the proof forgets it: prove the new one once.
     proven_.reset();
     header = proof_header(*secret);
@@ -96,14 +96,14 @@ result<api_reply> server_api::send(const std::string& method, const std::string&
   asio::co_spawn(
       io, [&]() -> net::awaitable<void> { got = co_await client.send(req); }, asio::detached);
   io.run();
-  if (!got) return make_error("io", "request to the server did not complete");
+  if (!got) return make_error(errc::io, "request to the server did not complete");
   if (!got->ok()) {
     const auto& e = got->err();
-    if (e.code == "connect_failed") return not_running();
+    if (e.is(net::net_failure::connect_failed)) return not_running();
     if (e.is(errc::timeout))
-      return make_error("timeout", "the server on port " + std::to_string(port_) + " did not answer " + method + " " +
+      return make_error(errc::timeout, "the server on port " + std::to_string(port_) + " did not answer " + method + " " +
                                        target.substr(0, target.find('?')) + " in time (" + e.message + ")");
-    return make_error(e.code, "talking to the server on port " + std::to_string(port_) + " failed: " + e.message);
+    return with_context("talking to the server on port " + std::to_string(port_) + " failed: ", e);
   }
   api_reply reply;
   reply.status = (*got)->status();
@@ -111,11 +111,11 @@ result<api_reply> server_api::send(const std::string& method, const std::string&
   reply.server_version = std::string((*got)->header("x-opentabs-version"));
   if (auto v = json::parse(reply.body); v) reply.json = std::move(*v);
   if (reply.status == 401)
-    return make_error("bad_secret", "the server on port " + std::to_string(port_) + " rejected the credential made from " +
+    return make_error(cli_failure::bad_secret, "the server on port " + std::to_string(port_) + " rejected the credential made from " +
                                         paths_.auth_json().string() +
                                         "; is it running with another config directory (OPENTABS_CONFIG_DIR)?");
   if (reply.status == 403)
-    return make_error("forbidden", "the server on port " + std::to_string(port_) + " refused the request: " +
+    return make_error(cli_failure::forbidden, "the server on port " + std::to_string(port_) + " refused the request: " +
                                        server_error_text(reply));
   return reply;
 }
@@ -129,18 +129,18 @@ result<std::string> server_api::probe() const {
 result<json::value> server_api::get_json(const std::string& target) const {
   auto r = call("GET", target);
   if (!r) return r.err();
-  if (r->status == 429) return make_error("rate_limited", "the server is rate limiting this request; retry in a minute");
+  if (r->status == 429) return make_error(errc::rate_limited, "the server is rate limiting this request; retry in a minute");
   if (r->status < 200 || r->status >= 300)
-    return make_error("server_error", "GET " + target + " failed with HTTP " + std::to_string(r->status) + ": " +
+    return make_error(cli_failure::server_error, "GET " + target + " failed with HTTP " + std::to_string(r->status) + ": " +
                                           server_error_text(*r));
-  if (!r->json) return make_error("bad_response", "GET " + target + " did not return JSON");
+  if (!r->json) return make_error(net::net_failure::bad_response, "GET " + target + " did not return JSON");
   return std::move(*r->json);
 }
 
 std::string server_api::notify_reload() const {
   auto r = call("POST", "/reload", "", true, std::chrono::seconds(30));
   if (!r) {
-    if (r.err().code == "server_not_running") return "server not running; the change applies when it starts";
+    if (r.err().is(bridge::contact_failure::server_not_running)) return "server not running; the change applies when it starts";
     return "could not reload the server: " + r.err().message;
   }
   if (r->status == 200 && r->json && r->json->is_object()) {

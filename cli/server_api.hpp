@@ -6,7 +6,9 @@
 // credential bound to that proof.  Transport failures become one clear error each: nothing
 // listening says how to start the server, a listener that cannot prove the secret is named
 // (pid and program when /proc tells), a 401 names the secret file, a timeout says how long we
-// waited.  The secret never appears in errors.
+// waited.  The secret never appears in errors.  Callers branch on error reasons:
+// bridge::contact_failure (no server, not opentabs), cli_failure (bad secret, HTTP error)
+// and net::net_failure (a response that is not valid).
 #pragma once
 
 #include <chrono>
@@ -14,8 +16,11 @@
 #include <optional>
 #include <string>
 
+#include "bridge/contact_failure.hpp"
+#include "cli/cli_failure.hpp"
 #include "config/config_paths.hpp"
 #include "json/json.hpp"
+#include "net/net_failure.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::cli {

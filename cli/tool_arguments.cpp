@@ -5,6 +5,7 @@
 #include <charconv>
 #include <tuple>
 
+#include "cli/cli_failure.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -23,7 +24,7 @@ std::string mib(std::size_t bytes) {
 result<json::object> build_tool_arguments(const tool_argument_inputs& in) {
   int sources = (in.positional ? 1 : 0) + (in.params ? 1 : 0) + (in.params_file ? 1 : 0);
   if (sources > 1)
-    return make_error("usage", "give the arguments once: as the JSON argument, --params or --params-file");
+    return make_error(cli_failure::usage, "give the arguments once: as the JSON argument, --params or --params-file");
   json::object args;
   std::optional<std::string> text;
   std::string where = "arguments";
@@ -38,13 +39,13 @@ result<json::object> build_tool_arguments(const tool_argument_inputs& in) {
   }
   if (text && !trim(*text).empty()) {
     if (text->size() > kMaxParamsBytes)
-      return make_error("too_large", where + " is " + mib(text->size()) + "; the limit is " + mib(kMaxParamsBytes));
+      return make_error(errc::too_large, where + " is " + mib(text->size()) + "; the limit is " + mib(kMaxParamsBytes));
     json::parse_limits lim;
     lim.max_bytes = kMaxParamsBytes;
     auto v = json::parse(*text, lim);
-    if (!v) return make_error("invalid_json", "invalid JSON in " + where + ": " + v.err().message);
+    if (!v) return make_error(errc::invalid_params, "invalid JSON in " + where + ": " + v.err().message);
     if (!v->is_object())
-      return make_error("invalid_json", where + " must be a JSON object like {\"key\": \"value\"}, not " +
+      return make_error(errc::invalid_params, where + " must be a JSON object like {\"key\": \"value\"}, not " +
                                             std::string(json::type_name(*v)));
     args = std::move(v->as_object());
   }
@@ -53,11 +54,11 @@ result<json::object> build_tool_arguments(const tool_argument_inputs& in) {
     long long id = 0;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), id);
     if (t.empty() || ec != std::errc() || p != t.data() + t.size() || id < 1 || id > 2147483647)
-      return make_error("usage", "invalid --tab-id '" + *in.tab_id + "': expected a positive integer tab id");
+      return make_error(cli_failure::usage, "invalid --tab-id '" + *in.tab_id + "': expected a positive integer tab id");
     args["tabId"] = static_cast<std::int64_t>(id);
   }
   if (in.instance) {
-    if (trim(*in.instance).empty()) return make_error("usage", "--instance needs a non-empty instance name");
+    if (trim(*in.instance).empty()) return make_error(cli_failure::usage, "--instance needs a non-empty instance name");
     args["instance"] = json::str(*in.instance);
   }
   return args;
@@ -72,18 +73,18 @@ result<std::string> read_params_file(const std::string& spec, std::FILE* in, std
       if (n == 0) break;
       out.append(buf, n);
       if (out.size() > limit)
-        return make_error("too_large", "--params-file - (stdin) is larger than the limit of " + mib(limit));
+        return make_error(errc::too_large, "--params-file - (stdin) is larger than the limit of " + mib(limit));
     }
-    if (std::ferror(in)) return make_error("io", "reading the arguments from stdin failed");
+    if (std::ferror(in)) return make_error(errc::io, "reading the arguments from stdin failed");
     return out;
   }
   std::error_code ec;
   auto size = std::filesystem::file_size(spec, ec);
-  if (ec) return make_error("not_found", "cannot read --params-file " + spec + ": " + ec.message());
+  if (ec) return make_error(errc::not_found, "cannot read --params-file " + spec + ": " + ec.message());
   if (size > limit)
-    return make_error("too_large", "--params-file " + spec + " is " + mib(size) + "; the limit is " + mib(limit));
+    return make_error(errc::too_large, "--params-file " + spec + " is " + mib(size) + "; the limit is " + mib(limit));
   auto text = read_file(spec, limit);
-  if (!text) return make_error(text.err().code, "cannot read --params-file " + spec + ": " + text.err().message);
+  if (!text) return with_context("cannot read --params-file " + spec + ": ", text.err());
   return std::move(*text);
 }
 

@@ -132,12 +132,12 @@ struct spawn_result {
 
 result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
   int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error("spawn_failed", std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error(errc::io, std::string("pipe: ") + std::strerror(errno));
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
     int e = errno;
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
-    return make_error("spawn_failed", std::string("pipe: ") + std::strerror(e));
+    return make_error(errc::io, std::string("pipe: ") + std::strerror(e));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -175,7 +175,7 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
     if (rc == ENOENT) return make_error(errc::not_found, argv[0] + " is not installed or not on PATH");
-    return make_error("spawn_failed", "cannot start " + argv[0] + ": " + std::strerror(rc));
+    return make_error(errc::io, "cannot start " + argv[0] + ": " + std::strerror(rc));
   }
   return spawn_result{pid, out_pipe[0], err_pipe[0]};
 }
@@ -184,7 +184,7 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
 
 net::awaitable<result<process_outcome>> run_process(net::task_group& background, std::vector<std::string> argv,
                                                     process_options options) {
-  if (argv.empty() || argv[0].empty()) co_return make_error("spawn_failed", "no program given");
+  if (argv.empty() || argv[0].empty()) co_return make_error(errc::io, "no program given");
   auto spawned = spawn_child(argv);
   if (!spawned) co_return spawned.err();
 

@@ -42,15 +42,15 @@ bool extension_capabilities::supports(std::string_view method) const {
 
 result<extension_capabilities> parse_capabilities(const json::object& params) {
   const auto* list = json::get_array(params, "methods");
-  if (!list) return make_error("invalid_params", "extension.capabilities needs \"methods\": an array of method names");
+  if (!list) return make_error(errc::invalid_params, "extension.capabilities needs \"methods\": an array of method names");
   if (list->size() > kMaxMethods)
-    return make_error("invalid_params", "extension.capabilities lists " + std::to_string(list->size()) +
+    return make_error(errc::invalid_params, "extension.capabilities lists " + std::to_string(list->size()) +
                                             " methods; at most " + std::to_string(kMaxMethods) + " are accepted");
   extension_capabilities caps;
   caps.announced = true;
   for (const auto& m : *list) {
     if (!m.is_string() || m.get_string().empty() || m.get_string().size() > kMaxMethodLength)
-      return make_error("invalid_params", "extension.capabilities: every method must be a string of 1 to " +
+      return make_error(errc::invalid_params, "extension.capabilities: every method must be a string of 1 to " +
                                               std::to_string(kMaxMethodLength) + " characters");
     caps.methods.emplace(std::string_view(m.get_string()));
   }

@@ -1,8 +1,7 @@
 // The side panel's activity feed: tool.invocationStart when a tool call starts, and
 // tool.invocationEnd (duration, success) when it finishes, sent to every extension
 // connection (spec §3.5).  Both are written as JSON text straight away: they go out twice
-// per call, and building them as objects to serialize cost more than the rest of the
-// relay's bookkeeping.
+// per call to every connection, and their shape is fixed.
 #pragma once
 
 #include <cstdint>

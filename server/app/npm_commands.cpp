@@ -151,7 +151,7 @@ result<std::string> search_query_from(const json::value* query) {
 result<std::vector<search_hit>> parse_search_output(std::string_view stdout_text) {
   auto parsed = json::parse(trim(stdout_text), {.max_bytes = 16 * 1024 * 1024, .max_depth = 32});
   if (!parsed || !parsed->is_array())
-    return make_error("bad_output", "npm search did not print a JSON list (" +
+    return make_error(errc::io, "npm search did not print a JSON list (" +
                                         (parsed ? "got " + std::string(json::type_name(*parsed)) : parsed.err().message) + ")");
   std::vector<search_hit> out;
   for (const auto& v : parsed->get_array()) {
@@ -277,6 +277,7 @@ failure describe_failure(std::string_view stderr_text, int exit_code) {
   if (f.reason.empty()) f.reason = "npm exited with code " + std::to_string(exit_code);
   f.reason = cut(redact_credentials(f.reason), 300);
   if (f.code.size() > 40) f.code.clear();
+  f.kind = kind_of_code(f.code);
   return f;
 }
 
@@ -289,13 +290,29 @@ bool is_network_code(std::string_view code) noexcept {
   return false;
 }
 
+failure_kind kind_of_code(std::string_view code) noexcept {
+  if (is_network_code(code)) return failure_kind::unreachable;
+  if (code == "E404") return failure_kind::package_not_found;
+  if (code == "EACCES" || code == "EPERM") return failure_kind::no_permission;
+  return failure_kind::other;
+}
+
+error failure_error(const failure& f, std::string message) {
+  error e = make_error(f.kind == failure_kind::unreachable ? errc::unavailable : errc::io, std::move(message));
+  e.code = "npm:" + f.code;
+  return e;
+}
+
 std::string failure_message(std::string_view action, std::string_view package, const failure& f) {
   std::string head = "npm " + std::string(action) + " " + std::string(package) + " failed: ";
   std::string detail = f.code.empty() || f.reason.find(f.code) != std::string::npos ? f.reason : f.code + ": " + f.reason;
-  if (is_network_code(f.code)) return head + "the npm registry could not be reached (" + detail + ")";
-  if (f.code == "E404") return head + "the package was not found in the npm registry (" + detail + ")";
-  if (f.code == "EACCES" || f.code == "EPERM")
-    return head + "no permission to write npm's global directory (" + detail + "); set npm's prefix to a directory you own";
+  switch (f.kind) {
+    case failure_kind::unreachable: return head + "the npm registry could not be reached (" + detail + ")";
+    case failure_kind::package_not_found: return head + "the package was not found in the npm registry (" + detail + ")";
+    case failure_kind::no_permission:
+      return head + "no permission to write npm's global directory (" + detail + "); set npm's prefix to a directory you own";
+    case failure_kind::other: break;
+  }
   return head + detail;
 }
 

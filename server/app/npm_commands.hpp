@@ -83,14 +83,30 @@ bool is_newer(std::string_view current, std::string_view latest);
 
 // What went wrong in a failed npm run, from its stderr ("npm error code E404", "npm ERR!
 // 404 Not Found - GET …", "npm error request to … failed, reason: …").
+// `kind` is what callers branch on; `code` is npm's own text, shown to people and carried
+// on the extension channel as npmErrorCode.
+enum class failure_kind {
+  other,
+  package_not_found,  // E404: the registry has no such package
+  no_permission,      // EACCES / EPERM: npm cannot write its global directory
+  unreachable,        // a network-level code: the registry could not be reached at all
+};
 struct failure {
   std::string code;    // "E404", "ECONNREFUSED", … or empty
   std::string reason;  // the most telling line, credentials redacted, ≤300 chars
+  failure_kind kind = failure_kind::other;
 };
 failure describe_failure(std::string_view stderr_text, int exit_code);
 
 // Network-level codes: the registry could not be reached at all.
 bool is_network_code(std::string_view code) noexcept;
+// The kind of an npm error code: the one place npm's code text is read.
+failure_kind kind_of_code(std::string_view code) noexcept;
+
+// The error for a failed npm run: code "npm:<npm's code>" (extension_error_json forwards the
+// part after "npm:" as npmErrorCode), category io, or unavailable when the registry could
+// not be reached.
+error failure_error(const failure& f, std::string message);
 
 // One sentence for people: "npm install opentabs-plugin-x failed: the npm registry could not
 // be reached (ECONNREFUSED: request to … failed)".

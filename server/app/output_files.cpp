@@ -14,10 +14,10 @@
 namespace opentabs::app {
 namespace {
 
-error rule(const std::string& message) { return make_error("invalid_path", message); }
+error rule(const std::string& message) { return make_error(errc::invalid_params, message); }
 
 error io_error(const fs::path& path, const std::string& what) {
-  return make_error("io", what + " " + path.string() + ": " + std::strerror(errno));
+  return make_error(errc::io, what + " " + path.string() + ": " + std::strerror(errno));
 }
 
 // `p` is `dir` or inside it (both lexically normal, absolute).
@@ -248,7 +248,7 @@ result<fs::path> output_file_policy::write(std::string_view requested, std::stri
   std::error_code ec;
   if (t.root == where_.output_dir && !fs::exists(t.root, ec)) {
     fs::create_directories(t.root, ec);
-    if (ec) return make_error("io", "cannot create the output folder " + t.root.string() + ": " + ec.message());
+    if (ec) return make_error(errc::io, "cannot create the output folder " + t.root.string() + ": " + ec.message());
     ::chmod(t.root.c_str(), 0700);
   }
   // The allowed folder itself may be reached through a symlink the user set up (a linked

@@ -7,7 +7,7 @@ namespace opentabs::app {
 result<peer_auth::challenge_answer> peer_auth::challenge(std::string_view client_nonce, std::string_view secret,
                                                           clock::time_point now) {
   if (!peer_proof::is_nonce(client_nonce))
-    return make_error("invalid_request", "clientNonce must be " + std::to_string(peer_proof::kNonceChars) +
+    return make_error(errc::invalid_request, "clientNonce must be " + std::to_string(peer_proof::kNonceChars) +
                                              " lowercase hex digits (32 random bytes)");
   drop_expired(now);
   if (pending_count() >= limits_.max_pending) evict_oldest(false);

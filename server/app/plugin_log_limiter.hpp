@@ -1,5 +1,5 @@
 // How much of each plugin's logging reaches server.log.  A page can send plugin.log as fast
-// as the socket allows (16 MB/s was measured); the MCP clients and the side panel still get
+// as the socket allows, far more than a log file should take; the MCP clients and the side panel still get
 // every entry, but the file gets at most `max_lines` lines and `max_bytes` bytes per plugin
 // per window.  The rest is counted, and once the window is over one summary line says how
 // much was left out.  Time is passed in so tests need no sleeping.  Pure.

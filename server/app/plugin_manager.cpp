@@ -7,9 +7,9 @@
 #include "app/child_process.hpp"
 #include "app/extension_wire.hpp"
 #include "app/npm_commands.hpp"
+#include "config/config_edits.hpp"
 #include "net/caught.hpp"
 #include "net/run_bounded.hpp"
-#include "config/config_edits.hpp"
 #include "plugins/discovery.hpp"
 #include "plugins/naming.hpp"
 #include "util/env.hpp"
@@ -37,8 +37,6 @@ std::string seconds_text(std::chrono::milliseconds d) {
 
 error invalid(std::string message) { return make_error(errc::invalid_params, std::move(message)); }
 error failed(errc kind, std::string message) { return make_error(kind, std::move(message)); }
-// A failure with a finer code ("npm:E404", "invalid_plugin", "open_failed"), internal by category.
-error failed(std::string code, std::string message) { return make_error(std::move(code), std::move(message)); }
 
 // A string parameter that must be present and non-empty.
 result<std::string> required_string(const json::object& params, std::string_view key, std::size_t max_len) {
@@ -186,8 +184,8 @@ net::awaitable<result<plugin_manager::npm_run>> plugin_manager::run_npm(std::vec
   auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().is(errc::not_found))
-      co_return failed("npm_missing", "npm is not installed or not on the server's PATH; it is needed for " + what);
-    co_return failed("npm_failed", "could not run npm for " + what + ": " + r.err().message);
+      co_return failed(errc::unavailable, "npm is not installed or not on the server's PATH; it is needed for " + what);
+    co_return failed(errc::io, "could not run npm for " + what + ": " + r.err().message);
   }
   if (r->timed_out)
     co_return failed(errc::timeout, what + " timed out after " + seconds_text(timeout) +
@@ -228,11 +226,11 @@ net::awaitable<result<json::object>> plugin_manager::search(const json::object& 
   // The registry answers a search that matches nothing with 404: an empty result, as the
   // original server reports it (a side panel shows "Could not reach the npm registry" for
   // an error, though the registry did answer).
-  if (!r->ok() && r->failure.code == "E404") co_return json::object{{"results", json::array{}}};
+  if (!r->ok() && r->failure.kind == npm::failure_kind::package_not_found) co_return json::object{{"results", json::array{}}};
   if (!r->ok())
-    co_return failed("npm:" + r->failure.code, npm::failure_message("search", "keywords:opentabs-plugin", r->failure));
+    co_return npm::failure_error(r->failure, npm::failure_message("search", "keywords:opentabs-plugin", r->failure));
   auto hits = npm::parse_search_output(r->outcome.out);
-  if (!hits) co_return failed("npm_failed", "npm search printed something unexpected: " + hits.err().message);
+  if (!hits) co_return failed(errc::io, "npm search printed something unexpected: " + hits.err().message);
 
   // Display names and icons live in each package's `opentabs` field: one `npm view` per
   // hit, a few at a time, best effort (a hit keeps its package name when it fails).
@@ -287,14 +285,14 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
       break;
     }
     bool more = i + 1 < candidates->size();
-    if (r->failure.code == "E404" && more) continue;
-    if (r->failure.code == "E404" && candidates->size() > 1) {
+    if (r->failure.kind == npm::failure_kind::package_not_found && more) continue;
+    if (r->failure.kind == npm::failure_kind::package_not_found && candidates->size() > 1) {
       std::string tried;
       for (const auto& c : *candidates) tried += (tried.empty() ? "" : ", ") + c;
-      co_return failed("npm:E404", "No plugin package for " + quote_for_error(*name, 200) + " was found in the npm registry (tried " +
+      co_return npm::failure_error(r->failure, "No plugin package for " + quote_for_error(*name, 200) + " was found in the npm registry (tried " +
                                        tried + ")");
     }
-    co_return failed("npm:" + r->failure.code, npm::failure_message("install", pkg, r->failure));
+    co_return npm::failure_error(r->failure, npm::failure_message("install", pkg, r->failure));
   }
   log::info("npm installed " + installed + "; reloading plugins");
   co_await reload_.reload_off_thread(true);
@@ -309,8 +307,8 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
   }
   for (const auto& e : state_.discovery_errors)
     if (e.specifier == installed)
-      co_return failed("invalid_plugin", "Package \"" + installed + "\" was installed but could not be loaded as an OpenTabs plugin: " + e.error);
-  co_return failed("invalid_plugin", "Package \"" + installed +
+      co_return failed(errc::unsupported, "Package \"" + installed + "\" was installed but could not be loaded as an OpenTabs plugin: " + e.error);
+  co_return failed(errc::unsupported, "Package \"" + installed +
                                          "\" was installed but is not a valid OpenTabs plugin (no opentabs field in "
                                          "package.json or missing dist/tools.json)");
 }
@@ -324,7 +322,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
     co_return invalid("Plugin \"" + p->name + "\" is a local plugin (" + p->source_path.string() +
                       "); update it in its source directory, npm cannot");
   if (!npm::is_plugin_package_name(p->package_name))
-    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
+    co_return failed(errc::unsupported, "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
                                            ", which npm cannot be asked about");
   if (!activity_->change.empty())
     co_return failed(errc::busy, "Another plugin operation is in progress (" + activity_->change + "); try again shortly");
@@ -333,12 +331,12 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   log::info("updating plugin package " + p->package_name + " with npm");
   auto r = co_await run_npm(npm::update_argv(p->package_name), timing_.change, "npm update " + p->package_name);
   if (!r) co_return r.err();
-  if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("update", p->package_name, r->failure));
+  if (!r->ok()) co_return npm::failure_error(r->failure, npm::failure_message("update", p->package_name, r->failure));
   forget_update(p->package_name);
   co_await reload_.reload_off_thread(true);
   auto now = find_installed(p->name);
   if (!now)
-    co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
+    co_return failed(errc::unsupported, "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
                                            "valid OpenTabs plugin (see failedPlugins)");
   log::info("plugin \"" + now->name + "\" is now at " + now->version);
   co_return plugin_result(now->name, now->display_name, now->version, now->tool_count);
@@ -374,7 +372,7 @@ result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
     for (const auto& e : entries) changed |= config::remove_from_string_list(root, "localPlugins", e);
     return changed;
   });
-  if (!w) return failed("config_write", "Could not save config.json: " + w.err().message);
+  if (!w) return failed(errc::io, "Could not save config.json: " + w.err().message);
   for (const auto& e : entries) log::info("removed " + e + " from localPlugins");
   return true;
 }
@@ -397,13 +395,13 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
     if (!dropped) co_return dropped.err();
   } else {
     if (!npm::is_plugin_package_name(p->package_name))
-      co_return failed("invalid_plugin", "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
+      co_return failed(errc::unsupported, "Plugin \"" + p->name + "\" has the package name " + quote_for_error(p->package_name, 200) +
                                              ", which npm cannot uninstall");
     log::info("uninstalling plugin package " + p->package_name + " with npm");
     auto r = co_await run_npm(npm::uninstall_argv(p->package_name), timing_.change, "npm uninstall " + p->package_name);
     if (!r) co_return r.err();
     if (!r->ok())
-      co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", p->package_name, r->failure));
+      co_return npm::failure_error(r->failure, npm::failure_message("uninstall", p->package_name, r->failure));
   }
   forget_update(p->package_name);
   co_await reload_.reload_off_thread(true);
@@ -430,7 +428,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     log::info("uninstalling failed plugin package " + *spec + " with npm");
     auto r = co_await run_npm(npm::uninstall_argv(*spec), timing_.change, "npm uninstall " + *spec);
     if (!r) co_return r.err();
-    if (!r->ok()) co_return failed("npm:" + r->failure.code, npm::failure_message("uninstall", *spec, r->failure));
+    if (!r->ok()) co_return npm::failure_error(r->failure, npm::failure_message("uninstall", *spec, r->failure));
   } else {
     const auto& cfg = state_.cfg;
     auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), *spec) != list.end(); };
@@ -442,7 +440,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     auto w = state_.store.update([list_key, spec = *spec](json::object& root) -> result<bool> {
       return config::remove_from_string_list(root, list_key, spec);
     });
-    if (!w) co_return failed("config_write", "Could not save config.json: " + w.err().message);
+    if (!w) co_return failed(errc::io, "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);
   }
   co_await reload_.reload_off_thread(true);
@@ -522,7 +520,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
       outdated.push_back({c.package, c.current, *c.latest, "npm update -g " + c.package});
   }
   if (unreachable == checks->size())
-    co_return failed("npm_failed", "Could not check for plugin updates: " + first_problem);
+    co_return failed(errc::io, "Could not check for plugin updates: " + first_problem);
   if (unreachable > 0)
     log::info("checked " + std::to_string(checks->size() - unreachable) + " of " + std::to_string(checks->size()) +
               " npm plugins for updates (" + first_problem + ")");
@@ -585,10 +583,10 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   if (!dir.is_absolute()) co_return invalid("Invalid params: path must be an absolute path");
   std::error_code ec;
   auto st = fs::status(dir, ec);
-  if (ec || !fs::exists(st)) co_return failed("open_failed", "Folder does not exist: " + dir.string());
-  if (!fs::is_directory(st)) co_return failed("open_failed", "Not a folder: " + dir.string());
+  if (ec || !fs::exists(st)) co_return failed(errc::io, "Folder does not exist: " + dir.string());
+  if (!fs::is_directory(st)) co_return failed(errc::io, "Not a folder: " + dir.string());
   auto real = fs::canonical(dir, ec);
-  if (ec) co_return failed("open_failed", "Cannot resolve folder " + dir.string() + ": " + ec.message());
+  if (ec) co_return failed(errc::io, "Cannot resolve folder " + dir.string() + ": " + ec.message());
   if (activity_->queries >= kMaxQueryOperations) co_return failed(errc::busy, "Too many requests at once; try again shortly");
   query_slot<activity> slot(activity_);
 
@@ -599,20 +597,20 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
   o.timeout = timing_.query;
   o.max_output_bytes = 64 * 1024;
   o.kill_on_timeout = false;  // a launcher still running is a launcher that worked
-  std::vector<std::string> argv;  // (a braced list inside co_await trips GCC 12)
+  std::vector<std::string> argv;  // named, not braced inside the co_await (GCC 12: net/asio.hpp)
   argv.push_back(opener);
   argv.push_back(real.string());
   auto r = co_await run_process(tasks_, std::move(argv), o);
   if (!r) {
     if (r.err().is(errc::not_found))
-      co_return failed("open_failed", "Cannot open folders on this machine: " + opener + " is not installed");
-    co_return failed("open_failed", r.err().message);
+      co_return failed(errc::io, "Cannot open folders on this machine: " + opener + " is not installed");
+    co_return failed(errc::io, r.err().message);
   }
   if (!r->timed_out && r->exit_code != 0) {
     std::string why(trim(r->err));
     if (auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
     if (why.size() > 300) why.resize(300);
-    co_return failed("open_failed", opener + " could not open " + real.string() + " (exit " +
+    co_return failed(errc::io, opener + " could not open " + real.string() + " (exit " +
                                         std::to_string(r->exit_code) + (why.empty() ? ")" : "): " + why));
   }
   co_return json::object{{"ok", true}};

@@ -3,6 +3,7 @@
 #include "app/call_results.hpp"
 #include "app/extension_wire.hpp"
 #include "app/invocation_notice.hpp"
+#include "audit/audit_code.hpp"
 #include "config/permissions.hpp"
 #include "schema/validator.hpp"
 #include "util/clock.hpp"
@@ -165,7 +166,7 @@ net::awaitable<compile_outcome> compile_schema(std::shared_ptr<webmcp_schema> sl
 net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::validator_for(const tools::tool_def& tool) {
   auto slot = state_.webmcp.schema_of(tool.name);
   if (!slot)
-    co_return make_error("not_found", "WebMCP tool " + tool.name +
+    co_return make_error(errc::not_found, "WebMCP tool " + tool.name +
                                           " is no longer available: its page was closed, navigated away or unregistered it.");
   if (!slot->compiled) {
     // The slot is shared: the worker reads only its immutable schema and limits; the outcome
@@ -179,7 +180,7 @@ net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::
     }
   }
   if (!slot->validator)
-    co_return make_error("invalid_schema", "WebMCP tool \"" + tool.name +
+    co_return make_error(errc::unsupported, "WebMCP tool \"" + tool.name +
                                                "\" cannot be called: the page's inputSchema was refused: " + slot->error);
   co_return slot->validator;
 }
@@ -188,14 +189,14 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
                                                        tools::call_options& options, audit::audit_entry& audit) {
   auto target = state_.webmcp.find(tool.name);
   if (!target) {
-    audit.error = audit::audit_error{"NOT_FOUND", "the page no longer offers this tool", std::nullopt};
+    audit.error = audit::make_audit_error(errc::not_found, "the page no longer offers this tool");
     co_return tools::call_result::text("WebMCP tool " + tool.name +
                                            " is no longer available: its page was closed, navigated away or "
                                            "unregistered it.",
                                        true, errc::not_found);
   }
   if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerSite) {
-    audit.error = audit::audit_error{"RATE_LIMITED", "too many concurrent calls", std::nullopt};
+    audit.error = audit::make_audit_error(errc::rate_limited, "too many concurrent calls");
     co_return tools::call_result::text("Too many concurrent WebMCP calls for " + tool.plugin + " (limit " +
                                            std::to_string(kMaxConcurrentPerSite) + "). Wait for in-flight calls to complete.",
                                        true, errc::rate_limited);
@@ -220,7 +221,7 @@ net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& to
   tools::call_result r;
   if (reply.ok()) {
     r = result_of(reply.result);
-    if (r.is_error) audit.error = audit::audit_error{"TOOL_ERROR", "the page's tool reported an error", std::nullopt};
+    if (r.is_error) audit.error = audit::make_audit_error(errc::tool_failed, "the page's tool reported an error");
   } else {
     std::string why = reply.outcome == ext_reply::kind::error ? sanitize_error_text(reply.message) : reply.message;
     if (why.empty()) why = "no answer from the extension";

@@ -9,7 +9,7 @@
 namespace opentabs::app {
 namespace {
 
-error invalid(std::string message) { return make_error("invalid_params", std::move(message)); }
+error invalid(std::string message) { return make_error(errc::invalid_params, std::move(message)); }
 
 bool valid_document_id(std::string_view s) {
   if (s.size() > 128) return false;

@@ -17,7 +17,7 @@ void truncate_utf8(std::string& s, std::size_t max) {
   s += "...";
 }
 
-error invalid(std::string what) { return make_error("invalid_entry", "invalid audit entry: " + std::move(what)); }
+error invalid(std::string what) { return make_error(errc::invalid_params, "invalid audit entry: " + std::move(what)); }
 
 }  // namespace
 
@@ -126,7 +126,7 @@ result<audit_entry> audit_entry_from_json(const json::value& v) {
 result<audit_entry> parse_ndjson_line(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   auto v = json::parse(line, json::parse_limits{kMaxAuditLineBytes, 8});
-  if (!v) return make_error("invalid_entry", "invalid audit line: " + v.err().message);
+  if (!v) return make_error(errc::invalid_params, "invalid audit line: " + v.err().message);
   return audit_entry_from_json(*v);
 }
 

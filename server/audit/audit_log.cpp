@@ -87,9 +87,9 @@ status audit_log::write_line(std::string_view line) {
     if (fd_ < 0) {
       fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
       if (fd_ < 0 && errno == ELOOP)
-        return make_error("io", options_.file.string() +
+        return make_error(errc::io, options_.file.string() +
                                     " is a symbolic link, which the audit log does not follow; replace it with a regular file");
-      if (fd_ < 0) return make_error("io", "cannot open " + options_.file.string() + ": " + std::strerror(errno));
+      if (fd_ < 0) return make_error(errc::io, "cannot open " + options_.file.string() + ": " + std::strerror(errno));
     }
     std::size_t done = 0;
     while (done < line.size()) {
@@ -104,7 +104,7 @@ status audit_log::write_line(std::string_view line) {
     // Part of the line reached the file: the next one must not be glued to it.
     if (done > 0) needs_leading_newline_ = true;
     if (done > 0 || attempt == 1)
-      return make_error("io", "cannot append to " + options_.file.string() + ": " + std::strerror(err));
+      return make_error(errc::io, "cannot append to " + options_.file.string() + ": " + std::strerror(err));
   }
   return ok();
 }
@@ -142,7 +142,7 @@ status audit_log::append(audit_entry entry) {
   auto written = write_line(line);
   if (!written) {
     record_failure(written.err().message);
-    return make_error("audit_write_failed", "audit entry kept in memory only: " + written.err().message);
+    return make_error(errc::io, "audit entry kept in memory only: " + written.err().message);
   }
   needs_leading_newline_ = false;
   return ok();

@@ -5,7 +5,7 @@
 namespace opentabs::audit {
 namespace {
 
-error invalid_query(std::string message) { return make_error("invalid_query", std::move(message)); }
+error invalid_query(std::string message) { return make_error(errc::invalid_params, std::move(message)); }
 
 // Digits only, no sign, no spaces, at most `max_digits`.
 std::optional<std::int64_t> parse_count(std::string_view s, std::size_t max_digits) {

@@ -4,19 +4,6 @@
 // input; every throw is caught here and turned into a value.
 #define _WEBSOCKETPP_CPP11_STL_
 
-// websocketpp keeps request headers in a std::map ordered by utility::ci_less, which folds
-// case with an unqualified call to `tolower`: a locale-dependent libc call per character
-// compared, on every header of every request.  Declared here, before websocketpp's
-// headers, this ASCII fold is what that unqualified name finds inside
-// websocketpp::utility.  The server never calls setlocale, so libc's tolower runs in the
-// "C" locale, where it maps exactly A–Z and leaves every other value (EOF, bytes ≥ 0x80)
-// as it is: the order, and so the parser's behaviour, are unchanged.  (ci_less calls it
-// with unsigned char values only.)
-#include "util/strings.hpp"
-namespace websocketpp::utility {
-constexpr int tolower(int c) noexcept { return static_cast<unsigned char>(opentabs::ascii_lower(static_cast<char>(c))); }
-}  // namespace websocketpp::utility
-
 #include <websocketpp/extensions/permessage_deflate/disabled.hpp>
 #include <websocketpp/http/request.hpp>
 #include <websocketpp/http/response.hpp>
@@ -26,6 +13,7 @@ constexpr int tolower(int c) noexcept { return static_cast<unsigned char>(openta
 #include <websocketpp/random/none.hpp>
 
 #include "codec/ws_codec.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -457,12 +445,12 @@ std::vector<std::string> offered_subprotocols(const http_request& req) {
 result<std::string> accept_handshake(const http_request& req, std::string_view subprotocol) {
   auto wreq = to_wpp_request(req);
   if (trim(req.header("Sec-WebSocket-Version")) != "13")
-    return make_error("426", "unsupported WebSocket version (13 required)", errc::unsupported);
+    return make_error(errc::unsupported, "unsupported WebSocket version (13 required)");
   auto& p = encoder();
-  if (auto ec = p.validate_handshake(wreq)) return make_error("400", "invalid WebSocket handshake: " + ec.message(), errc::invalid_request);
+  if (auto ec = p.validate_handshake(wreq)) return make_error(errc::invalid_request, "invalid WebSocket handshake: " + ec.message());
   codec_config::response_type res;
   if (auto ec = p.process_handshake(wreq, std::string(subprotocol), res))
-    return make_error("400", "invalid WebSocket handshake: " + ec.message(), errc::invalid_request);
+    return make_error(errc::invalid_request, "invalid WebSocket handshake: " + ec.message());
   res.set_status(wpp::http::status_code::switching_protocols);
   res.set_version("HTTP/1.1");
   return res.raw();

@@ -11,7 +11,7 @@ namespace opentabs::config {
 namespace {
 
 error invalid_auth(const fs::path& path, std::string_view why) {
-  return make_error("invalid_auth", path.string() + " " + std::string(why));
+  return make_error(errc::invalid_params, path.string() + " " + std::string(why));
 }
 
 }  // namespace

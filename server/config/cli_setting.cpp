@@ -19,7 +19,7 @@ constexpr std::string_view kSetting = "setting.";
 // Longest name part we accept; real plugin, tool and setting names are far shorter.
 constexpr std::size_t kMaxNameLength = 128;
 
-error invalid_value(std::string message) { return make_error("invalid_value", std::move(message)); }
+error invalid_value(std::string message) { return make_error(errc::invalid_params, std::move(message)); }
 
 // Plugin, tool and setting names: printable, no dots (the key separator), no spaces.
 bool valid_name(std::string_view s) {
@@ -47,11 +47,11 @@ result<std::pair<std::string, std::string>> split_plugin(std::string_view key, s
                                                          std::string_view what) {
   auto dot = rest.find('.');
   if (dot == std::string_view::npos)
-    return make_error("unknown_key", "Key " + shown(key) + " needs the form " + std::string(what));
+    return make_error(errc::invalid_params, "Key " + shown(key) + " needs the form " + std::string(what));
   auto plugin = rest.substr(0, dot);
   auto name = rest.substr(dot + 1);
-  if (!valid_name(plugin)) return make_error("unknown_key", "Invalid plugin name " + shown(plugin) + " in " + shown(key));
-  if (!valid_name(name)) return make_error("unknown_key", "Invalid name " + shown(name) + " in " + shown(key));
+  if (!valid_name(plugin)) return make_error(errc::invalid_params, "Invalid plugin name " + shown(plugin) + " in " + shown(key));
+  if (!valid_name(name)) return make_error(errc::invalid_params, "Invalid name " + shown(name) + " in " + shown(key));
   return std::pair<std::string, std::string>(std::string(plugin), std::string(name));
 }
 
@@ -125,7 +125,7 @@ result<std::string> remove_path(json::object& root, std::string_view list_key, s
                                 const cli_path_context& ctx) {
   auto absolute = absolute_from_cli(value, ctx);
   auto existing = find_path_entry(root, list_key, absolute, ctx);
-  if (!existing) return make_error("not_found", "Path not found in " + std::string(list_key) + ": " + absolute);
+  if (!existing) return make_error(errc::not_found, "Path not found in " + std::string(list_key) + ": " + absolute);
   remove_from_string_list(root, list_key, *existing);
   return "Removed from " + std::string(list_key) + ": " + *existing;
 }
@@ -190,7 +190,7 @@ result<std::string> apply_cli_setting(json::object& root, std::string_view key, 
   }
   if (starts_with(key, kPluginPermission)) {
     auto plugin = key.substr(kPluginPermission.size());
-    if (!valid_name(plugin)) return make_error("unknown_key", "Invalid plugin name " + shown(plugin) + " in " + shown(key));
+    if (!valid_name(plugin)) return make_error(errc::invalid_params, "Invalid plugin name " + shown(plugin) + " in " + shown(key));
     auto level = permission_arg(key, value);
     if (!level) return level.err();
     if (*level == tools::permission::off) {
@@ -239,7 +239,7 @@ result<std::string> apply_cli_setting(json::object& root, std::string_view key, 
   }
   std::string message = "Unknown config key " + shown(key);
   if (auto s = suggest_key(key); !s.empty()) message += ". Did you mean " + shown(s) + "?";
-  return make_error("unknown_key", message + "\n" + cli_setting_help());
+  return make_error(errc::invalid_params, message + "\n" + cli_setting_help());
 }
 
 }  // namespace opentabs::config

@@ -164,10 +164,10 @@ result<json::object> parse_config_text(std::string_view text, const fs::path& pa
   auto parsed = json::parse(text, json::parse_limits{kMaxConfigBytes, 64});
   if (!parsed) {
     const auto& e = parsed.err();
-    return make_error(e.code, "Cannot load " + path.string() + ": " + e.message);
+    return with_context("Cannot load " + path.string() + ": ", e);
   }
   if (!parsed->is_object())
-    return make_error("not_object", "Cannot load " + path.string() + ": expected a JSON object at the top level, got " +
+    return make_error(errc::invalid_request, "Cannot load " + path.string() + ": expected a JSON object at the top level, got " +
                                         std::string(json::type_name(*parsed)));
   return std::move(parsed->get_object());
 }

@@ -31,7 +31,7 @@ result<fs::path> resolve_config_dir(std::optional<std::string_view> config_dir_e
                                     std::optional<std::string_view> home_env) {
   if (config_dir_env && !config_dir_env->empty()) return absolute_or_same(fs::path(*config_dir_env));
   if (home_env && !home_env->empty()) return absolute_or_same(fs::path(*home_env) / ".opentabs");
-  return make_error("no_home", "cannot find the config directory: OPENTABS_CONFIG_DIR and HOME are both unset");
+  return make_error(errc::not_found, "cannot find the config directory: OPENTABS_CONFIG_DIR and HOME are both unset");
 }
 
 result<fs::path> home_directory() {
@@ -44,7 +44,7 @@ result<fs::path> home_directory() {
   if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
       found->pw_dir[0] != '\0')
     return fs::path(found->pw_dir);
-  return make_error("no_home", "cannot find the home directory: HOME is unset and the user has no passwd entry");
+  return make_error(errc::not_found, "cannot find the home directory: HOME is unset and the user has no passwd entry");
 }
 
 result<config_paths> config_paths_from_environment() {
@@ -59,7 +59,7 @@ status ensure_private_dir(const fs::path& dir) {
   std::error_code ec;
   auto st = fs::status(dir, ec);
   if (fs::is_directory(st)) return ok();
-  if (fs::exists(st)) return make_error("io", "cannot use " + dir.string() + " as a directory: it is a file");
+  if (fs::exists(st)) return make_error(errc::io, "cannot use " + dir.string() + " as a directory: it is a file");
   return ensure_dir(dir, 0700);
 }
 

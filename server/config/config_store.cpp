@@ -39,7 +39,7 @@ result<config_store::current> config_store::read_current(bool may_write) {
       return out;
     }
     if (text.err().is(errc::too_large))
-      return make_error("too_large", "Cannot load " + path_.string() + ": larger than " +
+      return make_error(errc::too_large, "Cannot load " + path_.string() + ": larger than " +
                                          std::to_string(kMaxConfigBytes) + " bytes");
     return text.err();
   }
@@ -120,7 +120,7 @@ result<loaded_config> config_store::write_locked(current cur, const edit_fn* edi
     // stays as it was.
     if (text.size() > kMaxConfigBytes) {
       if (!edit) pending_.clear();  // they would never fit: drop them rather than retry forever
-      return make_error("too_large", "the change would make " + path_.string() + " " + std::to_string(text.size()) +
+      return make_error(errc::too_large, "the change would make " + path_.string() + " " + std::to_string(text.size()) +
                                          " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
     }
     status written = ensure_private_dir(path_.parent_path());
@@ -180,7 +180,7 @@ status config_store::remove() {
   auto lock = config_lock::acquire(path_, patience_);
   if (!lock) return lock.err();
   fs::remove(path_, ec);
-  if (ec) return make_error("io", "cannot delete " + path_.string() + ": " + ec.message());
+  if (ec) return make_error(errc::io, "cannot delete " + path_.string() + ": " + ec.message());
   last_stamp_ = stamp_of(path_);
   return ok();
 }

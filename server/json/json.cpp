@@ -85,7 +85,7 @@ namespace {
 
 result<value> parse_into(std::string_view text, const parse_limits& limits, boost::json::storage_ptr storage) {
   if (text.size() > limits.max_bytes)
-    return make_error("too_large", "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+    return make_error(errc::too_large, "JSON text of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                                        std::to_string(limits.max_bytes) + " bytes");
   boost::json::parse_options opts;
   opts.max_depth = limits.max_depth;
@@ -97,13 +97,13 @@ result<value> parse_into(std::string_view text, const parse_limits& limits, boos
   std::size_t used = p.write_some(text.data(), text.size(), ec);
   if (!ec && used < text.size()) {
     // Trailing garbage after a complete value.
-    return make_error("parse_error", "unexpected data after the JSON value at " + position_of(text, used));
+    return make_error(errc::parse_error, "unexpected data after the JSON value at " + position_of(text, used));
   }
   if (ec) {
-    return make_error("parse_error", "invalid JSON at " + position_of(text, used) + ": " + ec.message());
+    return make_error(errc::parse_error, "invalid JSON at " + position_of(text, used) + ": " + ec.message());
   }
   auto v = p.release();
-  if (has_non_finite(v)) return make_error("parse_error", "invalid JSON: a number is outside the range of a double");
+  if (has_non_finite(v)) return make_error(errc::parse_error, "invalid JSON: a number is outside the range of a double");
   return v;
 }
 
@@ -128,7 +128,7 @@ status validate(std::string_view text, const parse_limits& limits) {
 result<object> parse_object(std::string_view text, const parse_limits& limits) {
   auto v = parse(text, limits);
   if (!v) return v.err();
-  if (!v->is_object()) return make_error("not_object", "expected a JSON object, got " + std::string(type_name(*v)));
+  if (!v->is_object()) return make_error(errc::invalid_request, "expected a JSON object, got " + std::string(type_name(*v)));
   return std::move(v->get_object());
 }
 

@@ -36,6 +36,8 @@ int code_for(errc e) {
     case errc::busy:
     case errc::rate_limited:
     case errc::timeout:
+    case errc::cancelled:
+    case errc::denied:
     case errc::tool_failed:
     case errc::unsupported:
     case errc::unavailable:

@@ -283,7 +283,7 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
     co_return tools::call_result::text("Tool list change announced");
   }
   if (name == "test_tool_with_logging" || name == "test_logging_tool") {
-    // No co_return inside the loops: GCC 12 mis-compiles some (see endpoint.cpp).
+    // No co_return inside the loops (GCC 12: net/asio.hpp).
     const char* steps[] = {"Tool execution started", "Tool processing data", "Tool execution completed"};
     bool cancelled = false;
     for (int i = 0; i < 3 && !cancelled; ++i) {

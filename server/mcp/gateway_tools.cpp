@@ -5,7 +5,7 @@ namespace opentabs::mcp::gateway {
 namespace {
 
 error invalid(std::string_view tool, std::string_view path, std::string_view problem) {
-  return make_error("invalid_arguments", "Invalid arguments for tool \"" + std::string(tool) + "\":\n  - " + std::string(path) + ": " + std::string(problem));
+  return make_error(errc::invalid_params, "Invalid arguments for tool \"" + std::string(tool) + "\":\n  - " + std::string(path) + ": " + std::string(problem));
 }
 
 std::string build_list() {

@@ -29,7 +29,7 @@ result<std::string> effective_version(std::string_view header, std::string_view 
   if (h.empty()) return std::string(negotiated.empty() ? default_header_version : negotiated);
   if (is_supported_version(h)) return std::string(h);
   std::string shown(h.substr(0, 40));
-  return make_error("unsupported_protocol_version", "Bad Request: Unsupported protocol version \"" + shown +
+  return make_error(errc::unsupported, "Bad Request: Unsupported protocol version \"" + shown +
                                                         "\" in MCP-Protocol-Version (supported versions: " +
                                                         supported_versions_text() + ")");
 }

@@ -24,8 +24,7 @@ const net::header_list& sse_headers() {
 
 net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval,
                                             std::function<bool()> session_ended) {
-  // Loops leave with break, never co_return: GCC 12 mis-compiles some co_returns and
-  // negated co_awaits inside loops (observed as resumed-after-completion crashes).
+  // Loops leave with break, never co_return (GCC 12: net/asio.hpp).
   while (!session_ended() && !sink->ending) {
     sink->wake->expires_after(interval);
     auto [ec] = co_await sink->wake->async_wait(net::as_value);

@@ -47,8 +47,8 @@ const net::header_list& sse_headers();
 // Holds a standalone stream open until `session_ended()` is true, end_soon() is called (the
 // connection then closes after the stream ends), or a write fails (the peer is gone).  Quiet streams get a keep-alive comment each interval,
 // which is also how a vanished peer is noticed: the connection's reader is not running
-// while the handler owns the exchange.  (http_exchange::wait_peer_closed would notice
-// sooner, but raced with `||` it crashes under GCC 12; see the mcp report.)
+// while the handler owns the exchange (not http_exchange::wait_peer_closed: GCC 12,
+// net/asio.hpp).
 // `session_ended` is asked before every wait and after every wake-up.
 net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, std::chrono::milliseconds interval,
                                             std::function<bool()> session_ended);

@@ -1,5 +1,5 @@
-// Who holds the server's connection slots, and who gives one up when they run out (issue
-// 13 item 7).  Every accepted socket starts unauthenticated; it becomes authenticated once
+// Who holds the server's connection slots, and who gives one up when they run out.  Every
+// accepted socket starts unauthenticated; it becomes authenticated once
 // one of its requests shows the secret (bearer token, or the /ws subprotocol).  The
 // unauthenticated ones may hold at most capacity - reserved slots, so any local process
 // opening idle sockets cannot lock out the extension or an MCP client: when the

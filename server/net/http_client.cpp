@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "net/net_failure.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::net {
@@ -66,12 +67,12 @@ struct http_client::exchange {
 namespace {
 
 error io_error(const char* what, const std::error_code& ec) {
-  return make_error("io", std::string(what) + ": " + ec.message());
+  return make_error(errc::io, std::string(what) + ": " + ec.message());
 }
 
 // A kept connection that failed before any response byte: the server closed it between
 // requests (it never saw this one), so the request is sent again on a new connection.
-bool retry_on_new_connection(const error& e) { return e.code != "cancelled" && !e.is(errc::timeout); }
+bool retry_on_new_connection(const error& e) { return !e.is(net_failure::cancelled) && !e.is(errc::timeout); }
 
 }  // namespace
 
@@ -146,16 +147,16 @@ awaitable<status> http_client::open(exchange& x, const http_client_request& req,
 awaitable<status> http_client::connect(exchange& x) {
   std::error_code ec;
   auto address = asio::ip::make_address(host_ == "localhost" ? std::string("127.0.0.1") : host_, ec);
-  if (ec) co_return make_error("connect_failed", "not an IP address: " + host_);
+  if (ec) co_return make_error(net_failure::connect_failed, "not an IP address: " + host_);
   x.wait_until(steady_clock::now() + options_.connect_timeout);
   auto [cec] = co_await x.socket.async_connect(tcp::endpoint(address, port_), as_value);
   const bool timed_out = x.timed_out(cec);
-  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
+  if (x.cancelled) co_return make_error(net_failure::cancelled, "request cancelled");
   if (timed_out)
-    co_return make_error("timeout", "no connection to " + host_ + ":" + std::to_string(port_) + " within " +
+    co_return make_error(errc::timeout, "no connection to " + host_ + ":" + std::to_string(port_) + " within " +
                                         std::to_string(options_.connect_timeout.count()) + " ms");
   if (cec)
-    co_return make_error("connect_failed", "cannot connect to " + host_ + ":" + std::to_string(port_) + ": " + cec.message());
+    co_return make_error(net_failure::connect_failed, "cannot connect to " + host_ + ":" + std::to_string(port_) + ": " + cec.message());
   co_return ok();
 }
 
@@ -171,8 +172,8 @@ awaitable<status> http_client::write_request(exchange& x, const std::string& byt
   x.wait_until(steady_clock::now() + options_.idle_timeout);
   auto [wec, n] = co_await asio::async_write(x.socket, asio::buffer(bytes.data() + done, bytes.size() - done), as_value);
   const bool timed_out = x.timed_out(wec);
-  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
-  if (timed_out) co_return make_error("timeout", "sending the request timed out");
+  if (x.cancelled) co_return make_error(net_failure::cancelled, "request cancelled");
+  if (timed_out) co_return make_error(errc::timeout, "sending the request timed out");
   if (wec) co_return io_error("sending the request failed", wec);
   co_return ok();
 }
@@ -182,9 +183,9 @@ awaitable<status> http_client::read_some(exchange& x) {
   const bool overall = x.watch.deadline() == x.overall;
   auto [ec, n] = co_await x.socket.async_read_some(asio::buffer(x.buf.get(), exchange::buf_size), as_value);
   const bool timed_out = x.timed_out(ec);
-  if (x.cancelled) co_return make_error("cancelled", "request cancelled");
+  if (x.cancelled) co_return make_error(net_failure::cancelled, "request cancelled");
   if (timed_out) {
-    co_return make_error("timeout", overall ? "the response did not complete within " +
+    co_return make_error(errc::timeout, overall ? "the response did not complete within " +
                                                   std::to_string(options_.total_timeout.count()) + " ms"
                                             : "no response bytes for " + std::to_string(options_.idle_timeout.count()) + " ms");
   }
@@ -212,8 +213,7 @@ bool http_client::should_retry(const exchange& x, const status& st) const {
 }
 
 awaitable<status> http_client::read_whole(exchange& x, std::string& body) {
-  // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
-  // negated co_awaits inside coroutine loops).
+  // Loops leave with break, never co_return (GCC 12: net/asio.hpp).
   status failure = ok();
   while (!x.parser.done()) {
     auto st = co_await read_some(x);
@@ -223,7 +223,7 @@ awaitable<status> http_client::read_whole(exchange& x, std::string& body) {
     }
     body += x.parser.take_body();
     if (x.eof && !x.parser.done()) {
-      failure = make_error("truncated", "connection closed early");
+      failure = make_error(net_failure::truncated, "connection closed early");
       break;
     }
   }
@@ -281,13 +281,13 @@ awaitable<result<response_head>> http_client::stream(http_client_request req, he
     if (head_seen) {
       std::string piece = x.parser.take_body();
       if (!piece.empty()) {
-        bool more = co_await on_body(std::move(piece));  // awaited outside the condition: GCC 12
+        bool more = co_await on_body(std::move(piece));  // GCC 12: net/asio.hpp
         if (!more) break;
       }
     }
     if (x.parser.done()) break;
     if (x.eof) {
-      failure = make_error("truncated", "connection closed early");
+      failure = make_error(net_failure::truncated, "connection closed early");
       break;
     }
   }

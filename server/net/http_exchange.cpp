@@ -67,8 +67,7 @@ void http_exchange::end_stream() {
 awaitable<void> http_exchange::wait_peer_closed() {
   conn_.pending.clear();
   while (!conn_.out.closed()) {
-    // (GCC 12 mis-compiles co_await inside a negated condition: await into a variable.)
-    bool more = co_await conn_.read_more();
+    bool more = co_await conn_.read_more();  // GCC 12: net/asio.hpp
     if (!more) break;
     conn_.pending.clear();
   }

@@ -27,11 +27,13 @@ int http_status_for(errc e) {
     case errc::invalid_params: return 400;
     case errc::method_not_found:
     case errc::not_found: return 404;
+    case errc::denied: return 403;
     case errc::busy: return 409;
     case errc::too_large: return 413;
     case errc::tool_failed: return 422;
     case errc::unsupported: return 426;
     case errc::rate_limited: return 429;
+    case errc::cancelled:
     case errc::unavailable: return 503;
     case errc::timeout: return 504;
     case errc::io:

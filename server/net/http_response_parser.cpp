@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "net/net_failure.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::net {
@@ -13,7 +14,7 @@ namespace {
 
 constexpr std::size_t kMaxChunkLine = 1024;
 
-error bad(std::string message) { return make_error("bad_response", std::move(message)); }
+error bad(std::string message) { return make_error(net_failure::bad_response, std::move(message)); }
 
 }  // namespace
 
@@ -34,7 +35,7 @@ std::string http_response_parser::take_body() {
 
 status http_response_parser::append_body(std::string_view data) {
   if (body_total_ + data.size() > limits_.max_body_bytes)
-    return make_error("too_large", "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
+    return make_error(errc::too_large, "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
   body_.append(data);
   body_total_ += data.size();
   return ok();
@@ -52,11 +53,11 @@ status http_response_parser::feed(std::string_view bytes) {
       auto end = buffer_.find("\r\n\r\n");
       if (end == std::string::npos) {
         if (buffer_.size() > limits_.max_head_bytes)
-          return make_error("too_large", "response head exceeds " + std::to_string(limits_.max_head_bytes) + " bytes");
+          return make_error(errc::too_large, "response head exceeds " + std::to_string(limits_.max_head_bytes) + " bytes");
         return ok();
       }
       if (end + 4 > limits_.max_head_bytes)
-        return make_error("too_large", "response head exceeds " + std::to_string(limits_.max_head_bytes) + " bytes");
+        return make_error(errc::too_large, "response head exceeds " + std::to_string(limits_.max_head_bytes) + " bytes");
       auto st = parse_head();
       if (!st) return st;
       std::string rest = buffer_.substr(end + 4);
@@ -142,7 +143,7 @@ status http_response_parser::start_body() {
     auto [p, ec] = std::from_chars(cl.data(), cl.data() + cl.size(), n);
     if (cl.empty() || ec != std::errc() || p != cl.data() + cl.size()) return bad("malformed Content-Length");
     if (n > limits_.max_body_bytes)
-      return make_error("too_large", "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
+      return make_error(errc::too_large, "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
     mode_ = body_mode::length;
     remaining_ = n;
     if (n == 0) state_ = state::done;
@@ -168,7 +169,7 @@ status http_response_parser::parse_chunked() {
         auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n, 16);
         if (digits.empty() || ec != std::errc() || p != digits.data() + digits.size()) return bad("malformed chunk size");
         if (n > limits_.max_body_bytes)
-          return make_error("too_large", "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
+          return make_error(errc::too_large, "response body exceeds " + std::to_string(limits_.max_body_bytes) + " bytes");
         buffer_.erase(0, nl + 2);
         remaining_ = n;
         chunk_ = n == 0 ? chunk_state::trailers : chunk_state::data;
@@ -193,7 +194,7 @@ status http_response_parser::parse_chunked() {
       case chunk_state::trailers: {
         auto nl = buffer_.find("\r\n");
         if (nl == std::string::npos) {
-          if (buffer_.size() > limits_.max_head_bytes) return make_error("too_large", "chunked trailers too large");
+          if (buffer_.size() > limits_.max_head_bytes) return make_error(errc::too_large, "chunked trailers too large");
           return ok();
         }
         buffer_.erase(0, nl + 2);
@@ -214,8 +215,8 @@ status http_response_parser::finish() {
     state_ = state::done;
     return ok();
   }
-  if (state_ == state::head) return make_error("truncated", "connection closed before the response head was complete");
-  return make_error("truncated", "connection closed before the response body was complete");
+  if (state_ == state::head) return make_error(net_failure::truncated, "connection closed before the response head was complete");
+  return make_error(net_failure::truncated, "connection closed before the response body was complete");
 }
 
 }  // namespace opentabs::net

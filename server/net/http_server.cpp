@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codec/http_request.hpp"
+#include "net/net_failure.hpp"
 #include "net/task_group.hpp"
 #include "util/log.hpp"
 #include "util/strings.hpp"
@@ -58,7 +59,7 @@ http_server::http_server(asio::io_context& io, limits lim, request_handler handl
 result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t port) {
   asio::error_code ec;
   auto addr = asio::ip::make_address(host, ec);
-  if (ec) return make_error("bad_host", "invalid listen address \"" + host + "\"");
+  if (ec) return make_error(errc::invalid_params, "invalid listen address \"" + host + "\"");
   tcp::endpoint ep(addr, port);
   acceptor_.open(ep.protocol(), ec);
   if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
@@ -68,8 +69,8 @@ result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t
     asio::error_code ignored;
     acceptor_.close(ignored);
     if (ec == asio::error::address_in_use)
-      return make_error("port_busy", "port " + std::to_string(port) + " on " + host + " is already in use");
-    return make_error("listen_failed", "cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+      return make_error(net_failure::port_busy, "port " + std::to_string(port) + " on " + host + " is already in use");
+    return make_error(errc::io, "cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
   }
   return acceptor_.local_endpoint().port();
 }
@@ -199,7 +200,7 @@ awaitable<void> http_server::write_out(connection& conn) {
       batch.clear();  // not held while the writer waits for more
       if (ec) {
         conn.close_socket();
-        break;  // (no co_return inside the loop: GCC 12)
+        break;  // GCC 12: net/asio.hpp
       }
     }
     asio::error_code ignored;
@@ -218,7 +219,7 @@ awaitable<void> http_server::refuse(connection& conn, const http_response& res, 
   conn.dog.read_within(lim_.refused_body_linger);
   conn.pending.clear();
   while (true) {
-    bool more = co_await conn.read_more();  // not inside the condition: GCC 12
+    bool more = co_await conn.read_more();  // GCC 12: net/asio.hpp
     if (!more) break;
     conn.pending.clear();
   }
@@ -262,7 +263,7 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
       bool keep_connection = false;
       while (parser.current() == codec::request_parser::state::need_more) {
         if (conn.pending.empty()) {
-          bool more = co_await conn.read_more();  // not inside the condition: GCC 12
+          bool more = co_await conn.read_more();  // GCC 12: net/asio.hpp
           if (!more) {
             conn.out.finish();
             co_return;

@@ -18,15 +18,15 @@ status sse_parser::feed(std::string_view bytes, std::vector<sse_event>& out) {
     }
     if (c != '\n' && c != '\r') continue;
     partial_.append(bytes.substr(start, i - start));
-    if (partial_.size() > max_event_bytes_) return make_error("too_large", "event stream line exceeds the size limit");
+    if (partial_.size() > max_event_bytes_) return make_error(errc::too_large, "event stream line exceeds the size limit");
     line(partial_, out);
     partial_.clear();
-    if (event_bytes_ > max_event_bytes_) return make_error("too_large", "event stream event exceeds the size limit");
+    if (event_bytes_ > max_event_bytes_) return make_error(errc::too_large, "event stream event exceeds the size limit");
     if (c == '\r') skip_lf_ = true;
     start = i + 1;
   }
   partial_.append(bytes.substr(start));
-  if (partial_.size() > max_event_bytes_) return make_error("too_large", "event stream line exceeds the size limit");
+  if (partial_.size() > max_event_bytes_) return make_error(errc::too_large, "event stream line exceeds the size limit");
   return ok();
 }
 

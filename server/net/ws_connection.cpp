@@ -51,7 +51,7 @@ awaitable<std::optional<codec::ws_message>> ws_connection::read() {
     }
     if (conn_.out.closed()) co_return std::nullopt;
     if (conn_.pending.empty()) {
-      bool more = co_await conn_.read_more();  // not inside the condition: GCC 12
+      bool more = co_await conn_.read_more();  // GCC 12: net/asio.hpp
       if (!more) {
         if (end_reason_.empty()) end_reason_ = "connection lost";
         co_return std::nullopt;

@@ -5,7 +5,8 @@
 // `<plugin>-prescript-<hash8>.js`.  The extension injects them by relative path.  Writes are
 // atomic (temp file + rename) and skipped when the file already has the same content; they
 // do not wait for the disk — the caller flushes once when anything was written (the server
-// through background_sync; 240 fsyncs were 15 % of a start with 120 plugins), and every
+// through background_sync, since one fsync per file would dominate a start with many
+// plugins), and every
 // reload compares the files again.  Files of plugins that are gone are deleted, and leftover
 // `__exec-*.js` scripts are removed on request.
 #pragma once

@@ -37,7 +37,7 @@ bool is_reserved_plugin_name(std::string_view n) noexcept {
 
 result<std::string> plugin_name_from_package(std::string_view pkg) {
   auto fail = [&](const std::string& why) {
-    return make_error("invalid_plugin_name", "package name \"" + std::string(pkg.substr(0, 214)) + "\" " + why);
+    return make_error(errc::invalid_params, "package name \"" + std::string(pkg.substr(0, 214)) + "\" " + why);
   };
   std::string name;
   if (!pkg.empty() && pkg[0] == '@') {

@@ -34,9 +34,9 @@ bool has_value(const config_field& f, const json::value& v) {
 result<std::vector<config_field>> parse_config_schema(const json::object& schema) {
   std::vector<config_field> out;
   auto fail = [](const std::string& key, const std::string& why) {
-    return make_error("invalid_config_schema", "configSchema." + key + ": " + why);
+    return make_error(errc::invalid_params, "configSchema." + key + ": " + why);
   };
-  if (schema.size() > max_fields) return make_error("invalid_config_schema", "configSchema has more than 100 fields");
+  if (schema.size() > max_fields) return make_error(errc::invalid_params, "configSchema has more than 100 fields");
   for (auto& kv : schema) {
     std::string key(kv.key());
     if (key.empty() || key.size() > 64) return fail(key, "keys must be 1..64 characters");
@@ -122,7 +122,7 @@ resolved_settings resolve_settings(const std::vector<config_field>& fields,
 
 result<json::object> validate_settings(const std::vector<config_field>& fields, const json::object& settings) {
   auto fail = [](const std::string& key, const std::string& why) {
-    return make_error("invalid_settings", "Settings validation failed: " + key + ": " + why);
+    return make_error(errc::invalid_params, "Settings validation failed: " + key + ": " + why);
   };
   json::object out;
   for (auto& kv : settings) {

@@ -105,7 +105,7 @@ std::optional<pattern_parts> split_pattern(std::string_view p) {
 
 status validate_url_pattern(std::string_view pattern) {
   auto fail = [&](const std::string& why) {
-    return make_error("invalid_url_pattern", "URL pattern \"" + std::string(pattern.substr(0, 300)) + "\" " + why);
+    return make_error(errc::invalid_params, "URL pattern \"" + std::string(pattern.substr(0, 300)) + "\" " + why);
   };
   if (pattern.size() > 2048) return fail("is longer than 2048 characters");
   if (pattern == "<all_urls>") return fail("matches every site (<all_urls> is not allowed)");

@@ -176,8 +176,8 @@ class parser {
   explicit parser(std::u32string s) : s_(std::move(s)) {}
 
   result<std::string> run() {
-    if (!disjunction(0)) return make_error("unsupported_pattern", error_);
-    if (i_ < s_.size()) return make_error("unsupported_pattern", "an unmatched ')' is not valid");
+    if (!disjunction(0)) return make_error(errc::unsupported, error_);
+    if (i_ < s_.size()) return make_error(errc::unsupported, "an unmatched ')' is not valid");
     return std::move(out_);
   }
 

@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "schema/js_pattern_syntax.hpp"
+#include "schema/schema_failure.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::schema {
@@ -20,10 +21,9 @@ std::int64_t memory_budget(std::size_t max_program_size) {
 }  // namespace
 
 result<js_regex> js_regex::compile(std::string_view source, const pattern_limits& lim) {
-  auto fail = [&](const std::string& why, const char* code = "unsupported_pattern") {
-    // The pattern is the schema author's text (a newline could forge a log line).
-    return make_error(code, "pattern " + quote_for_error(source, 200) + " cannot be used: " + why);
-  };
+  // The pattern is the schema author's text (a newline could forge a log line).
+  auto refusal = [&](const std::string& why) { return "pattern " + quote_for_error(source, 200) + " cannot be used: " + why; };
+  auto fail = [&](const std::string& why) { return make_error(errc::unsupported, refusal(why)); };
   if (source.size() > lim.max_length) return fail("longer than " + std::to_string(lim.max_length) + " characters");
   auto translated = js_pattern_to_re2(source);
   if (!translated) return fail(translated.err().message);
@@ -35,9 +35,9 @@ result<js_regex> js_regex::compile(std::string_view source, const pattern_limits
   options.set_max_mem(memory_budget(lim.max_program_size));
   auto re = std::make_shared<const re2::RE2>(*translated, options);
   auto too_large = [&] {
-    return fail("too complex: its compiled program exceeds " + std::to_string(lim.max_program_size) +
-                    " instructions (simplify it or use fewer or smaller repetitions)",
-                "pattern_too_large");
+    return make_error(schema_failure::pattern_too_large,
+                      refusal("too complex: its compiled program exceeds " + std::to_string(lim.max_program_size) +
+                              " instructions (simplify it or use fewer or smaller repetitions)"));
   };
   if (!re->ok()) {
     if (re->error_code() == RE2::ErrorPatternTooLarge) return too_large();

@@ -11,7 +11,7 @@ namespace opentabs {
 result<std::int64_t> parse_bounded_integer(std::string_view text, std::int64_t min, std::int64_t max) {
   auto range = [&] { return "an integer from " + std::to_string(min) + " to " + std::to_string(max); };
   auto bad = [&](std::string why) {
-    return make_error("invalid_number", quote_for_error(text, 40) + " is " + std::move(why) + ", expected " + range());
+    return make_error(errc::invalid_params, quote_for_error(text, 40) + " is " + std::move(why) + ", expected " + range());
   };
   if (text.empty()) return bad("empty");
   // Digits only; the value grows digit by digit and stops as soon as it passes `max`, so an
@@ -31,7 +31,7 @@ result<std::optional<std::int64_t>> read_env_integer(const char* name, std::int6
   const char* v = std::getenv(name);
   if (!v || !*v) return std::optional<std::int64_t>{};
   auto n = parse_bounded_integer(v, min, max);
-  if (!n) return make_error(n.err().code, std::string(name) + "=" + n.err().message);
+  if (!n) return with_context(std::string(name) + "=", n.err());
   return std::optional<std::int64_t>{*n};
 }
 

@@ -20,6 +20,8 @@ enum class errc {
   busy,              // a conflicting operation is running; retry later
   rate_limited,      // too many requests; retry later
   timeout,           // no answer in time
+  cancelled,         // called off by the caller or the user before it finished
+  denied,            // not allowed: a missing or wrong credential, a refused permission
   tool_failed,       // a tool ran (or was refused) and failed: a tool result, not a protocol error
   unsupported,       // understood, but this build cannot do it
   unavailable,       // the server (or a peer it needs) is not there: shutting down, not connected
@@ -39,6 +41,8 @@ constexpr std::string_view to_string(errc e) {
     case errc::busy: return "busy";
     case errc::rate_limited: return "rate_limited";
     case errc::timeout: return "timeout";
+    case errc::cancelled: return "cancelled";
+    case errc::denied: return "denied";
     case errc::tool_failed: return "tool_failed";
     case errc::unsupported: return "unsupported";
     case errc::unavailable: return "unavailable";
@@ -48,13 +52,16 @@ constexpr std::string_view to_string(errc e) {
   return "internal";
 }
 
-// The category a code text names, for errors still made from text (make_error(string, ...)):
-// the one place where such a code is read as text.  nullopt: a module-specific code
-// ("port_busy", "npm:E404") that is not a category.
+// Every category, for the tables and tests that must cover each one.
+inline constexpr errc all_errc[] = {errc::parse_error, errc::invalid_request, errc::invalid_params, errc::method_not_found,
+                                    errc::not_found,   errc::too_large,       errc::busy,           errc::rate_limited,
+                                    errc::timeout,     errc::cancelled,       errc::denied,         errc::tool_failed,
+                                    errc::unsupported, errc::unavailable,     errc::io,             errc::internal};
+
+// The category a code text names, for errors still made from text (the retiring
+// make_error(string, ...)): the one place where such a code is read as text.
 constexpr std::optional<errc> errc_named(std::string_view code) {
-  for (errc e : {errc::parse_error, errc::invalid_request, errc::invalid_params, errc::method_not_found, errc::not_found, errc::too_large,
-                 errc::busy, errc::rate_limited, errc::timeout, errc::tool_failed, errc::unsupported, errc::unavailable,
-                 errc::io, errc::internal})
+  for (errc e : all_errc)
     if (to_string(e) == code) return e;
   return std::nullopt;
 }

@@ -13,7 +13,7 @@ namespace opentabs {
 namespace {
 
 error io_error(const fs::path& path, const char* what) {
-  return make_error("io", std::string(what) + " " + path.string() + ": " + std::strerror(errno));
+  return make_error(errc::io, std::string(what) + " " + path.string() + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ bool write_all(int fd, std::string_view data) {
 result<std::string> read_file(const fs::path& path, std::size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    if (errno == ENOENT) return make_error("not_found", path.string() + " does not exist");
+    if (errno == ENOENT) return make_error(errc::not_found, path.string() + " does not exist");
     return io_error(path, "cannot open");
   }
   std::string out;
@@ -49,7 +49,7 @@ result<std::string> read_file(const fs::path& path, std::size_t max_bytes) {
     if (n == 0) break;
     if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
       ::close(fd);
-      return make_error("too_large", path.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
+      return make_error(errc::too_large, path.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
     }
     out.append(buf, static_cast<std::size_t>(n));
   }
@@ -122,7 +122,7 @@ status append_file(const fs::path& path, std::string_view content, unsigned mode
 status ensure_dir(const fs::path& path, unsigned mode) {
   std::error_code ec;
   fs::create_directories(path, ec);
-  if (ec) return make_error("io", "cannot create directory " + path.string() + ": " + ec.message());
+  if (ec) return make_error(errc::io, "cannot create directory " + path.string() + ": " + ec.message());
   if (::chmod(path.c_str(), mode) != 0) return io_error(path, "cannot chmod");
   return ok();
 }

@@ -8,18 +8,26 @@
 #include <variant>
 
 #include "util/errc.hpp"
+#include "util/failure_reason.hpp"
 
 namespace opentabs {
 
 // An expected failure: its category (util/errc.hpp: what boundaries map to wire errors), a
-// machine-readable code (the category's name, or a finer module-specific code such as
-// "port_busy" or "npm:E404") and a message for people.  Messages never contain secrets.
+// machine-readable code (the category's name, or the name of a finer reason such as
+// "port_busy") and a message for people.  Messages never contain secrets.  `reason` is the
+// finer reason as a value (util/failure_reason.hpp); callers branch on it or on `kind`,
+// never on `code`, which exists for the wires and the CLI output that show it.
 struct error {
   std::string code;
   std::string message;
   errc kind = errc::internal;
+  std::error_code reason = {};
 
   bool is(errc e) const noexcept { return kind == e; }
+  template <failure_reason E>
+  bool is(E r) const noexcept {
+    return reason == r;
+  }
 };
 
 template <class T>
@@ -54,7 +62,20 @@ inline error make_error(errc kind, std::string message) {
   return error{std::string(to_string(kind)), std::move(message), kind};
 }
 
-// A module-specific code: its category is the one it names, else `fallback`.
+// The same failure with `context` put before its message ("reading x: " + message).
+inline error with_context(std::string_view context, error e) {
+  e.message.insert(0, context);
+  return e;
+}
+
+// A finer reason: its code text is the reason's name, its category the one kind_of gives.
+template <failure_reason E>
+error make_error(E reason, std::string message) {
+  return error{std::string(to_string(reason)), std::move(message), kind_of(reason), make_error_code(reason)};
+}
+
+// Being retired: an error made from code text, its category the one the text names, else
+// `fallback`.  Nothing new may use it; the remaining calls move to the two overloads above.
 inline error make_error(std::string code, std::string message, errc fallback = errc::internal) {
   errc kind = errc_named(code).value_or(fallback);
   return error{std::move(code), std::move(message), kind};

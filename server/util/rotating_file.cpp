@@ -24,7 +24,7 @@ rotating_file::~rotating_file() {
 status rotating_file::open() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-  if (fd_ < 0) return make_error("io", "cannot open " + file_.string() + ": " + std::strerror(errno));
+  if (fd_ < 0) return make_error(errc::io, "cannot open " + file_.string() + ": " + std::strerror(errno));
   struct stat st {};
   size_ = ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   return ok();

@@ -41,7 +41,7 @@ TEST_CASE("tab id and instance are merged into the arguments") {
 TEST_CASE("errors: bad JSON with position, not an object, two sources, bad tab id") {
   auto bad = build_tool_arguments(in("{\n  \"a\": }"));
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.err().code == "invalid_json");
+  CHECK(bad.err().is(errc::invalid_params));
   CHECK(bad.err().message.find("line 2") != std::string::npos);
   auto arr = build_tool_arguments(in({}, "[1,2]"));
   REQUIRE_FALSE(arr.ok());

@@ -66,7 +66,7 @@ TEST_CASE("lines that are not valid entries are rejected with the reason") {
   auto reason = [](const std::string& line) {
     auto r = parse_ndjson_line(line);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.err().code == "invalid_entry");
+    CHECK(r.err().is(errc::invalid_params));
     return r.err().message;
   };
   CHECK(reason(R"({"timestamp":"yesterday","tool":"t","plugin":"p","success":true,"durationMs":1})").find("timestamp") != std::string::npos);

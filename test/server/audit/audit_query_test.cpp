@@ -30,7 +30,7 @@ TEST_CASE("bad limits and success values are clear errors") {
   for (const char* bad : {"0", "501", "abc", "-1", "10.5", " 5", "", "99999999"}) {
     auto q = parse_audit_query(bad, std::nullopt, std::nullopt, std::nullopt);
     REQUIRE_FALSE(q.ok());
-    CHECK(q.err().code == "invalid_query");
+    CHECK(q.err().is(errc::invalid_params));
     CHECK(q.err().message.find("use an integer from 1 to 500") != std::string::npos);
   }
   auto s = parse_audit_query(std::nullopt, std::nullopt, std::nullopt, "yes");
@@ -46,7 +46,7 @@ TEST_CASE("--since accepts s, m, h and d") {
   for (const char* bad : {"30", "m", "1w", "-1h", "0m", "1.5h", "", "h1", "99999999d"}) {
     auto r = parse_since(bad);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.err().code == "invalid_query");
+    CHECK(r.err().is(errc::invalid_params));
     CHECK(r.err().message.find("--since") != std::string::npos);
   }
 }

@@ -33,7 +33,7 @@ TEST_CASE("a relative OPENTABS_CONFIG_DIR becomes absolute") {
 TEST_CASE("no OPENTABS_CONFIG_DIR and no HOME is an error value") {
   auto dir = resolve_config_dir(std::nullopt, std::nullopt);
   REQUIRE_FALSE(dir.ok());
-  CHECK(dir.err().code == "no_home");
+  CHECK(dir.err().is(errc::not_found));
 }
 
 TEST_CASE("the well-known paths") {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "net/http_response_parser.hpp"
+#include "net/net_failure.hpp"
 
 using namespace opentabs;
 using namespace opentabs::net;
@@ -149,10 +150,10 @@ TEST_CASE("bounds: head size, announced and streamed body size") {
 TEST_CASE("a connection closed early is reported as truncated") {
   http_response_parser a;
   REQUIRE(a.feed("HTTP/1.1 200 OK\r\nContent-Le").ok());
-  CHECK(a.finish().err().code == "truncated");
+  CHECK(a.finish().err().is(net_failure::truncated));
   http_response_parser b;
   REQUIRE(b.feed("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc").ok());
-  CHECK(b.finish().err().code == "truncated");
+  CHECK(b.finish().err().is(net_failure::truncated));
 }
 
 TEST_CASE("101 Switching Protocols ends the response; bytes after it are not HTTP") {

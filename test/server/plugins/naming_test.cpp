@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 using namespace opentabs::plugins;
+using opentabs::errc;
 
 TEST_CASE("package names map to plugin names") {
   CHECK(*plugin_name_from_package("opentabs-plugin-slack") == "slack");
@@ -16,7 +17,7 @@ TEST_CASE("package names map to plugin names") {
 TEST_CASE("bad package names say which rule they break") {
   auto r = plugin_name_from_package("slack-plugin");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "invalid_plugin_name");
+  CHECK(r.err().is(errc::invalid_params));
   CHECK(r.err().message == "package name \"slack-plugin\" must be opentabs-plugin-<name> or @<scope>/opentabs-plugin-<name>");
   CHECK(plugin_name_from_package("@org/other").err().message.find("@<scope>/opentabs-plugin-<name>") != std::string::npos);
   CHECK(plugin_name_from_package("opentabs-plugin-Bad_Name").err().message.find("must match ^[a-z0-9]+(-[a-z0-9]+)*$") != std::string::npos);

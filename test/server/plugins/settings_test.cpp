@@ -31,7 +31,7 @@ TEST_CASE("configSchema parsing") {
   CHECK(parse_config_schema(obj(R"({"a":{"type":"select","label":"x","options":[]}})")).err().message ==
         "configSchema.a: a select needs a non-empty \"options\" array");
   CHECK(parse_config_schema(obj(R"({"a":{"type":"string"}})")).err().message == "configSchema.a: needs a string \"label\"");
-  CHECK(parse_config_schema(obj(R"({"a":3})")).err().code == "invalid_config_schema");
+  CHECK(parse_config_schema(obj(R"({"a":3})")).err().is(errc::invalid_params));
 }
 
 TEST_CASE("resolution: url instances become patterns, homepage and instanceMap") {
@@ -67,7 +67,7 @@ TEST_CASE("validating settings before they are stored") {
   auto msg = [&](std::string_view s) {
     auto r = validate_settings(f, obj(s));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.err().code == "invalid_settings");
+    CHECK(r.err().is(errc::invalid_params));
     return r.err().message;
   };
   CHECK(msg(R"({"instanceUrl":{}})") == "Settings validation failed: instanceUrl: must name at least one instance");

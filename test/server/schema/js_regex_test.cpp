@@ -1,13 +1,16 @@
 // Tests for js_regex: JavaScript pattern meaning on RE2, what it refuses, and that neither
 // compiling nor matching can be made slow or large by the pattern's author.
 #include "schema/js_regex.hpp"
+#include "schema/schema_failure.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
+using opentabs::errc;
 using opentabs::schema::js_regex;
 using opentabs::schema::pattern_limits;
+using opentabs::schema::schema_failure;
 
 namespace {
 bool matches(const char* pattern, std::string_view text) {
@@ -18,7 +21,7 @@ bool matches(const char* pattern, std::string_view text) {
 std::string refusal(std::string_view pattern, const pattern_limits& lim = {}) {
   auto r = js_regex::compile(pattern, lim);
   if (r.ok()) return "compiled";
-  CHECK((r.err().code == "unsupported_pattern" || r.err().code == "pattern_too_large"));
+  CHECK((r.err().is(errc::unsupported) || r.err().is(schema_failure::pattern_too_large)));
   return r.err().message;
 }
 bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
@@ -135,7 +138,7 @@ TEST_CASE("patterns whose program would be large are refused quickly, with the r
   auto nested = refusal("(?:(?:a{1000}){1000}){1000}");
   CHECK((contains(nested, "too complex") || contains(nested, "repetitions nest too deeply")));
   CHECK(contains(refusal(".{1000}"), "too complex: its compiled program exceeds 10000 instructions"));
-  CHECK(js_regex::compile(".{1000}").err().code == "pattern_too_large");
+  CHECK(js_regex::compile(".{1000}").err().is(schema_failure::pattern_too_large));
   CHECK(js_regex::compile("a{1000}")->program_size() <= 1010);
   pattern_limits small;
   small.max_program_size = 100;
