@@ -77,6 +77,19 @@ net::awaitable<status> probe_server(std::uint16_t port) {
   co_return ok();
 }
 
+namespace {
+
+// Notes the exit of the `start --background` child once it has exited, without waiting.
+void note_child_exit(pid_t pid, bool& done, int& status) {
+  if (done) return;
+  int st = 0;
+  if (::waitpid(pid, &st, WNOHANG) != pid) return;
+  done = true;
+  status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+}  // namespace
+
 net::awaitable<status> ensure_server(const launcher_options& options, const bridge_log& log) {
   auto first = co_await probe_server(options.port);
   if (first || first.err().code != "server_not_running") co_return first;
@@ -97,14 +110,7 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
   // coroutine loops); `outcome` holds the answer once there is one.
   std::optional<status> outcome;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (!child_done) {
-      int st = 0;
-      pid_t r = ::waitpid(*pid, &st, WNOHANG);
-      if (r == *pid) {
-        child_done = true;
-        child_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-      }
-    }
+    note_child_exit(*pid, child_done, child_status);
     auto probe = co_await probe_server(options.port);
     if (probe) {
       log.write("server is up on port " + std::to_string(options.port));

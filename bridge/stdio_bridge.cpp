@@ -1,10 +1,12 @@
 // The stdio bridge program (see stdio_bridge.hpp).  One io_context, one thread:
 //   read_stdin   — splits lines; notifications/responses/initialize are relayed in order,
-//                  requests are spawned so several can be in flight;
-//   emit         — stdout lines: written at once for a lone request, else gathered into
-//                  one write per event-loop turn; write_rest finishes when the pipe is
-//                  full (one writer, bounded queue);
-//   event_stream — the GET /mcp stream with 1 s → 30 s back-off;
+//                  requests run as tasks of the relay's task_group so several can be in
+//                  flight;
+//   emit         — queues a stdout line in a net::outbox (bounded in bytes: a client that
+//                  stops reading holds up the relaying);
+//   write_stdout — the only writer of stdout: what is queued when it wakes goes out in one
+//                  write;
+//   event_stream — the GET /mcp stream with 1 s → 30 s back-off, a task of the group;
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
 
@@ -27,7 +29,10 @@
 #include "config/auth_secret.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "net/asio.hpp"
+#include "net/caught.hpp"
+#include "net/event.hpp"
 #include "net/http_client.hpp"
+#include "net/outbox.hpp"
 #include "net/sse_parser.hpp"
 #include "net/task_group.hpp"
 #include "util/descriptors.hpp"
@@ -38,19 +43,33 @@ namespace opentabs::bridge {
 
 using net::as_value;
 using net::awaitable;
+using net::event;
 
 namespace {
 
 constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
 constexpr std::size_t kMaxPendingStdoutBytes = 4 * 1024 * 1024;  // then emit waits for the client
+constexpr std::size_t kMaxPendingStdoutLines = 64 * 1024;
+// One write takes what is queued up to these (64 buffers: what Asio gives one writev).
+constexpr std::size_t kMaxStdoutWriteBytes = 256 * 1024, kMaxStdoutWriteLines = 64;
 
-// A timer parked at "never", used as an event: waiters wake when someone cancels it.
-struct event {
-  explicit event(asio::any_io_executor ex) : timer(ex) { timer.expires_at(net::steady_clock::time_point::max()); }
-  awaitable<void> wait() { co_await timer.async_wait(as_value); }
-  void notify() { timer.cancel(); }
-  asio::steady_timer timer;
-};
+// Writes every line to STDOUT_FILENO with blocking write(2) calls.
+std::error_code write_blocking(const std::vector<net::out_bytes>& lines) {
+  for (const auto& line : lines) {
+    auto bytes = line.view();
+    std::size_t n = 0;
+    while (n < bytes.size()) {
+      ssize_t w = ::write(STDOUT_FILENO, bytes.data() + n, bytes.size() - n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return std::error_code(errno, std::generic_category());
+      n += static_cast<std::size_t>(w);
+    }
+  }
+  return {};
+}
+
+// At the end of the bridge, how long the event stream gets to notice the shutdown.
+constexpr auto kStreamEndGrace = std::chrono::seconds(2);
 
 // The POSTs' client: one request's whole exchange within request_timeout; connections kept
 // alive between messages (a new connection per message cost more than the relaying).
@@ -81,7 +100,9 @@ class relay {
         options_(options),
         log_(options.paths.stdio_bridge_log()),
         proven_(io.get_executor()),
-        stdout_drained_(io.get_executor()),
+        stdout_queue_(io.get_executor(), kMaxPendingStdoutLines),
+        writer_(io.get_executor()),
+        tasks_(io.get_executor()),
         requests_done_(io.get_executor()),
         reinit_done_(io.get_executor()),
         stream_kick_(io.get_executor()),
@@ -103,11 +124,20 @@ class relay {
   };
 
   awaitable<void> read_stdin();
-  void flush_stdout();
-  awaitable<void> write_rest();
+  awaitable<void> write_stdout();
+  awaitable<std::error_code> write_lines(const std::vector<net::out_bytes>& lines);
   awaitable<void> event_stream();
   awaitable<void> handle_line(std::string line);
+  awaitable<void> relay_request(client_message msg);
   awaitable<void> relay_message(client_message msg);
+  // relay_message's steps: after a failed POST / an answer, whether to try again.
+  awaitable<bool> after_post_error(const client_message& msg, const error& e, int attempt, std::uint64_t generation);
+  awaitable<bool> after_post_answer(const client_message& msg, post_result& r, bool with_session, std::uint64_t generation,
+                                    bool& reproved);
+  awaitable<void> start_session(post_result& r);
+  awaitable<void> relay_refusal(const client_message& msg, const post_result& r);
+  // Logs why `msg` was not relayed; a request gets an error answer.
+  awaitable<void> fail(const client_message& msg, const std::string& text);
   awaitable<void> relay_modern(client_message msg, header_pairs headers);
   // `via`: the client to send with (null: posts_, the shared kept-alive one).
   awaitable<result<post_result>> post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers = nullptr,
@@ -132,11 +162,10 @@ class relay {
   std::string authorization_;
   bool proving_ = false;
   event proven_;
-  std::string pending_;        // stdout bytes not yet written, whole lines in order
-  bool flush_posted_ = false;  // a flush_stdout is queued for this turn of the event loop
-  bool writer_busy_ = false;   // write_rest is waiting for room in the pipe
-  event stdout_drained_;       // pending_ shrank (back-pressure) or the writer finished
-  int in_flight_ = 0;
+  net::outbox stdout_queue_;  // whole lines, in order, for write_stdout
+  net::task_group writer_;    // write_stdout, awaited last so what is queued gets written
+  net::task_group tasks_;     // event_stream and the requests relayed concurrently
+  int in_flight_ = 0;         // requests among tasks_
   event requests_done_;
   bool reinit_running_ = false;
   event reinit_done_;
@@ -198,7 +227,7 @@ awaitable<status> relay::ensure_proven() {
   auto proof = co_await prove_server(options_.port, secret_);
   if (!proof && proof.err().code == "not_opentabs" && reload_secret()) proof = co_await prove_server(options_.port, secret_);
   proving_ = false;
-  proven_.notify();
+  proven_.notify_all();
   if (!proof) {
     log_.write(proof.err().message);
     co_return proof.err();
@@ -209,78 +238,47 @@ awaitable<status> relay::ensure_proven() {
 
 awaitable<void> relay::emit(std::string line) {
   // Back-pressure: a client that stops reading stdout holds up the relaying.
-  while (pending_.size() >= kMaxPendingStdoutBytes && !stdout_broken_) co_await stdout_drained_.wait();
-  if (stdout_broken_) co_return;
-  pending_ += line;
-  pending_ += '\n';
-  if (flush_posted_ || writer_busy_) co_return;  // goes with the lines before it
-  // One request in flight (a sequential client): no other answer can join it, write now.
-  // Several: one flush per turn of the event loop, so answers that arrived together
-  // leave in one write.
-  if (in_flight_ <= 1) {
-    flush_stdout();
-  } else {
-    flush_posted_ = true;
-    asio::post(io_, [this] {
-      flush_posted_ = false;
-      flush_stdout();
-    });
-  }
+  co_await stdout_queue_.wait_unwritten_at_most(kMaxPendingStdoutBytes);
+  line += '\n';
+  co_await stdout_queue_.push_wait(std::move(line));  // refused once stdout failed: dropped
 }
 
-void relay::flush_stdout() {
-  if (writer_busy_ || pending_.empty()) return;
-  if (stdout_broken_) {
-    pending_.clear();
-    stdout_drained_.notify();
-    return;
-  }
-  std::error_code ec;
-  std::size_t n = 0;
-  if (stdout_blocking_) {
-    while (n < pending_.size()) {
-      ssize_t w = ::write(STDOUT_FILENO, pending_.data() + n, pending_.size() - n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        ec = std::error_code(errno, std::generic_category());
-        break;
-      }
-      n += static_cast<std::size_t>(w);
+awaitable<void> relay::write_stdout() {
+  std::vector<net::out_bytes> batch;
+  bool open = true;
+  while (open) {
+    auto first = co_await stdout_queue_.next();
+    if (first.empty()) break;  // finished or closed
+    batch.push_back(std::move(first));
+    open = stdout_queue_.take_ready(batch, kMaxStdoutWriteBytes, kMaxStdoutWriteLines);
+    std::size_t bytes = 0;
+    for (const auto& line : batch) bytes += line.size();
+    auto ec = co_await write_lines(batch);
+    batch.clear();
+    if (ec) {
+      stdout_failed(ec);
+      break;
     }
-  } else {
-    n = stdout_.write_some(asio::buffer(pending_), ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+    stdout_queue_.written(bytes);
   }
-  if (ec) {
-    stdout_failed(ec);
-    pending_.clear();
-  } else {
-    pending_.erase(0, n);
-  }
-  // The pipe is full: the writer waits for room and writes the rest (and what comes meanwhile).
-  if (!pending_.empty()) {
-    writer_busy_ = true;
-    asio::co_spawn(io_, write_rest(), asio::detached);
-  }
-  stdout_drained_.notify();
 }
 
-awaitable<void> relay::write_rest() {
-  while (!pending_.empty() && !stdout_broken_) {
-    std::string batch = std::move(pending_);
-    pending_.clear();
-    auto [ec, n] = co_await asio::async_write(stdout_, asio::buffer(batch), as_value);
-    if (ec) stdout_failed(ec);
-    stdout_drained_.notify();
+awaitable<std::error_code> relay::write_lines(const std::vector<net::out_bytes>& lines) {
+  if (!stdout_blocking_) {
+    std::vector<asio::const_buffer> buffers;
+    buffers.reserve(lines.size());
+    for (const auto& line : lines) buffers.push_back(asio::buffer(line.view()));
+    auto [ec, n] = co_await asio::async_write(stdout_, buffers, as_value);
+    co_return ec;
   }
-  pending_.clear();
-  writer_busy_ = false;
-  stdout_drained_.notify();
+  // A regular file or /dev/null: epoll refuses those, and a write to them does not block long.
+  co_return write_blocking(lines);
 }
 
 void relay::stdout_failed(const std::error_code& ec) {
   if (stdout_broken_) return;
   stdout_broken_ = true;
+  stdout_queue_.close();  // what is queued is dropped; emit no longer waits
   log_.write("stdout closed (" + ec.message() + "); ending");
   begin_shutdown(true);
 }
@@ -341,11 +339,13 @@ awaitable<void> relay::handle_line(std::string line) {
   }
   // Requests run concurrently; the count lets EOF wait for them.
   ++in_flight_;
-  asio::co_spawn(io_, relay_message(std::move(*msg)), [this](std::exception_ptr e) {
-    if (e) log_.write("request relay failed: " + net::failure_text(e));
-    --in_flight_;
-    requests_done_.notify();  // EOF waits for a count, not only for zero
-  });
+  tasks_.spawn(relay_request(std::move(*msg)), "a relayed request");
+}
+
+awaitable<void> relay::relay_request(client_message msg) {
+  if (auto e = co_await net::caught(relay_message(std::move(msg)))) log_.write("request relay failed: " + net::failure_text(e));
+  --in_flight_;
+  requests_done_.notify_all();  // EOF waits for a count, not only for zero
 }
 
 awaitable<result<relay::post_result>> relay::post(const std::string& body, bool with_session, bool deliver, const header_pairs* extra_headers,
@@ -471,14 +471,8 @@ awaitable<void> relay::relay_message(client_message msg) {
       co_await relay_modern(std::move(msg), std::move(*modern));
       co_return;
     }
-  const bool is_request = msg.kind == message_kind::request;
-  const bool is_initialize = is_request && msg.method == "initialize";
+  const bool is_initialize = msg.kind == message_kind::request && msg.method == "initialize";
   const std::string body = std::move(msg.text);
-  auto fail = [&](const std::string& text) -> awaitable<void> {
-    log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
-    if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
-  };
-
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
   // negated co_awaits inside coroutine loops); `finished` says whether an answer was given.
   bool finished = false;
@@ -488,79 +482,98 @@ awaitable<void> relay::relay_message(client_message msg) {
     const std::uint64_t generation = state_.generation();
     // initialize answers are captured first: the session id and version come from them.
     auto r = co_await post(body, with_session, /*deliver=*/!is_initialize);
-    if (!r) {
-      if (r.err().code == "connect_failed" && attempt == 0 && !shutting_down_) {
-        // The server is gone (stopped or restarting): bring one up, prove it, then continue
-        // the session on it.
-        authorization_.clear();
-        launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
-        auto up = co_await ensure_server(lo, log_);
-        if (!up) {
-          co_await fail(up.err().message);
-          finished = true;
-          break;
-        }
-        if (!is_initialize && state_.can_reinitialize()) co_await reinitialize(generation);
-        continue;
-      }
-      co_await fail(r.err().message);
-      finished = true;
-      break;
-    }
     bool retry = false;
-    switch (classify_post_status(r->status, with_session)) {
-      case post_action::deliver:
-        if (is_initialize) {
-          if (!r->session_id.empty()) state_.set_session_id(r->session_id);
-          for (const auto& line : r->lines)
-            if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
-          for (auto& line : r->lines) co_await emit(line);
-          if (!state_.session_id().empty()) log_.write("session started");
-          stream_kick_.notify();
-        }
-        break;
-      case post_action::accepted:
-        break;
-      case post_action::reinitialize: {
-        log_.write("the server does not know our session (restarted?); re-initializing");
-        bool renewed = false;
-        if (state_.can_reinitialize()) renewed = co_await reinitialize(generation);
-        if (renewed) retry = true;
-        else co_await fail("the server lost the session and re-initializing failed");
-        break;
-      }
-      case post_action::reload_secret:
-        // A new server process on the port does not know our credential: prove it again
-        // (re-reading a rotated secret) once.
-        authorization_.clear();
-        reload_secret();
-        if (!reproved) retry = reproved = true;
-        else
-          co_await fail("the server rejected the secret in " + options_.paths.auth_json().string() +
-                        " (is it running with another OPENTABS_CONFIG_DIR?)");
-        break;
-      case post_action::fail: {
-        // The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
-        auto v = json::parse_object(r->error_body);
-        if (v && json::find(*v, "error")) {
-          if (is_request) {
-            (*v)["id"] = msg.id;
-            co_await emit(json::dump(*v));
-          } else {
-            log_.write("server refused " + msg.method + ": HTTP " + std::to_string(r->status));
-          }
-          break;
-        }
-        std::string excerpt = r->error_body.substr(0, 200);
-        for (auto& ch : excerpt)
-          if (ch == '\n' || ch == '\r') ch = ' ';
-        co_await fail("HTTP " + std::to_string(r->status) + (excerpt.empty() ? "" : ": " + excerpt));
-        break;
-      }
-    }
+    if (!r) retry = co_await after_post_error(msg, r.err(), attempt, generation);
+    else retry = co_await after_post_answer(msg, *r, with_session, generation, reproved);
     finished = !retry;
   }
-  if (!finished) co_await fail("giving up after repeated session failures");
+  if (!finished) co_await fail(msg, "giving up after repeated session failures");
+}
+
+awaitable<void> relay::fail(const client_message& msg, const std::string& text) {
+  const bool is_request = msg.kind == message_kind::request;
+  log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
+  if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
+}
+
+awaitable<bool> relay::after_post_error(const client_message& msg, const error& e, int attempt, std::uint64_t generation) {
+  if (e.code != "connect_failed" || attempt != 0 || shutting_down_) {
+    co_await fail(msg, e.message);
+    co_return false;
+  }
+  // The server is gone (stopped or restarting): bring one up, prove it, then continue the
+  // session on it.
+  authorization_.clear();
+  launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
+  auto up = co_await ensure_server(lo, log_);
+  if (!up) {
+    co_await fail(msg, up.err().message);
+    co_return false;
+  }
+  const bool is_initialize = msg.kind == message_kind::request && msg.method == "initialize";
+  if (!is_initialize && state_.can_reinitialize()) co_await reinitialize(generation);
+  co_return true;
+}
+
+awaitable<bool> relay::after_post_answer(const client_message& msg, post_result& r, bool with_session, std::uint64_t generation,
+                                         bool& reproved) {
+  switch (classify_post_status(r.status, with_session)) {
+    case post_action::deliver:
+      if (msg.kind == message_kind::request && msg.method == "initialize") co_await start_session(r);
+      co_return false;
+    case post_action::accepted:
+      co_return false;
+    case post_action::reinitialize: {
+      log_.write("the server does not know our session (restarted?); re-initializing");
+      bool renewed = false;
+      if (state_.can_reinitialize()) renewed = co_await reinitialize(generation);
+      if (!renewed) co_await fail(msg, "the server lost the session and re-initializing failed");
+      co_return renewed;
+    }
+    case post_action::reload_secret:
+      // A new server process on the port does not know our credential: prove it again
+      // (re-reading a rotated secret) once.
+      authorization_.clear();
+      reload_secret();
+      if (!reproved) {
+        reproved = true;
+        co_return true;
+      }
+      co_await fail(msg, "the server rejected the secret in " + options_.paths.auth_json().string() +
+                             " (is it running with another OPENTABS_CONFIG_DIR?)");
+      co_return false;
+    case post_action::fail:
+      co_await relay_refusal(msg, r);
+      co_return false;
+  }
+  co_return false;
+}
+
+awaitable<void> relay::start_session(post_result& r) {
+  if (!r.session_id.empty()) state_.set_session_id(r.session_id);
+  for (const auto& line : r.lines)
+    if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
+  for (auto& line : r.lines) co_await emit(line);
+  if (!state_.session_id().empty()) log_.write("session started");
+  stream_kick_.notify_all();
+}
+
+// The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
+awaitable<void> relay::relay_refusal(const client_message& msg, const post_result& r) {
+  auto v = json::parse_object(r.error_body);
+  if (v && json::find(*v, "error")) {
+    if (msg.kind == message_kind::request) {
+      (*v)["id"] = msg.id;
+      co_await emit(json::dump(*v));
+    } else {
+      log_.write("server refused " + msg.method + ": HTTP " + std::to_string(r.status));
+    }
+    co_return;
+  }
+  std::string excerpt = r.error_body.substr(0, 200);
+  for (auto& ch : excerpt)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  co_await fail(msg, "HTTP " + std::to_string(r.status) + (excerpt.empty() ? "" : ": " + excerpt));
 }
 
 awaitable<bool> relay::reinitialize(std::uint64_t failed_generation) {
@@ -579,18 +592,17 @@ awaitable<bool> relay::reinitialize(std::uint64_t failed_generation) {
     ok_now = n && (n->status == 202 || n->status == 200);
     log_.write(ok_now ? "re-initialized: new session on the server" : "re-initialize: notifications/initialized failed");
     if (stream_client_) stream_client_->cancel();  // reopen the event stream for the new session
-    stream_kick_.notify();
+    stream_kick_.notify_all();
   } else {
     log_.write("re-initialize failed: " + (r ? "HTTP " + std::to_string(r->status) : r.err().message));
   }
   reinit_running_ = false;
-  reinit_done_.notify();
+  reinit_done_.notify_all();
   co_return ok_now;
 }
 
 awaitable<void> relay::event_stream() {
   auto backoff = options_.stream_retry_min;
-  asio::steady_timer wait(io_);
   while (!shutting_down_) {
     if (state_.session_id().empty()) {
       co_await stream_kick_.wait();
@@ -642,9 +654,7 @@ awaitable<void> relay::event_stream() {
                                     : "failed: " + r.err().message) +
                "; reconnecting in " + std::to_string(backoff.count()) + " ms");
     // Sleep the back-off, but wake early when the session changes or we shut down.
-    wait.expires_after(backoff);
-    using namespace asio::experimental::awaitable_operators;
-    co_await (wait.async_wait(as_value) || stream_kick_.timer.async_wait(as_value));
+    co_await stream_kick_.wait_until(net::steady_clock::now() + backoff);
     backoff = std::min(backoff * 2, options_.stream_retry_max);
   }
 }
@@ -675,7 +685,7 @@ void relay::begin_shutdown(bool cancel_requests) {
     for (auto& [key, call] : modern_calls_) call->client->cancel();
   }
   if (stream_client_) stream_client_->cancel();
-  stream_kick_.notify();
+  stream_kick_.notify_all();
 }
 
 awaitable<void> relay::run() {
@@ -688,11 +698,6 @@ awaitable<void> relay::run() {
   }
   try {
     stdout_.assign(dup_cloexec(STDOUT_FILENO));
-    // Written at once when the pipe has room (flush_stdout); asio would switch to
-    // non-blocking at the first async write anyway.
-    std::error_code ec;
-    stdout_.non_blocking(true, ec);
-    if (ec) throw std::system_error(ec);
   } catch (const std::system_error&) {
     stdout_blocking_ = true;
   }
@@ -701,6 +706,7 @@ awaitable<void> relay::run() {
     log_.write(std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; ending");
     begin_shutdown(true);
   });
+  writer_.spawn(write_stdout(), "the stdout writer");
   auto secret = config::ensure_secret(options_.paths.auth_json());
   if (!secret) {
     log_.write("cannot read or create the secret: " + secret.err().message);
@@ -711,7 +717,7 @@ awaitable<void> relay::run() {
     launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
     auto up = co_await ensure_server(lo, log_);
     if (!up) log_.write(up.err().message + " (requests will be answered with errors until it runs)");
-    asio::co_spawn(io_, event_stream(), asio::detached);
+    tasks_.spawn(event_stream(), "the event stream");
     co_await read_stdin();
     log_.write(shutting_down_ ? "shutting down" : "stdin closed; finishing in-flight requests");
     // Open subscriptions/listen streams never finish on their own: once every other request
@@ -723,12 +729,16 @@ awaitable<void> relay::run() {
     begin_shutdown(false);
     co_await delete_session();
   }
+  // The event stream ends at its next wake-up (begin_shutdown cancelled its client).
+  shutting_down_ = true;
+  tasks_.close();
+  stream_kick_.notify_all();
+  co_await tasks_.wait(net::steady_clock::now() + kStreamEndGrace);
   // End of output: what is queued is written.
-  flush_stdout();
-  while (writer_busy_) co_await stdout_drained_.wait();
+  stdout_queue_.finish();
+  co_await writer_.wait(net::steady_clock::time_point::max());
   std::error_code ignored;
   signals_.cancel(ignored);
-  stream_kick_.notify();
   log_.write("bridge stopped");
 }
 

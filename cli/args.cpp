@@ -157,12 +157,13 @@ std::vector<std::string> command_groups(const std::vector<command_spec>& table) 
   return groups;
 }
 
-result<parsed_command> parse_command_line(const std::vector<command_spec>& table, const std::vector<std::string>& words,
-                                          std::string_view default_command) {
-  parsed_command out;
-  // Pass 1: find the command words (the first one or two words that are not options).
+namespace {
+
+// The positions of the command words: the first one or two words that are not options (or
+// option values).  `saw_help`: --help or -h came before them.
+std::vector<std::size_t> command_word_positions(const std::vector<command_spec>& table, const std::vector<std::string>& words,
+                                                bool& saw_help) {
   std::vector<std::size_t> word_idx;
-  bool saw_help = false;
   for (std::size_t i = 0; i < words.size() && word_idx.size() < 2; ++i) {
     const auto& w = words[i];
     if (w == "--") break;
@@ -173,73 +174,71 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
     }
     word_idx.push_back(i);
   }
+  return word_idx;
+}
 
-  const auto groups = command_groups(table);
-  std::size_t consumed = 0;
+// `w1 w2` for a group `w1`: sets out.command (or asks for the group's help).
+status choose_group_command(const std::vector<command_spec>& table, const std::vector<std::string>& words,
+                            const std::vector<std::size_t>& word_idx, bool saw_help, parsed_command& out) {
+  const std::string& w1 = words[word_idx[0]];
+  if (word_idx.size() < 2) {
+    if (!saw_help) return usage("'" + w1 + "' needs a subcommand; see `opentabs " + w1 + " --help`");
+    out.help = true;
+    out.group_help = w1;
+    return ok();
+  }
+  const std::string& w2 = words[word_idx[1]];
+  std::vector<std::string> subs;
+  for (const auto& c : table) {
+    if (!is_group_command(c) || first_word(c.path) != w1) continue;
+    subs.push_back(last_word(c.path));
+    if (last_word(c.path) == w2 || std::find(c.aliases.begin(), c.aliases.end(), w2) != c.aliases.end()) out.command = &c;
+  }
+  if (out.command) return ok();
+  auto hint = suggest(w2, subs);
+  return usage("unknown command '" + w1 + " " + w2 + "'" + (hint.empty() ? "" : "; did you mean '" + w1 + " " + hint + "'?") +
+               " See `opentabs " + w1 + " --help`");
+}
+
+// Sets out.command from the command words (or out.version / out.help when the line asks
+// for them instead); returns how many command words it took.
+result<std::size_t> choose_command(const std::vector<command_spec>& table, const std::vector<std::string>& words,
+                                   const std::vector<std::size_t>& word_idx, bool saw_help, std::string_view default_command,
+                                   parsed_command& out) {
   if (word_idx.empty()) {
     // No command word: --version, --help, or the default command.
-    for (const auto& w : words) {
-      if (w == "--version" || w == "-V") {
-        out.version = true;
-        return out;
-      }
-    }
-    if (saw_help) {
-      out.help = true;
-      return out;
-    }
+    for (const auto& w : words)
+      if (w == "--version" || w == "-V") out.version = true;
+    if (!out.version && saw_help) out.help = true;
     for (const auto& c : table)
       if (c.path == default_command) out.command = &c;
-  } else {
-    const std::string& w1 = words[word_idx[0]];
-    for (const auto& c : table) {
-      if (is_group_command(c)) continue;
-      if (c.path == w1 || std::find(c.aliases.begin(), c.aliases.end(), w1) != c.aliases.end()) out.command = &c;
-    }
-    if (out.command) {
-      consumed = 1;
-    } else if (std::find(groups.begin(), groups.end(), w1) != groups.end()) {
-      if (word_idx.size() < 2) {
-        if (saw_help) {
-          out.help = true;
-          out.group_help = w1;
-          return out;
-        }
-        return usage("'" + w1 + "' needs a subcommand; see `opentabs " + w1 + " --help`");
-      }
-      const std::string& w2 = words[word_idx[1]];
-      std::vector<std::string> subs;
-      for (const auto& c : table) {
-        if (!is_group_command(c) || first_word(c.path) != w1) continue;
-        subs.push_back(last_word(c.path));
-        if (last_word(c.path) == w2 || std::find(c.aliases.begin(), c.aliases.end(), w2) != c.aliases.end())
-          out.command = &c;
-      }
-      if (!out.command) {
-        auto hint = suggest(w2, subs);
-        return usage("unknown command '" + w1 + " " + w2 + "'" +
-                     (hint.empty() ? "" : "; did you mean '" + w1 + " " + hint + "'?") + " See `opentabs " + w1 +
-                     " --help`");
-      }
-      consumed = 2;
-    } else {
-      std::vector<std::string> names = groups;
-      for (const auto& c : table)
-        if (!is_group_command(c)) names.push_back(c.path);
-      auto hint = suggest(w1, names);
-      return usage("unknown command '" + w1 + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                   " See `opentabs --help`");
-    }
+    return std::size_t{0};
   }
-  if (!out.command) return usage("no default command");
-  const command_spec& cmd = *out.command;
+  const std::string& w1 = words[word_idx[0]];
+  for (const auto& c : table) {
+    if (is_group_command(c)) continue;
+    if (c.path == w1 || std::find(c.aliases.begin(), c.aliases.end(), w1) != c.aliases.end()) out.command = &c;
+  }
+  if (out.command) return std::size_t{1};
+  const auto groups = command_groups(table);
+  if (std::find(groups.begin(), groups.end(), w1) != groups.end()) {
+    if (auto st = choose_group_command(table, words, word_idx, saw_help, out); !st) return st.err();
+    return std::size_t{2};
+  }
+  std::vector<std::string> names = groups;
+  for (const auto& c : table)
+    if (!is_group_command(c)) names.push_back(c.path);
+  auto hint = suggest(w1, names);
+  return usage("unknown command '" + w1 + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " See `opentabs --help`");
+}
 
-  // Pass 2: options and positionals of the chosen command.
+// Pass 2: the options and positionals of the chosen command (the command words skipped).
+status read_options(const command_spec& cmd, const std::vector<std::string>& words, const std::vector<std::size_t>& word_idx,
+                    std::size_t consumed, parsed_command& out) {
   std::vector<option_spec> opts = cmd.options;
   for (const auto& g : global_options()) opts.push_back(g);
   std::vector<std::string> names;
   for (const auto& o : opts) names.push_back("--" + o.name);
-
   bool only_positionals = false;
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (consumed > 0 && (i == word_idx[0] || (consumed == 2 && i == word_idx[1]))) continue;
@@ -282,6 +281,25 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
       out.flags.insert(spec->name);
     }
   }
+  return ok();
+}
+
+}  // namespace
+
+result<parsed_command> parse_command_line(const std::vector<command_spec>& table, const std::vector<std::string>& words,
+                                          std::string_view default_command) {
+  parsed_command out;
+  bool saw_help = false;
+  const auto word_idx = command_word_positions(table, words, saw_help);
+  auto consumed = choose_command(table, words, word_idx, saw_help, default_command, out);
+  if (!consumed) return consumed.err();
+  if (out.version || out.help) {
+    out.command = nullptr;
+    return out;
+  }
+  if (!out.command) return usage("no default command");
+  const command_spec& cmd = *out.command;
+  if (auto st = read_options(cmd, words, word_idx, *consumed, out); !st) return st.err();
   if (out.has("help")) {
     out.help = true;
     return out;
@@ -290,16 +308,14 @@ result<parsed_command> parse_command_line(const std::vector<command_spec>& table
     out.version = true;
     return out;
   }
-
   std::size_t required = 0;
   for (const auto& p : cmd.positionals) required += p.required ? 1 : 0;
   if (out.positionals.size() < required) {
     const auto& missing = cmd.positionals[out.positionals.size()];
     return usage("missing argument <" + missing.name + ">; usage: " + usage_line(cmd));
   }
-  if (out.positionals.size() > cmd.positionals.size()) {
+  if (out.positionals.size() > cmd.positionals.size())
     return usage("unexpected argument '" + out.positionals[cmd.positionals.size()] + "'; usage: " + usage_line(cmd));
-  }
   return out;
 }
 

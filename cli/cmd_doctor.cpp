@@ -136,13 +136,8 @@ void mcp_client_checks(std::vector<check>& out, const std::optional<std::string>
                    "paste one from `opentabs start --show-config`, or use `opentabs tool call` from a shell"});
 }
 
-}  // namespace
-
-int cmd_doctor(context& ctx, const parsed_command&) {
-  std::vector<check> checks;
-  const auto& paths = ctx.paths;
-
-  // Files.
+// The config directory, config.json and the secret; the secret when it could be read.
+std::optional<std::string> file_checks(const config::config_paths& paths, std::vector<check>& checks) {
   if (auto mode = file_mode(paths.dir); !mode) {
     checks.push_back({"config directory", verdict::fail, paths.dir.string() + " does not exist", "run `opentabs start`"});
   } else if ((*mode & 077) != 0) {
@@ -186,7 +181,11 @@ int cmd_doctor(context& ctx, const parsed_command&) {
   }
   checks.push_back(auth);
 
-  // Extension copy on disk.
+  return secret;
+}
+
+// The extension copy on disk.
+void extension_copy_check(const config::config_paths& paths, std::vector<check>& checks) {
   auto manifest = paths.extension_dir() / "manifest.json";
   std::error_code ec;
   if (!std::filesystem::exists(manifest, ec)) {
@@ -213,7 +212,12 @@ int cmd_doctor(context& ctx, const parsed_command&) {
       checks.push_back({"extension installed", verdict::pass, paths.extension_dir().string(), ""});
   }
 
-  // Server.
+}
+
+// The server on the port: reachable, opentabs, proving the secret, its version; its
+// authenticated /health when it accepts the secret.
+std::optional<json::object> server_checks(context& ctx, const std::optional<std::string>& secret, std::vector<check>& checks) {
+  const auto& paths = ctx.paths;
   server_api api(ctx.port.port, paths);
   auto version = api.probe();
   std::optional<json::object> health;
@@ -247,6 +251,11 @@ int cmd_doctor(context& ctx, const parsed_command&) {
     }
     if (secret) checks.push_back(websocket_check(ctx.port.port, *secret));
   }
+  return health;
+}
+
+// What the server's /health says about the extension and the plugins.
+void health_checks(const config::config_paths& paths, const std::optional<json::object>& health, std::vector<check>& checks) {
   if (health) {
     bool connected = json::get_bool(*health, "extensionConnected").value_or(false);
     checks.push_back(connected ? check{"extension connected", verdict::pass,
@@ -270,8 +279,9 @@ int cmd_doctor(context& ctx, const parsed_command&) {
     checks.push_back({"extension connected", verdict::skip, "server not reachable", ""});
     checks.push_back({"plugins loaded", verdict::skip, "server not reachable", ""});
   }
-  mcp_client_checks(checks, secret);
+}
 
+int report(context& ctx, const std::vector<check>& checks) {
   bool any_fail = false;
   for (const auto& c : checks) any_fail = any_fail || c.result == verdict::fail;
   if (ctx.json) {
@@ -295,6 +305,18 @@ int cmd_doctor(context& ctx, const parsed_command&) {
   }
   print_line(any_fail ? red("Some checks failed.", col) : green("All checks passed.", col));
   return any_fail ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+int cmd_doctor(context& ctx, const parsed_command&) {
+  std::vector<check> checks;
+  auto secret = file_checks(ctx.paths, checks);
+  extension_copy_check(ctx.paths, checks);
+  auto health = server_checks(ctx, secret, checks);
+  health_checks(ctx.paths, health, checks);
+  mcp_client_checks(checks, secret);
+  return report(ctx, checks);
 }
 
 }  // namespace opentabs::cli

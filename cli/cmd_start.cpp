@@ -203,23 +203,14 @@ int start_stdio(context& ctx) {
   return bridge::run_stdio_bridge(bridge::with_env_knobs(o));
 }
 
-int start_background(context& ctx, const parsed_command& cmd) {
-  std::uint16_t port = ctx.port.port;
-  if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
-  std::vector<std::string> args = {"start", "--port", std::to_string(port)};
-  if (cmd.has("dev")) args.push_back("--dev");
-  if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
-  bool first_run = install_extension_copy(ctx, true) || !extension_present(ctx);
-  auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
-  if (!pid) return report_error(ctx, pid.err());
-
-  // Wait until it answers /health, or until it dies (then say why, from its log).
+// Waits until the background server `pid` answers /health, or dies (then says why, from its
+// log), or the start timeout passes: nullopt once it answers, else the exit code.
+std::optional<int> wait_until_started(context& ctx, std::uint16_t port, long pid, progress& prog) {
   auto timeout = env_ms("OPENTABS_START_TIMEOUT_MS", std::chrono::milliseconds(15'000));
-  progress prog(ctx.term, "starting opentabs on port " + std::to_string(port));
   server_api api(port, ctx.paths);
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
-    if (auto code = reap_child(*pid)) {
+    if (auto code = reap_child(pid)) {
       if (*code == kExitOk) {
         // Our server lost the port to a concurrent start (see lost_start_race): the winner
         // serves, and server.pid is the winner's to write.
@@ -238,11 +229,11 @@ int start_background(context& ctx, const parsed_command& cmd) {
     // our child; another pid means a concurrent start won and ours is about to exit.
     if (v && !v->empty()) {
       auto owner = pid_file_owner(ctx);
-      if (!owner || *owner == *pid || !process_alive(*owner)) break;
+      if (!owner || *owner == pid || !process_alive(*owner)) break;
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       prog.fail();
-      return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(*pid) + ") did not answer within " +
+      return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(pid) + ") did not answer within " +
                                                     std::to_string(timeout.count()) + " ms; see `opentabs logs`");
     }
     for (int i = 0; i < 4; ++i) {
@@ -250,6 +241,21 @@ int start_background(context& ctx, const parsed_command& cmd) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
+  return std::nullopt;
+}
+
+int start_background(context& ctx, const parsed_command& cmd) {
+  std::uint16_t port = ctx.port.port;
+  if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
+  std::vector<std::string> args = {"start", "--port", std::to_string(port)};
+  if (cmd.has("dev")) args.push_back("--dev");
+  if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
+  bool first_run = install_extension_copy(ctx, true) || !extension_present(ctx);
+  auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
+  if (!pid) return report_error(ctx, pid.err());
+
+  progress prog(ctx.term, "starting opentabs on port " + std::to_string(port));
+  if (auto code = wait_until_started(ctx, port, *pid, prog)) return *code;
   prog.done();  // the outcome is printed below, on stdout
   if (ctx.json) {
     print_json(json::object{{"pid", static_cast<std::int64_t>(*pid)},
@@ -265,26 +271,9 @@ int start_background(context& ctx, const parsed_command& cmd) {
   return kExitOk;
 }
 
-}  // namespace
-
-int cmd_start(context& ctx, const parsed_command& cmd) {
-  int modes = (cmd.has("background") ? 1 : 0) + (cmd.has("stdio") ? 1 : 0) + (cmd.has("show-config") ? 1 : 0);
-  if (modes > 1) return report_error(ctx, "usage", "choose one of --background, --stdio and --show-config");
-  if (cmd.has("stdio")) return start_stdio(ctx);  // the bridge ensures the secret and the server itself
-
-  if (auto st = config::ensure_config_dir(ctx.paths); !st) return report_error(ctx, st.err());
-  if (auto st = config::ensure_extension_dirs(ctx.paths); !st) return report_error(ctx, st.err());
-  auto secret = config::ensure_secret(ctx.paths.auth_json());
-  if (!secret) return report_error(ctx, secret.err());
-
-  if (cmd.has("show-config")) {
-    std::string text = render_client_config({ctx.port.port, secret->secret, ctx.term.color_stdout});
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return kExitOk;
-  }
-  if (cmd.has("background")) return start_background(ctx, cmd);
-
-  // Foreground.  `--port 0` (ephemeral) is allowed here: the server prints the real port.
+// `opentabs start` in the foreground (also the background server's own process).  `--port 0`
+// (ephemeral) is allowed here: the server prints the real port.
+int start_foreground(context& ctx, const parsed_command& cmd, bool secret_generated) {
   const bool child = std::getenv(kBackgroundChildEnv) != nullptr;
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
   std::uint16_t port = ctx.port.port;
@@ -300,7 +289,7 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   bool first_run = child ? false : !extension_present(ctx);
   std::unique_ptr<log_tee> tee;
   if (!child) {
-    if (secret->generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
+    if (secret_generated) print_line("created a new secret in " + ctx.paths.auth_json().string());
     auto t = log_tee::start(ctx.paths.server_log(), server_log_max_bytes());
     if (t) tee = std::move(*t);
     else print_note(ctx, "not writing server.log: " + t.err().message);
@@ -336,6 +325,28 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
       if (auto quiet = lost_start_race(ctx, port)) return *quiet;
   }
   return code;
+}
+
+}  // namespace
+
+int cmd_start(context& ctx, const parsed_command& cmd) {
+  int modes = (cmd.has("background") ? 1 : 0) + (cmd.has("stdio") ? 1 : 0) + (cmd.has("show-config") ? 1 : 0);
+  if (modes > 1) return report_error(ctx, "usage", "choose one of --background, --stdio and --show-config");
+  if (cmd.has("stdio")) return start_stdio(ctx);  // the bridge ensures the secret and the server itself
+
+  if (auto st = config::ensure_config_dir(ctx.paths); !st) return report_error(ctx, st.err());
+  if (auto st = config::ensure_extension_dirs(ctx.paths); !st) return report_error(ctx, st.err());
+  auto secret = config::ensure_secret(ctx.paths.auth_json());
+  if (!secret) return report_error(ctx, secret.err());
+
+  if (cmd.has("show-config")) {
+    std::string text = render_client_config({ctx.port.port, secret->secret, ctx.term.color_stdout});
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  if (cmd.has("background")) return start_background(ctx, cmd);
+
+  return start_foreground(ctx, cmd, secret->generated);
 }
 
 int cmd_stop(context& ctx, const parsed_command&) {

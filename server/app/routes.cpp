@@ -113,95 +113,163 @@ bool router::rate_limited(net::http_exchange& ex, rate_limiter& limiter) {
   return true;
 }
 
-net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
-  const auto& req = ex.request();
-  const std::string& path = req.path;
+// The routes by path, like the MCP and extension method tables: each row names the method
+// it allows (null: the handler decides), the rate limit it spends from (null: none) and its
+// handler.  A `{name}` in a path matches one non-empty piece, handed to the handler.
+struct route_table {
+  struct request {
+    net::http_exchange& ex;
+    bool authenticated;
+    std::string_view name;  // the {name} piece of the path, if it has one
+  };
+  using handler = net::awaitable<void> (*)(router&, request);
+  struct row {
+    std::string_view path;
+    const char* method;
+    rate_limiter router::*limit;
+    handler handle;
+  };
 
-  if (path == "/ws") {
-    auto creds = check_ws_subprotocols(codec::offered_subprotocols(req), state_.secret, proof_check());
-    if (!codec::is_websocket_upgrade(req)) {
-      ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
-      co_return;
-    }
-    co_await hub_.serve(ex, creds.connection_id);
+  static net::awaitable<void> ws(router& r, request q);
+  static net::awaitable<void> health(router& r, request q);
+  static net::awaitable<void> challenge(router& r, request q);
+  static net::awaitable<void> mcp(router& r, request q);
+  static net::awaitable<void> gateway(router& r, request q);
+  static net::awaitable<void> tools(router& r, request q);
+  static net::awaitable<void> tool_call(router& r, request q);
+  static net::awaitable<void> ws_info(router& r, request q);
+  static net::awaitable<void> audit(router& r, request q);
+  static net::awaitable<void> reload(router& r, request q);
+  static net::awaitable<void> extension_reload(router& r, request q);
+  static net::awaitable<void> plugin_settings(router& r, request q);
+
+  static constexpr row rows[] = {
+      {"/ws", nullptr, nullptr, &ws},
+      {"/health", "GET", nullptr, &health},
+      {peer_proof::kChallengePath, "GET", &router::challenges_, &challenge},
+      {"/mcp", nullptr, nullptr, &mcp},
+      {"/mcp/gateway", nullptr, nullptr, &gateway},
+      {"/tools", "GET", nullptr, &tools},
+      {"/tools/{name}/call", "POST", &router::tool_calls_, &tool_call},
+      {"/ws-info", nullptr, nullptr, &ws_info},
+      {"/audit", "GET", nullptr, &audit},
+      {"/reload", "POST", &router::reloads_, &reload},
+      {"/extension/reload", "POST", &router::extension_reloads_, &extension_reload},
+      {"/plugin-settings", "POST", &router::plugin_settings_, &plugin_settings},
+  };
+
+  // The row for `path` and the {name} piece it matched, or null.
+  static const row* find(std::string_view path, std::string_view& name);
+};
+
+namespace {
+
+// Whether `path` has the shape of `pattern`; a `{name}` piece goes to `name`.
+bool path_matches(std::string_view pattern, std::string_view path, std::string_view& name) {
+  const auto open = pattern.find('{');
+  if (open == std::string_view::npos) return pattern == path;
+  const auto prefix = pattern.substr(0, open);
+  const auto suffix = pattern.substr(pattern.find('}', open) + 1);
+  if (path.size() <= prefix.size() + suffix.size() || !path.starts_with(prefix) || !path.ends_with(suffix)) return false;
+  name = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
+  return true;
+}
+
+}  // namespace
+
+const route_table::row* route_table::find(std::string_view path, std::string_view& name) {
+  for (const auto& r : rows)
+    if (path_matches(r.path, path, name)) return &r;
+  return nullptr;
+}
+
+net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
+  std::string_view name;
+  const auto* row = route_table::find(ex.request().path, name);
+  if (!row) {
+    ex.respond(http_response::error(404, "not_found", "Not Found"));
     co_return;
   }
-  if (path == "/health") {
-    if (wrong_method(ex, "GET")) co_return;
-    health(ex, authed);
+  if (row->method && wrong_method(ex, row->method)) co_return;
+  if (row->limit && rate_limited(ex, this->*(row->limit))) co_return;
+  co_await row->handle(*this, route_table::request{ex, authed, name});
+}
+
+net::awaitable<void> route_table::ws(router& r, request q) {
+  auto creds = check_ws_subprotocols(codec::offered_subprotocols(q.ex.request()), r.state_.secret, r.proof_check());
+  if (!codec::is_websocket_upgrade(q.ex.request())) {
+    q.ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
     co_return;
   }
-  if (path == peer_proof::kChallengePath) {
-    if (!wrong_method(ex, "GET") && !rate_limited(ex, challenges_)) answer_challenge(ex);
+  co_await r.hub_.serve(q.ex, creds.connection_id);
+}
+
+net::awaitable<void> route_table::health(router& r, request q) {
+  r.health(q.ex, q.authenticated);
+  co_return;
+}
+
+net::awaitable<void> route_table::challenge(router& r, request q) {
+  r.answer_challenge(q.ex);
+  co_return;
+}
+
+net::awaitable<void> route_table::mcp(router& r, request q) { co_await r.mcp_.handle(q.ex); }
+
+net::awaitable<void> route_table::gateway(router& r, request q) { co_await r.gateway_.handle(q.ex); }
+
+net::awaitable<void> route_table::tools(router& r, request q) {
+  r.list_tools(q.ex);
+  co_return;
+}
+
+net::awaitable<void> route_table::tool_call(router& r, request q) {
+  co_await r.call_tool(q.ex, codec::percent_decode(q.name));
+}
+
+net::awaitable<void> route_table::ws_info(router&, request q) {
+  auto host = std::string(q.ex.request().header("Host"));
+  q.ex.respond(http_response::json(200, json::object{{"wsUrl", json::str("ws://" + host + "/ws")}}));
+  co_return;
+}
+
+net::awaitable<void> route_table::audit(router& r, request q) {
+  r.audit(q.ex);
+  co_return;
+}
+
+net::awaitable<void> route_table::reload(router& r, request q) {
+  auto outcome = co_await r.reload();
+  if (outcome.ok)
+    q.ex.respond(http_response::json(
+        200, json::object{{"ok", true}, {"plugins", outcome.plugins}, {"durationMs", outcome.duration_ms}}));
+  else
+    q.ex.respond(http_response::json(500, json::object{{"ok", false}, {"error", json::str(outcome.error)}}));
+}
+
+net::awaitable<void> route_table::extension_reload(router& r, request q) {
+  if (!r.hub_.connected()) {
+    q.ex.respond(http_response::json(503, json::object{{"ok", false}, {"error", "Extension not connected"}}));
     co_return;
   }
-  if (path == "/mcp") {
-    co_await mcp_.handle(ex);
+  r.hub_.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "extension.reload"}});
+  q.ex.respond(http_response::json(200, json::object{{"ok", true}, {"message", "Reload signal sent to extension"}}));
+}
+
+net::awaitable<void> route_table::plugin_settings(router& r, request q) {
+  auto body = json::parse_object(q.ex.request().body);
+  const json::object* settings = body ? json::get_object(*body, "settings") : nullptr;
+  const auto* plugin = body ? json::get_string(*body, "plugin") : nullptr;
+  if (!plugin || !settings) {
+    q.ex.respond(http_response::json(
+        400, json::object{{"ok", false}, {"error", body ? "Body must be {\"plugin\": string, \"settings\": object}"
+                                                        : json::str("Invalid JSON body: " + body.err().message)}}));
     co_return;
   }
-  if (path == "/mcp/gateway") {
-    co_await gateway_.handle(ex);
-    co_return;
-  }
-  if (path == "/tools") {
-    if (!wrong_method(ex, "GET")) list_tools(ex);
-    co_return;
-  }
-  if (path.rfind("/tools/", 0) == 0 && path.size() > 12 && path.substr(path.size() - 5) == "/call") {
-    if (wrong_method(ex, "POST")) co_return;
-    if (rate_limited(ex, tool_calls_)) co_return;
-    co_await call_tool(ex, codec::percent_decode(path.substr(7, path.size() - 12)));
-    co_return;
-  }
-  if (path == "/ws-info") {
-    auto host = std::string(req.header("Host"));
-    ex.respond(http_response::json(200, json::object{{"wsUrl", json::str("ws://" + host + "/ws")}}));
-    co_return;
-  }
-  if (path == "/audit") {
-    if (!wrong_method(ex, "GET")) audit(ex);
-    co_return;
-  }
-  if (path == "/reload") {
-    if (wrong_method(ex, "POST")) co_return;
-    if (rate_limited(ex, reloads_)) co_return;
-    auto r = co_await reload();
-    if (r.ok)
-      ex.respond(http_response::json(200, json::object{{"ok", true}, {"plugins", r.plugins}, {"durationMs", r.duration_ms}}));
-    else
-      ex.respond(http_response::json(500, json::object{{"ok", false}, {"error", json::str(r.error)}}));
-    co_return;
-  }
-  if (path == "/extension/reload") {
-    if (wrong_method(ex, "POST")) co_return;
-    if (rate_limited(ex, extension_reloads_)) co_return;
-    if (!hub_.connected()) {
-      ex.respond(http_response::json(503, json::object{{"ok", false}, {"error", "Extension not connected"}}));
-      co_return;
-    }
-    hub_.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "extension.reload"}});
-    ex.respond(http_response::json(200, json::object{{"ok", true}, {"message", "Reload signal sent to extension"}}));
-    co_return;
-  }
-  if (path == "/plugin-settings") {
-    if (wrong_method(ex, "POST")) co_return;
-    if (rate_limited(ex, plugin_settings_)) co_return;
-    auto body = json::parse_object(req.body);
-    const json::object* settings = body ? json::get_object(*body, "settings") : nullptr;
-    const auto* plugin = body ? json::get_string(*body, "plugin") : nullptr;
-    if (!plugin || !settings) {
-      ex.respond(http_response::json(
-          400, json::object{{"ok", false}, {"error", body ? "Body must be {\"plugin\": string, \"settings\": object}"
-                                                          : json::str("Invalid JSON body: " + body.err().message)}}));
-      co_return;
-    }
-    auto problem = apply_plugin_settings ? apply_plugin_settings(std::string(*plugin), *settings)
+  auto problem = r.apply_plugin_settings ? r.apply_plugin_settings(std::string(*plugin), *settings)
                                          : std::string("plugin settings are not available");
-    if (!problem.empty()) ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
-    else ex.respond(http_response::json(200, json::object{{"ok", true}}));
-    co_return;
-  }
-  ex.respond(http_response::error(404, "not_found", "Not Found"));
+  if (!problem.empty()) q.ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
+  else q.ex.respond(http_response::json(200, json::object{{"ok", true}}));
 }
 
 bool router::authorization_matches(std::string_view header) const {

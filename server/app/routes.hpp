@@ -41,6 +41,7 @@ class router {
   std::function<std::string(const std::string& plugin, const json::object& settings)> apply_plugin_settings;
 
  private:
+  friend struct route_table;  // the paths and their handlers (routes.cpp)
   net::awaitable<void> route(net::http_exchange& ex, bool authenticated);
   net::awaitable<void> call_tool(net::http_exchange& ex, std::string name);
   void list_tools(net::http_exchange& ex);

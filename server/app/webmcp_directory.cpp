@@ -100,56 +100,92 @@ void webmcp_directory::reindex() {
     for (std::size_t i = 0; i < frame.tools.size(); ++i) by_name_.emplace(frame.tools[i].mcp_name, std::pair{key, i});
 }
 
-result<webmcp_update> webmcp_directory::replace_frame(const std::string& connection_id, const json::object& params) {
+namespace {
+
+// The frame a webmcp.frameTools report is about, checked.
+struct frame_report {
+  std::int64_t tab = 0;
+  std::int64_t frame = 0;
+  std::string document_id;
+  std::string url;
+  std::string site;
+  const json::array* tools = nullptr;
+};
+
+result<frame_report> read_frame_report(const json::object& params, const webmcp_limits& limits) {
+  frame_report r;
   auto tab = json::get_int(params, "tabId");
   if (!tab || *tab < 0) return invalid("tabId must be a non-negative integer");
+  r.tab = *tab;
   auto frame_id = json::get_int(params, "frameId");
   if (!frame_id || *frame_id < 0) return invalid("frameId must be a non-negative integer");
-  std::string document_id;
+  r.frame = *frame_id;
   if (const auto* d = json::find(params, "documentId"); d && !d->is_null()) {
     if (!d->is_string() || !valid_document_id(std::string_view(d->get_string())))
       return invalid("documentId must be a string of at most 128 letters, digits, '-' or '_'");
-    document_id = std::string(d->get_string());
+    r.document_id = std::string(d->get_string());
   }
   const auto* url = json::get_string(params, "url");
   if (!url) return invalid("url must be a string");
-  if (url->size() > limits_.max_url_chars) return invalid("url is longer than " + std::to_string(limits_.max_url_chars) + " characters");
+  if (url->size() > limits.max_url_chars) return invalid("url is longer than " + std::to_string(limits.max_url_chars) + " characters");
   auto site = webmcp::site_of_url(std::string_view(*url));
   if (!site) return invalid("url must be an http(s) URL with a host");
-  const auto* list = json::get_array(params, "tools");
-  if (!list) return invalid("tools must be an array");
+  r.url = std::string(*url);
+  r.site = *site;
+  r.tools = json::get_array(params, "tools");
+  if (!r.tools) return invalid("tools must be an array");
+  return r;
+}
 
-  frame_key key{connection_id, *tab, *frame_id};
+}  // namespace
+
+result<webmcp_update> webmcp_directory::replace_frame(const std::string& connection_id, const json::object& params) {
+  auto report = read_frame_report(params, limits_);
+  if (!report) return report.err();
+  frame_key key{connection_id, report->tab, report->frame};
   auto existing = frames_.find(key);
-  if (existing == frames_.end() && !list->empty()) {
+  if (existing == frames_.end() && !report->tools->empty()) {
     std::size_t frames_in_tab = 0;
     for (const auto& [k, f] : frames_)
-      if (std::get<0>(k) == connection_id && std::get<1>(k) == *tab) ++frames_in_tab;
+      if (std::get<0>(k) == connection_id && std::get<1>(k) == report->tab) ++frames_in_tab;
     if (frames_in_tab >= limits_.max_frames_per_tab)
-      return invalid("too many frames with WebMCP tools in tab " + std::to_string(*tab) + " (limit " +
+      return invalid("too many frames with WebMCP tools in tab " + std::to_string(report->tab) + " (limit " +
                      std::to_string(limits_.max_frames_per_tab) + ")");
   }
   auto before = fingerprint(connection_id);
 
   frame_entry next;
-  next.document_id = document_id;
-  next.url = std::string(*url);
-  next.site = *site;
-  next.slug = webmcp::site_slug(*site);
+  next.document_id = report->document_id;
+  next.url = report->url;
+  next.site = report->site;
+  next.slug = webmcp::site_slug(report->site);
   // A new document in the same frame keeps nothing from the old one: names are reused only
   // while the same document re-reports.
-  const frame_entry* previous = existing != frames_.end() && existing->second.document_id == document_id ? &existing->second : nullptr;
+  const frame_entry* previous =
+      existing != frames_.end() && existing->second.document_id == report->document_id ? &existing->second : nullptr;
+  webmcp_update update;
+  take_tools(key, *report->tools, previous, next, update);
+  if (next.tools.empty()) {
+    if (existing != frames_.end()) frames_.erase(existing);
+  } else {
+    frames_[key] = std::move(next);
+  }
+  reindex();
+  update.changed = fingerprint(connection_id) != before;
+  return update;
+}
+
+void webmcp_directory::take_tools(const frame_key& key, const json::array& list, const frame_entry* previous, frame_entry& next,
+                                  webmcp_update& update) const {
+  const std::string& connection_id = std::get<0>(key);
   std::size_t budget_left = limits_.max_tools_per_connection - std::min(limits_.max_tools_per_connection, connection_tool_count(connection_id, &key));
   auto [page_tools, page_bytes] = page_usage(key);
   std::size_t page_tools_left = limits_.max_tools_per_page - std::min(limits_.max_tools_per_page, page_tools);
   std::set<std::string> seen, assigned;
-  webmcp_update update;
   std::size_t overflow = 0;
   std::string overflow_reason;
-
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const auto& item = (*list)[i];
-    const auto* obj = item.if_object();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto* obj = list[i].if_object();
     std::string label = "#" + std::to_string(i);
     if (obj)
       if (const auto* n = json::get_string(*obj, "name")) label = excerpt_for_error(*n, 80);
@@ -165,89 +201,89 @@ result<webmcp_update> webmcp_directory::replace_frame(const std::string& connect
                                   std::to_string(limits_.max_tools_per_connection) + ")";
       continue;
     }
-    auto reject = [&](std::string reason) { update.rejected.push_back({label, std::move(reason)}); };
-    if (!obj) { reject("tool descriptor must be an object"); continue; }
-    const auto* name = json::get_string(*obj, "name");
-    if (!name || name->empty()) { reject("missing name"); continue; }
-    if (!webmcp::valid_tool_name(*name)) { reject("invalid name: use 1-128 characters from A-Z a-z 0-9 _ . -"); continue; }
-    if (!seen.insert(std::string(*name)).second) { reject("duplicate name in this frame"); continue; }
-    const auto* desc = json::get_string(*obj, "description");
-    if (!desc || desc->empty()) { reject("missing description"); continue; }
-    if (desc->size() > limits_.max_description_chars) {
-      reject("description longer than " + std::to_string(limits_.max_description_chars) + " characters");
+    if (!obj) {
+      update.rejected.push_back({label, "tool descriptor must be an object"});
       continue;
     }
-    std::string title;
-    if (const auto* t = json::find(*obj, "title"); t && !t->is_null()) {
-      if (!t->is_string() || t->get_string().size() > limits_.max_title_chars) {
-        reject("title must be a string of at most " + std::to_string(limits_.max_title_chars) + " characters");
-        continue;
-      }
-      title = std::string(t->get_string());
-    }
-    auto schema = checked_schema(json::find(*obj, "inputSchema"), limits_);
-    if (!schema) { reject(schema.err().message); continue; }
-    if (page_bytes + schema->first > limits_.max_schema_bytes_per_page) {
-      reject("the inputSchemas of this page's WebMCP tools exceed " + std::to_string(limits_.max_schema_bytes_per_page) +
-             " bytes in total");
+    if (const auto* name = json::get_string(*obj, "name"); name && !name->empty() && webmcp::valid_tool_name(*name) &&
+                                                          !seen.insert(std::string(*name)).second) {
+      update.rejected.push_back({label, "duplicate name in this frame"});
       continue;
     }
-    // Not compiled here (see the header): a re-report of the same document with the same
-    // schema keeps the slot, and with it whatever compiling it gave.
-    std::shared_ptr<webmcp_schema> slot;
-    if (previous)
-      for (const auto& t : previous->tools)
-        if (t.name == *name && t.schema->schema == schema->second) slot = t.schema;
-    if (!slot) {
-      slot = std::make_shared<webmcp_schema>();
-      slot->schema = std::move(schema->second);
-      slot->limits = limits_.schema_limits();
+    auto entry = read_tool(*obj, previous, page_bytes);
+    if (!entry) {
+      update.rejected.push_back({label, entry.err().message});
+      continue;
     }
-    page_bytes += schema->first;
-
-    tool_entry entry;
-    entry.name = std::string(*name);
-    entry.title = std::move(title);
-    entry.description = std::string(*desc);
-    entry.schema = std::move(slot);
-    entry.schema_bytes = schema->first;
-    if (const auto* ann = json::get_object(*obj, "annotations")) entry.read_only = json::get_bool(*ann, "readOnlyHint").value_or(false);
-
-    // Stable names: a tool the same document reported before keeps its name; otherwise the
-    // plain `webmcp_<site>_<tool>` if free, else one qualified by tab (and frame).
-    std::string mcp_name;
-    if (previous)
-      for (const auto& t : previous->tools)
-        if (t.name == entry.name) mcp_name = t.mcp_name;
-    auto taken = [&](const std::string& n) {
-      if (assigned.count(n)) return true;
-      auto it = by_name_.find(n);
-      return it != by_name_.end() && it->second.first != key;
-    };
-    if (mcp_name.empty() || taken(mcp_name)) {
-      mcp_name = webmcp::mcp_tool_name(next.slug, entry.name);
-      if (taken(mcp_name)) {
-        std::string suffix = "_t" + std::to_string(*tab);
-        if (*frame_id != 0) suffix += "f" + std::to_string(*frame_id);
-        mcp_name = webmcp::mcp_tool_name(next.slug, entry.name, suffix);
-        for (int n = 2; taken(mcp_name); ++n) mcp_name = webmcp::mcp_tool_name(next.slug, entry.name, suffix + "_" + std::to_string(n));
-      }
-    }
-    assigned.insert(mcp_name);
-    entry.mcp_name = mcp_name;
-    update.accepted.emplace_back(entry.name, mcp_name);
-    next.tools.push_back(std::move(entry));
+    entry->mcp_name = mcp_name_for(key, next, previous, entry->name, assigned);
+    assigned.insert(entry->mcp_name);
+    update.accepted.emplace_back(entry->name, entry->mcp_name);
+    next.tools.push_back(std::move(*entry));
   }
   if (overflow > 0) update.rejected.push_back({std::to_string(overflow) + " more tool(s)", overflow_reason});
+}
 
-  if (next.tools.empty()) {
-    if (existing != frames_.end()) frames_.erase(existing);
-  } else {
-    frames_[key] = std::move(next);
+result<webmcp_directory::tool_entry> webmcp_directory::read_tool(const json::object& obj, const frame_entry* previous,
+                                                                 std::size_t& page_bytes) const {
+  const auto* name = json::get_string(obj, "name");
+  if (!name || name->empty()) return invalid("missing name");
+  if (!webmcp::valid_tool_name(*name)) return invalid("invalid name: use 1-128 characters from A-Z a-z 0-9 _ . -");
+  const auto* desc = json::get_string(obj, "description");
+  if (!desc || desc->empty()) return invalid("missing description");
+  if (desc->size() > limits_.max_description_chars)
+    return invalid("description longer than " + std::to_string(limits_.max_description_chars) + " characters");
+  tool_entry entry;
+  if (const auto* t = json::find(obj, "title"); t && !t->is_null()) {
+    if (!t->is_string() || t->get_string().size() > limits_.max_title_chars)
+      return invalid("title must be a string of at most " + std::to_string(limits_.max_title_chars) + " characters");
+    entry.title = std::string(t->get_string());
   }
-  reindex();
-  update.changed = fingerprint(connection_id) != before;
-  return update;
+  auto schema = checked_schema(json::find(obj, "inputSchema"), limits_);
+  if (!schema) return schema.err();
+  if (page_bytes + schema->first > limits_.max_schema_bytes_per_page)
+    return invalid("the inputSchemas of this page's WebMCP tools exceed " + std::to_string(limits_.max_schema_bytes_per_page) +
+                   " bytes in total");
+  // Not compiled here (see the header): a re-report of the same document with the same
+  // schema keeps the slot, and with it whatever compiling it gave.
+  std::shared_ptr<webmcp_schema> slot;
+  if (previous)
+    for (const auto& t : previous->tools)
+      if (t.name == *name && t.schema->schema == schema->second) slot = t.schema;
+  if (!slot) {
+    slot = std::make_shared<webmcp_schema>();
+    slot->schema = std::move(schema->second);
+    slot->limits = limits_.schema_limits();
+  }
+  page_bytes += schema->first;
+  entry.name = std::string(*name);
+  entry.description = std::string(*desc);
+  entry.schema = std::move(slot);
+  entry.schema_bytes = schema->first;
+  if (const auto* ann = json::get_object(obj, "annotations")) entry.read_only = json::get_bool(*ann, "readOnlyHint").value_or(false);
+  return entry;
+}
+
+// Stable names: a tool the same document reported before keeps its name; otherwise the
+// plain `webmcp_<site>_<tool>` if free, else one qualified by tab (and frame).
+std::string webmcp_directory::mcp_name_for(const frame_key& key, const frame_entry& next, const frame_entry* previous,
+                                           const std::string& name, const std::set<std::string>& assigned) const {
+  std::string mcp_name;
+  if (previous)
+    for (const auto& t : previous->tools)
+      if (t.name == name) mcp_name = t.mcp_name;
+  auto taken = [&](const std::string& n) {
+    if (assigned.count(n)) return true;
+    auto it = by_name_.find(n);
+    return it != by_name_.end() && it->second.first != key;
+  };
+  if (!mcp_name.empty() && !taken(mcp_name)) return mcp_name;
+  mcp_name = webmcp::mcp_tool_name(next.slug, name);
+  if (!taken(mcp_name)) return mcp_name;
+  std::string suffix = "_t" + std::to_string(std::get<1>(key));
+  if (std::get<2>(key) != 0) suffix += "f" + std::to_string(std::get<2>(key));
+  mcp_name = webmcp::mcp_tool_name(next.slug, name, suffix);
+  for (int n = 2; taken(mcp_name); ++n) mcp_name = webmcp::mcp_tool_name(next.slug, name, suffix + "_" + std::to_string(n));
+  return mcp_name;
 }
 
 result<webmcp_update> webmcp_directory::sync_all(const std::string& connection_id, const json::object& params) {

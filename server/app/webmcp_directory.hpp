@@ -140,6 +140,13 @@ class webmcp_directory {
   // report changed anything a client can see.
   std::string fingerprint(const std::string& connection_id) const;
   void reindex();
+  // replace_frame's steps: the reported tools that fit the limits into `next` (the others
+  // into update.rejected); one tool checked (an error is its rejection reason); its MCP name.
+  void take_tools(const frame_key& key, const json::array& list, const frame_entry* previous, frame_entry& next,
+                  webmcp_update& update) const;
+  result<tool_entry> read_tool(const json::object& obj, const frame_entry* previous, std::size_t& page_bytes) const;
+  std::string mcp_name_for(const frame_key& key, const frame_entry& next, const frame_entry* previous, const std::string& name,
+                           const std::set<std::string>& assigned) const;
 
   webmcp_limits limits_;
   std::map<frame_key, frame_entry> frames_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "net/event.hpp"
 #include "util/clock.hpp"
 
 namespace opentabs::mcp {
@@ -320,13 +321,12 @@ asio::awaitable<std::optional<json::value>> conformance_tools::ask_client(const 
 asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_clients(const tools::call_options& options,
                                                                                        std::vector<json::object> questions) {
   struct waiting {
-    explicit waiting(asio::any_io_executor ex, std::size_t n) : timer(ex), results(n) {}
-    asio::steady_timer timer;
+    explicit waiting(asio::any_io_executor ex, std::size_t n) : answered(std::move(ex)), results(n) {}
+    net::event answered;
     std::vector<std::optional<json::value>> results;
     std::size_t open = 0;
   };
   auto w = std::make_shared<waiting>(ex_, questions.size());
-  w->timer.expires_at(asio::steady_timer::time_point::max());
   std::vector<std::shared_ptr<bool>> answered;
   for (std::size_t i = 0; i < questions.size(); ++i) {
     auto done = std::make_shared<bool>(false);
@@ -335,7 +335,7 @@ asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_
       if (*done) return;
       *done = true;
       if (result) w->results[i] = json::copy_out(*result);
-      if (--w->open == 0) w->timer.cancel();
+      if (--w->open == 0) w->answered.notify_all();
     };
     ++w->open;
     if (!options.elicit(std::move(questions[i]), finish)) finish(nullptr);
@@ -344,9 +344,9 @@ asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_
     options.cancel->on_cancel([w, answered] {
       for (const auto& d : answered) *d = true;
       w->open = 0;
-      w->timer.cancel();
+      w->answered.notify_all();
     });
-  while (w->open > 0) co_await w->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+  while (w->open > 0) co_await w->answered.wait();
   if (options.cancel) options.cancel->clear_hook();
   co_return std::move(w->results);
 }

@@ -11,6 +11,11 @@
 // io_context::run() from returning) unless the owner runs until io_context::stop() and asks
 // to keep it: then a stream of short-lived entries (one per MCP call) arms it about once per
 // deadline period instead of once per entry.
+//
+// The timer (and so the clock) is a template parameter: the server uses `deadline_set`, on
+// asio::steady_timer; tests use a timer on a clock they move by hand, so they never wait on
+// real time.  The definitions live in deadline_set.ipp; deadline_set.cpp instantiates the
+// steady one.
 #pragma once
 
 #include <functional>
@@ -21,25 +26,27 @@
 
 namespace opentabs::net {
 
-class deadline_set {
+template <class Timer>
+class basic_deadline_set {
   struct state;
 
  public:
-  using time_point = steady_clock::time_point;
+  using clock_type = typename Timer::clock_type;
+  using time_point = typename Timer::time_point;
   static constexpr time_point never = time_point::max();
 
   enum class when_empty { cancel_timer, keep_timer };
-  explicit deadline_set(asio::any_io_executor ex, when_empty idle = when_empty::cancel_timer);
-  ~deadline_set();  // entries still registered stay valid; their deadlines no longer fire
-  deadline_set(const deadline_set&) = delete;
-  deadline_set& operator=(const deadline_set&) = delete;
+  explicit basic_deadline_set(asio::any_io_executor ex, when_empty idle = when_empty::cancel_timer);
+  ~basic_deadline_set();  // entries still registered stay valid; their deadlines no longer fire
+  basic_deadline_set(const basic_deadline_set&) = delete;
+  basic_deadline_set& operator=(const basic_deadline_set&) = delete;
 
   // One holder's deadline; registered for its lifetime.
   class entry {
    public:
     // `on_expired` runs from the timer's handler, at most once per set deadline, and must not
     // destroy entries (cancelling a socket, which completes its wait later, is the use).
-    entry(deadline_set& set, std::function<void()> on_expired);
+    entry(basic_deadline_set& set, std::function<void()> on_expired);
     ~entry();
     entry(const entry&) = delete;
     entry& operator=(const entry&) = delete;
@@ -51,7 +58,7 @@ class deadline_set {
     time_point deadline() const { return deadline_; }
 
    private:
-    friend class deadline_set;
+    friend class basic_deadline_set;
     std::shared_ptr<state> state_;
     std::function<void()> on_expired_;
     time_point deadline_ = never;
@@ -64,5 +71,8 @@ class deadline_set {
  private:
   std::shared_ptr<state> state_;
 };
+
+using deadline_set = basic_deadline_set<asio::steady_timer>;
+extern template class basic_deadline_set<asio::steady_timer>;
 
 }  // namespace opentabs::net

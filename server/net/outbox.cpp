@@ -39,19 +39,16 @@ void outbox::close() {
   if (closed_) return;
   closed_ = true;
   channel_.close();
-  drained_.cancel();
+  drained_.notify_all();
 }
 
 void outbox::written(std::size_t n) {
   unwritten_bytes_ -= std::min(unwritten_bytes_, n);
-  drained_.cancel();
+  drained_.notify_all();
 }
 
 awaitable<void> outbox::wait_unwritten_at_most(std::size_t limit) {
-  while (!closed_ && unwritten_bytes_ > limit) {
-    drained_.expires_at(steady_clock::time_point::max());
-    co_await drained_.async_wait(as_value);
-  }
+  while (!closed_ && unwritten_bytes_ > limit) co_await drained_.wait();
 }
 
 awaitable<out_bytes> outbox::next() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "net/asio.hpp"
+#include "net/event.hpp"
 
 namespace opentabs::net {
 
@@ -65,9 +66,9 @@ class outbox {
   asio::experimental::channel<void(asio::error_code, out_bytes)> channel_;
   bool closed_ = false;
   bool finishing_ = false;
-  out_bytes carry_;
+  out_bytes carry_;  // a large item take_ready left for the next write
   std::size_t unwritten_bytes_ = 0;
-  asio::steady_timer drained_;  // parked at "never"; written() and close() cancel it  // a large item take_ready left for the next write
+  event drained_;  // written() and close() notify it
 };
 
 }  // namespace opentabs::net

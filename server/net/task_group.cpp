@@ -1,12 +1,11 @@
-// A count of running tasks and the timers of those waiting for it to reach zero: the last
-// task to end cancels them (the timers are the join point: nothing else wakes them).
+// A count of running tasks and an event its waiters wait on: the last task to end notifies
+// it (the join point).
 #include "net/task_group.hpp"
 
 #include <algorithm>
 #include <map>
 #include <utility>
-#include <vector>
-
+#include "net/event.hpp"
 #include "util/log.hpp"
 
 namespace opentabs::net {
@@ -29,17 +28,16 @@ std::function<void(std::exception_ptr)> log_failure(std::string what) {
 }
 
 struct task_group::state {
-  explicit state(asio::any_io_executor e) : ex(std::move(e)) {}
+  explicit state(asio::any_io_executor e) : ex(e), all_ended(std::move(e)) {}
   asio::any_io_executor ex;
   std::size_t running = 0;
-  std::vector<asio::steady_timer*> waiters;
+  event all_ended;
   std::map<std::uint64_t, std::function<void()>> stoppers;
   std::uint64_t next_stopper = 1;
   bool closed = false;
 
   void ended() {
-    if (--running == 0)
-      for (auto* w : waiters) w->cancel();
+    if (--running == 0) all_ended.notify_all();
   }
 };
 
@@ -99,16 +97,9 @@ void task_group::stop_registration::reset() {
 }
 
 awaitable<bool> task_group::wait(steady_clock::time_point deadline) {
-  if (s_->running == 0) co_return true;
-  auto s = s_;
-  asio::steady_timer timer(s->ex, deadline);
-  s->waiters.push_back(&timer);
-  struct unregister {
-    state& st;
-    asio::steady_timer* t;
-    ~unregister() { std::erase(st.waiters, t); }
-  } guard{*s, &timer};
-  co_await timer.async_wait(as_value);
+  auto s = s_;  // the group may go while this waits
+  bool before_deadline = true;
+  while (s->running > 0 && before_deadline) before_deadline = co_await s->all_ended.wait_until(deadline);
   co_return s->running == 0;
 }
 

@@ -169,16 +169,10 @@ std::optional<std::string> sdk_incompatibility(std::string_view plugin_sdk, std:
          ".x or update the server.";
 }
 
-result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, const load_options& opt) {
-  loaded_plugin p;
-  p.source = std::string(source);
-  std::error_code ec;
-  fs::path canonical = fs::canonical(dir, ec);
-  if (ec) return load_error(dir.string(), "plugin directory cannot be resolved (" + ec.message() + ")");
-  if (!fs::is_directory(canonical, ec)) return load_error(dir.string(), "is not a directory");
-  p.source_path = canonical;
+namespace {
 
-  // package.json
+// package.json: the plugin's name, version and its `opentabs` section.
+status read_package_json(const fs::path& canonical, loaded_plugin& p) {
   auto pkg_text = read_part(canonical, "package.json", max_package_json_bytes);
   if (!pkg_text) return pkg_text.err();
   auto pkg_v = parse_part("package.json", *pkg_text, max_package_json_bytes);
@@ -223,54 +217,63 @@ result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, 
     if (!s) return s.err();
     *dst = std::move(*s);
   }
+  return ok();
+}
 
-  // dist/tools.json
+// dist/tools.json in its current form: SDK version, config schema, icons, pre-script, tools.
+status read_tools_object(const json::object& tj, loaded_plugin& p, const load_options& opt, std::string& pre_script_file) {
+  if (auto* sdk = json::find(tj, "sdkVersion"); sdk && !sdk->is_null()) {
+    if (!sdk->is_string()) return load_error("dist/tools.json", "sdkVersion must be a string");
+    p.sdk_version = std::string(sdk->get_string());
+    if (auto why = sdk_incompatibility(*p.sdk_version, opt.server_sdk)) return load_error("dist/tools.json", *why);
+  } else {
+    p.warnings.push_back("dist/tools.json has no sdkVersion; SDK compatibility not checked");
+  }
+  if (auto* cs = json::find(tj, "configSchema"); cs && !cs->is_null()) {
+    if (!cs->is_object()) return load_error("dist/tools.json", "configSchema must be an object");
+    auto fields = parse_config_schema(cs->get_object());
+    if (!fields) return load_error("dist/tools.json", fields.err().message);
+    p.config_schema = cs->get_object();
+    p.config_fields = std::move(*fields);
+  }
+  for (auto [key, dst] : {std::pair{"iconSvg", &p.icon_svg}, {"iconInactiveSvg", &p.icon_inactive_svg},
+                          {"iconDarkSvg", &p.icon_dark_svg}, {"iconDarkInactiveSvg", &p.icon_dark_inactive_svg}}) {
+    auto s = optional_string(tj, key, "dist/tools.json");
+    if (!s) return s.err();
+    if (!s->empty()) *dst = std::move(*s);
+  }
+  auto psf = optional_string(tj, "preScriptFile", "dist/tools.json");
+  if (!psf) return psf.err();
+  pre_script_file = std::move(*psf);
+  auto psh = optional_string(tj, "preScriptHash", "dist/tools.json");
+  if (!psh) return psh.err();
+  p.pre_script_hash = std::move(*psh);
+  auto* tools = json::get_array(tj, "tools");
+  if (!tools) return load_error("dist/tools.json", "\"tools\" must be an array");
+  if (auto s = load_tools(*tools, p, opt); !s) return s.err();
+  return ok();
+}
+
+// dist/tools.json (an object, or a legacy bare array of tools); `pre_script_file` is the
+// pre-script it names, if any.
+status read_tools_json(const fs::path& canonical, loaded_plugin& p, const load_options& opt, std::string& pre_script_file) {
   auto tools_text = read_part(canonical, "dist/tools.json", max_tools_json_bytes);
   if (!tools_text) return tools_text.err();
   auto tools_v = parse_part("dist/tools.json", *tools_text, max_tools_json_bytes);
   if (!tools_v) return tools_v.err();
-  std::string pre_script_file;
   if (tools_v->is_array()) {
     p.warnings.push_back("dist/tools.json is a bare array (legacy format): no sdkVersion or configSchema");
     if (auto s = load_tools(tools_v->get_array(), p, opt); !s) return s.err();
   } else if (tools_v->is_object()) {
-    auto& tj = tools_v->get_object();
-    if (auto* sdk = json::find(tj, "sdkVersion"); sdk && !sdk->is_null()) {
-      if (!sdk->is_string()) return load_error("dist/tools.json", "sdkVersion must be a string");
-      p.sdk_version = std::string(sdk->get_string());
-      if (auto why = sdk_incompatibility(*p.sdk_version, opt.server_sdk)) return load_error("dist/tools.json", *why);
-    } else {
-      p.warnings.push_back("dist/tools.json has no sdkVersion; SDK compatibility not checked");
-    }
-    if (auto* cs = json::find(tj, "configSchema"); cs && !cs->is_null()) {
-      if (!cs->is_object()) return load_error("dist/tools.json", "configSchema must be an object");
-      auto fields = parse_config_schema(cs->get_object());
-      if (!fields) return load_error("dist/tools.json", fields.err().message);
-      p.config_schema = cs->get_object();
-      p.config_fields = std::move(*fields);
-    }
-    for (auto [key, dst] : {std::pair{"iconSvg", &p.icon_svg}, {"iconInactiveSvg", &p.icon_inactive_svg},
-                            {"iconDarkSvg", &p.icon_dark_svg}, {"iconDarkInactiveSvg", &p.icon_dark_inactive_svg}}) {
-      auto s = optional_string(tj, key, "dist/tools.json");
-      if (!s) return s.err();
-      if (!s->empty()) *dst = std::move(*s);
-    }
-    auto psf = optional_string(tj, "preScriptFile", "dist/tools.json");
-    if (!psf) return psf.err();
-    pre_script_file = std::move(*psf);
-    auto psh = optional_string(tj, "preScriptHash", "dist/tools.json");
-    if (!psh) return psh.err();
-    p.pre_script_hash = std::move(*psh);
-    auto* tools = json::get_array(tj, "tools");
-    if (!tools) return load_error("dist/tools.json", "\"tools\" must be an array");
-    if (auto s = load_tools(*tools, p, opt); !s) return s.err();
+    if (auto s = read_tools_object(tools_v->get_object(), p, opt, pre_script_file); !s) return s.err();
   } else {
     return load_error("dist/tools.json", "must be an object (or a legacy array of tools)");
   }
-  if (p.url_patterns.empty() && !has_required_url_field(p.config_fields))
-    return load_error("package.json", "opentabs.urlPatterns is empty and configSchema has no required url field");
+  return ok();
+}
 
-  // dist/adapter.iife.js
+// dist/adapter.iife.js, then the optional source map and pre-script.
+status read_adapter_files(const fs::path& canonical, loaded_plugin& p, const std::string& pre_script_file) {
   auto adapter = read_part(canonical, "dist/adapter.iife.js", max_adapter_bytes);
   if (!adapter) return adapter.err();
   if (adapter->empty()) return load_error("dist/adapter.iife.js", "is empty");
@@ -300,6 +303,25 @@ result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, 
   } else {
     p.pre_script_hash.clear();
   }
+  return ok();
+}
+
+}  // namespace
+
+result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, const load_options& opt) {
+  loaded_plugin p;
+  p.source = std::string(source);
+  std::error_code ec;
+  fs::path canonical = fs::canonical(dir, ec);
+  if (ec) return load_error(dir.string(), "plugin directory cannot be resolved (" + ec.message() + ")");
+  if (!fs::is_directory(canonical, ec)) return load_error(dir.string(), "is not a directory");
+  p.source_path = canonical;
+  if (auto st = read_package_json(canonical, p); !st) return st.err();
+  std::string pre_script_file;
+  if (auto st = read_tools_json(canonical, p, opt, pre_script_file); !st) return st.err();
+  if (p.url_patterns.empty() && !has_required_url_field(p.config_fields))
+    return load_error("package.json", "opentabs.urlPatterns is empty and configSchema has no required url field");
+  if (auto st = read_adapter_files(canonical, p, pre_script_file); !st) return st.err();
   return p;
 }
 

@@ -395,6 +395,15 @@ struct validator::impl {
     return std::move(doc.get_object());
   }
 
+  // What the explanation of one failure looks at: the failing schema node and value.
+  struct explain_site {
+    const json::value& root;
+    const failure& f;
+    const std::string& base;
+    const json::object& node;
+    const json::value* val;
+  };
+
   // Ajv-style explanation of a RapidJSON failure; `base` prefixes instance pointers of
   // nested diagnoses.  `budget` bounds the nested compiles one explanation may cost.
   violation explain(const json::value& root, const failure& f, const std::string& base, int& budget) const {
@@ -402,19 +411,34 @@ struct validator::impl {
     out.keyword = f.keyword;
     out.path = join_path(base, f.instance_ptr);
     const json::value* node_v = resolve_pointer(document, f.schema_ptr);
-    const json::value* val = resolve_pointer(root, f.instance_ptr);
     static const json::object empty;
-    const json::object& node = node_v && node_v->is_object() ? node_v->get_object() : empty;
-    auto num = [&](std::string_view k) { auto* x = node.if_contains(k); return x ? number_text(*x) : std::string("?"); };
+    const explain_site at{root, f, base, node_v && node_v->is_object() ? node_v->get_object() : empty,
+                          resolve_pointer(root, f.instance_ptr)};
     const std::string& kw = f.keyword;
+    if (explain_value_keyword(at, out) || explain_bound(at, out)) return out;
+    if (kw == "dependencies") return explain_dependencies(at, std::move(out), budget);
+    if (kw == "patternProperties") return explain_pattern_properties(at, std::move(out), budget);
+    if (kw == "allOf") return explain_all_of(at, std::move(out), budget);
+    if (kw == "anyOf" || kw == "oneOf") return explain_any_of(at, std::move(out), budget);
+    out.message = "must be valid (failed \"" + kw + "\")";
+    return out;
+  }
 
-    auto nested = [&](const std::string& sub_ptr, const json::value& v, const std::string& sub_base) -> std::optional<violation> {
-      if (budget-- <= 0) return std::nullopt;
-      auto sub = run_at(sub_ptr, v);
-      if (!sub || sub->too_deep) return std::nullopt;
-      return explain(v, *sub, sub_base, budget);
-    };
+  // The explanation of a failure below `sub_ptr` for `v`, within the budget.
+  std::optional<violation> nested(const std::string& sub_ptr, const json::value& v, const std::string& sub_base, int& budget) const {
+    if (budget-- <= 0) return std::nullopt;
+    auto sub = run_at(sub_ptr, v);
+    if (!sub || sub->too_deep) return std::nullopt;
+    return explain(v, *sub, sub_base, budget);
+  }
 
+  // type, enum, required, additionalProperties, pattern, not: false for other keywords.
+  bool explain_value_keyword(const explain_site& at, violation& out) const {
+    const failure& f = at.f;
+    const std::string& base = at.base;
+    const json::object& node = at.node;
+    const json::value* val = at.val;
+    const std::string& kw = f.keyword;
     if (kw == "type") {
       auto* t = node.if_contains("type");
       std::string names;
@@ -439,7 +463,44 @@ struct validator::impl {
       // RapidJSON stops at the key, so the pointer names the extra property.
       out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
       out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
-    } else if (kw == "minimum") {
+    } else if (kw == "pattern") {
+      auto* p = node.if_contains("pattern");
+      std::size_t idx = checks.size();
+      if (p && p->is_string())
+        if (auto parsed = parse_check_marker(p->get_string())) idx = *parsed;
+      out.message = "must match pattern";
+      if (idx < checks.size() && val && val->is_string()) {
+        out.message = checks[idx].explain(val->get_string());
+        out.keyword = out.message.rfind("must match format", 0) == 0 ? "format" : "pattern";
+      }
+    } else if (kw == "not") {
+      auto* n = node.if_contains("not");
+      bool is_false = n && n->is_object() && n->get_object().empty();
+      out.message = is_false ? "is not allowed here" : "must NOT be valid";
+      auto* tag = node.if_contains(synthetic_tag);
+      if (tag && tag->is_string() && tag->get_string() == "opentabs:propertyNames") {
+        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
+        out.keyword = "propertyNames";
+        out.message = "property name '" + last_token(f.instance_ptr) + "' is invalid";
+      } else if (tag && tag->is_string() && tag->get_string() == "opentabs:additionalProperties") {
+        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
+        out.keyword = "additionalProperties";
+        out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // The size and range keywords: false for other keywords.
+  bool explain_bound(const explain_site& at, violation& out) const {
+    const failure& f = at.f;
+    const std::string& base = at.base;
+    const json::object& node = at.node;
+    const std::string& kw = f.keyword;
+    auto num = [&](std::string_view k) { auto* x = node.if_contains(k); return x ? number_text(*x) : std::string("?"); };
+    if (kw == "minimum") {
       bool excl = node.if_contains("exclusiveMinimum") && node.at("exclusiveMinimum").is_bool() && node.at("exclusiveMinimum").get_bool();
       out.message = std::string("must be ") + (excl ? "> " : ">= ") + num("minimum");
     } else if (kw == "maximum") {
@@ -467,129 +528,135 @@ struct validator::impl {
       out.message = "must NOT have fewer than " + num("minProperties") + " properties";
     } else if (kw == "maxProperties") {
       out.message = "must NOT have more than " + num("maxProperties") + " properties";
-    } else if (kw == "pattern") {
-      auto* p = node.if_contains("pattern");
-      std::size_t idx = checks.size();
-      if (p && p->is_string())
-        if (auto parsed = parse_check_marker(p->get_string())) idx = *parsed;
-      out.message = "must match pattern";
-      if (idx < checks.size() && val && val->is_string()) {
-        out.message = checks[idx].explain(val->get_string());
-        out.keyword = out.message.rfind("must match format", 0) == 0 ? "format" : "pattern";
-      }
-    } else if (kw == "not") {
-      auto* n = node.if_contains("not");
-      bool is_false = n && n->is_object() && n->get_object().empty();
-      out.message = is_false ? "is not allowed here" : "must NOT be valid";
-      auto* tag = node.if_contains(synthetic_tag);
-      if (tag && tag->is_string() && tag->get_string() == "opentabs:propertyNames") {
-        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
-        out.keyword = "propertyNames";
-        out.message = "property name '" + last_token(f.instance_ptr) + "' is invalid";
-      } else if (tag && tag->is_string() && tag->get_string() == "opentabs:additionalProperties") {
-        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
-        out.keyword = "additionalProperties";
-        out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
-      }
-    } else if (kw == "dependencies") {
-      out.message = "must satisfy the property dependencies";
-      auto* deps = node.if_contains("dependencies");
-      if (deps && deps->is_object() && val && val->is_object()) {
-        for (auto& [name, d] : deps->get_object()) {
-          if (!val->get_object().contains(name)) continue;
-          if (d.is_array()) {
-            for (auto& r : d.get_array())
-              if (r.is_string() && !val->get_object().contains(r.get_string())) {
-                out.message = "must have property '" + std::string(r.get_string()) + "' when property '" +
-                              std::string(name) + "' is present";
-                return out;
-              }
-          } else if (auto sub = run_at(f.schema_ptr + "/dependencies/" + escape_pointer_token(name), *val); sub && !sub->too_deep) {
-            if (budget-- > 0) return explain(*val, *sub, out.path, budget);
-          }
-        }
-      }
-    } else if (kw == "patternProperties") {
-      // RapidJSON reports these failures against the value's placeholder schema (pointer
-      // ""), so find the object schema: one with an entry for this key that rejects the
-      // parent object for this key.
-      std::string key = last_token(f.instance_ptr);
-      std::string parent = f.instance_ptr.substr(0, f.instance_ptr.rfind('/'));
-      out.message = "property '" + key + "' is invalid";
-      const json::value* parent_val = resolve_pointer(root, parent);
-      if (!parent_val || !val) return out;
-      for (auto& candidate : pattern_nodes) {
-        auto* cand = resolve_pointer(document, candidate);
-        auto* pats = cand && cand->is_object() ? cand->get_object().if_contains("patternProperties") : nullptr;
-        if (!pats || !pats->is_object()) continue;
-        std::vector<std::pair<std::string, const json::value*>> entries;
-        for (auto& [marker, sub_schema] : pats->get_object()) {
-          auto idx = parse_check_marker(marker);
-          if (idx && *idx < checks.size() && checks[*idx].matches(key)) entries.emplace_back(std::string(marker), &sub_schema);
-        }
-        if (entries.empty() || budget-- <= 0) continue;
-        auto whole = run_at(candidate, *parent_val);
-        if (!whole || whole->keyword != "patternProperties" || whole->instance_ptr != "/" + escape_pointer_token(key)) continue;
-        for (auto& [marker, sub_schema] : entries) {
-          auto* tag = sub_schema->is_object() ? sub_schema->get_object().if_contains(synthetic_tag) : nullptr;
-          std::string_view t = tag && tag->is_string() ? std::string_view(tag->get_string()) : std::string_view();
-          if (t == "opentabs:propertyNames") {
-            out.path = join_path(base, parent);
-            out.keyword = "propertyNames";
-            out.message = "property name '" + key + "' is invalid: " + checks[*parse_check_marker(marker)].explain(key);
-            return out;
-          }
-          if (t == "opentabs:additionalProperties") {
-            out.path = join_path(base, parent);
-            out.keyword = "additionalProperties";
-            out.message = "must NOT have additional properties ('" + key + "')";
-            return out;
-          }
-          if (auto v = nested(candidate + "/patternProperties/" + escape_pointer_token(marker), *val, out.path)) return *v;
-        }
-        break;
-      }
-    } else if (kw == "allOf") {
-      out.message = "must match all schemas in allOf";
-      auto* all = node.if_contains("allOf");
-      if (all && all->is_array() && val) {
-        for (std::size_t i = 0; i < all->get_array().size(); ++i) {
-          auto sub_ptr = f.schema_ptr + "/allOf/" + std::to_string(i);
-          if (budget-- <= 0) break;
-          auto sub = run_at(sub_ptr, *val);
-          if (!sub) continue;
-          auto& branch = all->get_array()[i];
-          auto* tag = branch.is_object() ? branch.get_object().if_contains(synthetic_tag) : nullptr;
-          if (tag && tag->is_string()) {
-            std::string_view t = tag->get_string();
-            if (t == "opentabs:contains") out.message = "must contain at least 1 valid item", out.keyword = "contains";
-            else if (t == "opentabs:then") out.message = "must match \"then\" schema", out.keyword = "if";
-            else if (t == "opentabs:else") out.message = "must match \"else\" schema", out.keyword = "if";
-            return out;
-          }
-          if (sub->too_deep) break;
-          return explain(*val, *sub, out.path, budget);
-        }
-      }
-    } else if (kw == "anyOf" || kw == "oneOf") {
-      out.message = kw == "anyOf" ? "must match a schema in anyOf" : "must match exactly one schema in oneOf";
-      auto* list = node.if_contains(kw);
-      if (list && list->is_array() && val) {
-        std::vector<std::size_t> plausible;
-        std::size_t passing = 0;
-        for (std::size_t i = 0; i < list->get_array().size(); ++i) {
-          auto& b = list->get_array()[i];
-          if (!b.is_object()) continue;
-          if (budget-- <= 0) return out;
-          auto sub = run_at(f.schema_ptr + "/" + kw + "/" + std::to_string(i), *val);
-          if (!sub) ++passing;
-          else if (type_accepts(b.get_object(), *val) && discriminators_agree(b.get_object(), *val)) plausible.push_back(i);
-        }
-        if (passing == 0 && plausible.size() == 1)
-          if (auto v = nested(f.schema_ptr + "/" + kw + "/" + std::to_string(plausible[0]), *val, out.path)) return *v;
-      }
     } else {
-      out.message = "must be valid (failed \"" + kw + "\")";
+      return false;
+    }
+    return true;
+  }
+
+  // dependencies: the missing property, or the dependent schema's own failure.
+  violation explain_dependencies(const explain_site& at, violation out, int& budget) const {
+    const failure& f = at.f;
+    const json::object& node = at.node;
+    const json::value* val = at.val;
+    out.message = "must satisfy the property dependencies";
+    auto* deps = node.if_contains("dependencies");
+    if (deps && deps->is_object() && val && val->is_object()) {
+      for (auto& [name, d] : deps->get_object()) {
+        if (!val->get_object().contains(name)) continue;
+        if (d.is_array()) {
+          for (auto& r : d.get_array())
+            if (r.is_string() && !val->get_object().contains(r.get_string())) {
+              out.message = "must have property '" + std::string(r.get_string()) + "' when property '" +
+                            std::string(name) + "' is present";
+              return out;
+            }
+        } else if (auto sub = run_at(f.schema_ptr + "/dependencies/" + escape_pointer_token(name), *val); sub && !sub->too_deep) {
+          if (budget-- > 0) return explain(*val, *sub, out.path, budget);
+        }
+      }
+    }
+    return out;
+  }
+
+  // patternProperties: which property failed, and why.
+  violation explain_pattern_properties(const explain_site& at, violation out, int& budget) const {
+    const json::value& root = at.root;
+    const failure& f = at.f;
+    const std::string& base = at.base;
+    const json::value* val = at.val;
+    // RapidJSON reports these failures against the value's placeholder schema (pointer
+    // ""), so find the object schema: one with an entry for this key that rejects the
+    // parent object for this key.
+    std::string key = last_token(f.instance_ptr);
+    std::string parent = f.instance_ptr.substr(0, f.instance_ptr.rfind('/'));
+    out.message = "property '" + key + "' is invalid";
+    const json::value* parent_val = resolve_pointer(root, parent);
+    if (!parent_val || !val) return out;
+    for (auto& candidate : pattern_nodes) {
+      auto* cand = resolve_pointer(document, candidate);
+      auto* pats = cand && cand->is_object() ? cand->get_object().if_contains("patternProperties") : nullptr;
+      if (!pats || !pats->is_object()) continue;
+      std::vector<std::pair<std::string, const json::value*>> entries;
+      for (auto& [marker, sub_schema] : pats->get_object()) {
+        auto idx = parse_check_marker(marker);
+        if (idx && *idx < checks.size() && checks[*idx].matches(key)) entries.emplace_back(std::string(marker), &sub_schema);
+      }
+      if (entries.empty() || budget-- <= 0) continue;
+      auto whole = run_at(candidate, *parent_val);
+      if (!whole || whole->keyword != "patternProperties" || whole->instance_ptr != "/" + escape_pointer_token(key)) continue;
+      for (auto& [marker, sub_schema] : entries) {
+        auto* tag = sub_schema->is_object() ? sub_schema->get_object().if_contains(synthetic_tag) : nullptr;
+        std::string_view t = tag && tag->is_string() ? std::string_view(tag->get_string()) : std::string_view();
+        if (t == "opentabs:propertyNames") {
+          out.path = join_path(base, parent);
+          out.keyword = "propertyNames";
+          out.message = "property name '" + key + "' is invalid: " + checks[*parse_check_marker(marker)].explain(key);
+          return out;
+        }
+        if (t == "opentabs:additionalProperties") {
+          out.path = join_path(base, parent);
+          out.keyword = "additionalProperties";
+          out.message = "must NOT have additional properties ('" + key + "')";
+          return out;
+        }
+        if (auto v = nested(candidate + "/patternProperties/" + escape_pointer_token(marker), *val, out.path, budget)) return *v;
+      }
+      break;
+    }
+    return out;
+  }
+
+  // allOf: the failing branch (or what a synthetic branch stands for).
+  violation explain_all_of(const explain_site& at, violation out, int& budget) const {
+    const failure& f = at.f;
+    const json::object& node = at.node;
+    const json::value* val = at.val;
+    out.message = "must match all schemas in allOf";
+    auto* all = node.if_contains("allOf");
+    if (all && all->is_array() && val) {
+      for (std::size_t i = 0; i < all->get_array().size(); ++i) {
+        auto sub_ptr = f.schema_ptr + "/allOf/" + std::to_string(i);
+        if (budget-- <= 0) break;
+        auto sub = run_at(sub_ptr, *val);
+        if (!sub) continue;
+        auto& branch = all->get_array()[i];
+        auto* tag = branch.is_object() ? branch.get_object().if_contains(synthetic_tag) : nullptr;
+        if (tag && tag->is_string()) {
+          std::string_view t = tag->get_string();
+          if (t == "opentabs:contains") out.message = "must contain at least 1 valid item", out.keyword = "contains";
+          else if (t == "opentabs:then") out.message = "must match \"then\" schema", out.keyword = "if";
+          else if (t == "opentabs:else") out.message = "must match \"else\" schema", out.keyword = "if";
+          return out;
+        }
+        if (sub->too_deep) break;
+        return explain(*val, *sub, out.path, budget);
+      }
+    }
+    return out;
+  }
+
+  // anyOf / oneOf: the one plausible branch's failure, when there is exactly one.
+  violation explain_any_of(const explain_site& at, violation out, int& budget) const {
+    const failure& f = at.f;
+    const json::object& node = at.node;
+    const json::value* val = at.val;
+    const std::string& kw = f.keyword;
+    out.message = kw == "anyOf" ? "must match a schema in anyOf" : "must match exactly one schema in oneOf";
+    auto* list = node.if_contains(kw);
+    if (list && list->is_array() && val) {
+      std::vector<std::size_t> plausible;
+      std::size_t passing = 0;
+      for (std::size_t i = 0; i < list->get_array().size(); ++i) {
+        auto& b = list->get_array()[i];
+        if (!b.is_object()) continue;
+        if (budget-- <= 0) return out;
+        auto sub = run_at(f.schema_ptr + "/" + kw + "/" + std::to_string(i), *val);
+        if (!sub) ++passing;
+        else if (type_accepts(b.get_object(), *val) && discriminators_agree(b.get_object(), *val)) plausible.push_back(i);
+      }
+      if (passing == 0 && plausible.size() == 1)
+        if (auto v = nested(f.schema_ptr + "/" + kw + "/" + std::to_string(plausible[0]), *val, out.path, budget)) return *v;
     }
     return out;
   }
