@@ -168,13 +168,24 @@ fs::path extension_source_dir() {
   return fs::path(OPENTABS_SOURCE_DIR) / "extension";
 }
 
-namespace {
-
-// The extension's files from `source` into `target`, each written only when it differs;
-// `digests` gets every file's (path, content hash).
-status copy_files(const fs::path& source, const fs::path& target, install_report& report,
-                  std::vector<std::pair<std::string, std::string>>& digests) {
+result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
   std::error_code ec;
+  if (!fs::exists(source / "manifest.json", ec))
+    return make_error("no_extension", "the extension files were not found in " + source.string() +
+                                          " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
+  install_report report;
+  report.found = classify_extension_folder(source, target);
+  if (report.found == extension_folder::foreign) {
+    report.foreign_label = extension_folder_label(target);
+    if (!options.force) return report;  // never replace what we did not install
+    auto backup = back_up_foreign(target);
+    if (!backup) return backup.err();
+    report.backup = *backup;
+  }
+  report.installed = true;
+  std::vector<std::pair<std::string, std::string>> digests;
+  report.first_install = !fs::exists(target / "manifest.json", ec);
+  if (auto st = ensure_dir(target); !st) return st.err();
   for (auto it = fs::recursive_directory_iterator(source, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     auto rel = fs::relative(it->path(), source, ec);
@@ -201,17 +212,14 @@ status copy_files(const fs::path& source, const fs::path& target, install_report
     ++report.copied;
   }
   if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
-  return ok();
-}
-
-// The bundle hash, the version and our stamp, each rewritten only when it changed (this
-// runs on every start); whether any was written.
-result<bool> write_marks(const fs::path& target, const std::string& extension_hash) {
-  bool wrote = false;
+  // The extension reads this file when it starts and compares it with the extensionHash of
+  // sync.full: files updated under a running extension (opentabs upgraded) ask for a reload.
+  report.extension_hash = bundle_hash(std::move(digests));
   auto hash_file = target / kHashFile;
   auto recorded = read_file(hash_file, 64);
-  if (!recorded || *recorded != extension_hash) {
-    if (auto st = write_file_unsynced(hash_file, extension_hash, 0644); !st) return st.err();
+  bool wrote = report.copied > 0;
+  if (!recorded || *recorded != report.extension_hash) {
+    if (auto st = write_file_unsynced(hash_file, report.extension_hash, 0644); !st) return st.err();
     wrote = true;
   }
   // Rewritten only when the version changed: this runs on every start.
@@ -227,60 +235,14 @@ result<bool> write_marks(const fs::path& target, const std::string& extension_ha
     if (auto st = write_file_unsynced(target / kStampFile, stamp, 0644); !st) return st.err();
     wrote = true;
   }
-  return wrote;
-}
-
-}  // namespace
-
-result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
-  std::error_code ec;
-  if (!fs::exists(source / "manifest.json", ec))
-    return make_error("no_extension", "the extension files were not found in " + source.string() +
-                                          " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
-  install_report report;
-  report.found = classify_extension_folder(source, target);
-  if (report.found == extension_folder::foreign) {
-    report.foreign_label = extension_folder_label(target);
-    if (!options.force) return report;  // never replace what we did not install
-    auto backup = back_up_foreign(target);
-    if (!backup) return backup.err();
-    report.backup = *backup;
-  }
-  report.installed = true;
-  report.first_install = !fs::exists(target / "manifest.json", ec);
-  if (auto st = ensure_dir(target); !st) return st.err();
-  std::vector<std::pair<std::string, std::string>> digests;
-  if (auto st = copy_files(source, target, report, digests); !st) return st.err();
-  // The extension reads this file when it starts and compares it with the extensionHash of
-  // sync.full: files updated under a running extension (opentabs upgraded) ask for a reload.
-  report.extension_hash = bundle_hash(std::move(digests));
-  auto marks = write_marks(target, report.extension_hash);
-  if (!marks) return marks.err();
   // The files are written without waiting for the disk (a cold first start wrote ~50 of
   // them, and an fsync each was most of its time); one flush covers them all.  A power loss
   // before it can leave a file stale or empty: the next start compares every file with the
   // source and rewrites it.
-  report.wrote = report.copied > 0 || *marks;
-  if (report.wrote && !options.defer_sync)
+  report.wrote = wrote;
+  if (wrote && !options.defer_sync)
     if (auto st = sync_filesystem(target); !st) return st.err();
   return report;
-}
-
-net::awaitable<result<install_report>> copy_extension(blocking_pool& pool, extension_copy_job job) {
-  asio::steady_timer pause(co_await asio::this_coro::executor);
-  if (job.delay.count() > 0) {
-    pause.expires_after(job.delay);
-    co_await pause.async_wait(net::as_value);
-  }
-  auto install = [&job] { return install_extension(job.source, job.target, job.options); };
-  auto installed = co_await pool.run(install);
-  const auto give_up = std::chrono::steady_clock::now() + job.retry_limit;
-  while (!installed && out_of_descriptors(installed.err()) && std::chrono::steady_clock::now() < give_up) {
-    pause.expires_after(job.retry_interval);
-    co_await pause.async_wait(net::as_value);
-    installed = co_await pool.run(install);
-  }
-  co_return installed;
 }
 
 }  // namespace opentabs::app

@@ -11,13 +11,10 @@
 // stamp existed, by the manifest `key` that fixes our extension id).
 #pragma once
 
-#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
 
-#include "app/blocking_pool.hpp"
-#include "net/asio.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::app {
@@ -71,21 +68,6 @@ result<install_report> install_extension(const std::filesystem::path& source, co
 // Whether an install failed only because the process ran out of file descriptors (EMFILE,
 // ENFILE): worth trying again once connections give some back.
 bool out_of_descriptors(const error& e);
-
-// The server's copy at start (it runs while the server already serves).
-struct extension_copy_job {
-  std::filesystem::path source;
-  std::filesystem::path target;
-  install_options options;
-  std::chrono::milliseconds delay{0};  // before the copy starts (a test knob)
-  std::chrono::milliseconds retry_interval{50};
-  std::chrono::milliseconds retry_limit{10'000};
-};
-
-// install_extension as a job of `pool`, awaited.  A copy that ran out of descriptors
-// (connections arriving meanwhile) is tried again every retry_interval, on a timer of the
-// awaiting coroutine's executor, until retry_limit.
-net::awaitable<result<install_report>> copy_extension(blocking_pool& pool, extension_copy_job job);
 
 // One line for users when a foreign extension was left in place: what is there, what they
 // miss, and the command that replaces it (with a backup).

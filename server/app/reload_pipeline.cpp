@@ -63,15 +63,15 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
                                                              : plugins::canonical_tool_name(plugin, base_name);
 }
 
-reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, fs::path home,
-                                 blocking_pool& pool)
+reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, fs::path home)
     : ex_(ex),
       state_(state),
       announce_(announce),
       home_(std::move(home)),
-      pool_(pool),
       reload_done_(ex),
       load_bounds_(plugins::bounded_load_options_from_env()) {}
+
+reload_pipeline::~reload_pipeline() { reader_.join(); }
 
 reload_pipeline::prepared reload_pipeline::prepare() {
   prepared prep;
@@ -125,9 +125,25 @@ reload_outcome reload_pipeline::reload(bool announce) {
 net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce) {
   const auto sequence = ++reload_sequence_;
   auto prep = prepare();
-  // Discovery reads every plugin folder: on the blocking pool, so the io thread keeps serving
-  // while a slow filesystem answers (each plugin bounded by its deadline there).
-  auto found = co_await pool_.run([&in = prep.discovery] { return plugins::discover(in); });
+  // Discovery reads every plugin folder: on the reader thread, so the io thread keeps serving
+  // while a slow filesystem answers (each plugin bounded by its deadline there).  The result
+  // is handed back on the io thread; the shared state outlives this frame if the server stops
+  // while the reader still works.
+  struct handover {
+    explicit handover(asio::any_io_executor ex) : arrived(ex, asio::steady_timer::time_point::max()) {}
+    std::optional<plugins::discovery_result> found;
+    asio::steady_timer arrived;
+  };
+  auto state = std::make_shared<handover>(ex_);
+  asio::post(reader_, [state, in = prep.discovery, io = ex_] {
+    auto found = plugins::discover(in);
+    asio::post(io, [state, found = std::move(found)]() mutable {
+      state->found = std::move(found);
+      state->arrived.cancel();
+    });
+  });
+  while (!state->found) co_await state->arrived.async_wait(net::as_value);
+  auto found = std::move(*state->found);
   // A reload that started after this one and has ended read config.json and the plugins later:
   // the state never goes back to older news.  One still running applies after this one.
   if (sequence < applied_sequence_) co_return last_applied_;
@@ -150,28 +166,6 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
 
   reload_news news;
   for (const auto& p : state_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
-  take_plugins(std::move(found), news);
-  reset_stale_reviews();
-  // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
-  // it, and if anyone (this reset included) wrote since, the watcher reloads once more
-  // instead of missing that change.
-  update_adapters_and_registry();
-
-  out.plugins = state_.plugins.size();
-  out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prep.started).count();
-  ++state_.reloads.count;
-  state_.reloads.last_timestamp_ms = now_epoch_ms();
-  state_.reloads.last_duration_ms = out.duration_ms;
-
-  if (announce) {
-    news.secret_rotated = !old_secret.empty() && old_secret != state_.secret;
-    announce_.reloaded(news);
-  }
-  last_applied_ = out;
-  return out;
-}
-
-void reload_pipeline::take_plugins(plugins::discovery_result found, const reload_news& news) {
   std::vector<plugins::plugin> next;
   for (auto& l : found.plugins) {
     for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
@@ -188,10 +182,8 @@ void reload_pipeline::take_plugins(plugins::discovery_result found, const reload
     for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, next)) log::original_line("IIFE updated for " + p->name());
   state_.plugins = std::move(next);
   state_.discovery_errors = std::move(found.errors);
-}
 
-// Reviews of plugins whose version changed no longer hold (spec §2.2).
-void reload_pipeline::reset_stale_reviews() {
+  // Reviews of plugins whose version changed no longer hold (spec §2.2).
   std::map<std::string, std::string> versions;
   for (const auto& p : state_.plugins) versions[p.name()] = p.loaded.version;
   // The store may keep the edit to run again once config.json.lock is free: by value.
@@ -204,9 +196,10 @@ void reload_pipeline::reset_stale_reviews() {
     state_.cfg = r->cfg;
     for (const auto& n : *reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
   }
-}
+  // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
+  // it, and if anyone (this reset included) wrote since, the watcher reloads once more
+  // instead of missing that change.
 
-void reload_pipeline::update_adapters_and_registry() {
   if (defer_adapters_) {
     defer_adapters_ = false;
     std::vector<const plugins::loaded_plugin*> loaded_ptrs;
@@ -223,12 +216,28 @@ void reload_pipeline::update_adapters_and_registry() {
       plugin_tools.push_back(t);
     }
   state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+
+  out.plugins = state_.plugins.size();
+  out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prep.started).count();
+  ++state_.reloads.count;
+  state_.reloads.last_timestamp_ms = now_epoch_ms();
+  state_.reloads.last_duration_ms = out.duration_ms;
+
+  if (announce) {
+    news.secret_rotated = !old_secret.empty() && old_secret != state_.secret;
+    announce_.reloaded(news);
+  }
+  last_applied_ = out;
+  return out;
 }
 
 net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   if (reload_waiting_) {
     auto gen = reload_generation_;
-    while (reload_generation_ == gen) co_await reload_done_.wait();
+    while (reload_generation_ == gen) {
+      reload_done_.expires_at(asio::steady_timer::time_point::max());
+      co_await wait_for_running_reload();
+    }
     co_return last_reload_;
   }
   reload_waiting_ = true;
@@ -237,9 +246,11 @@ net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   last_reload_ = co_await reload_off_thread(true);
   reload_waiting_ = false;
   ++reload_generation_;
-  reload_done_.notify_all();
+  reload_done_.cancel();
   co_return last_reload_;
 }
+
+net::awaitable<void> reload_pipeline::wait_for_running_reload() { co_await reload_done_.async_wait(net::as_value); }
 
 void reload_pipeline::rewrite_adapter_files() {
   if (before_adapter_writes_) before_adapter_writes_();

@@ -4,8 +4,8 @@
 // It also takes in the config changes the server writes itself (permissions, settings),
 // and coalesces POST /reload requests.  The plugin folders may sit on a slow filesystem:
 // every plugin is loaded with a deadline (plugins/bounded_load.hpp), and POST /reload, the
-// config watcher and plugin install/update/remove run discovery as a job of the app's
-// blocking pool while the io thread keeps serving.  What a
+// config watcher and plugin install/update/remove run discovery on a reader thread while the
+// io thread keeps serving.  What a
 // reload changes in the server state is replaced at once on the io thread, after discovery,
 // so nothing sees a half-replaced state.
 #pragma once
@@ -19,12 +19,10 @@
 #include <vector>
 
 #include "app/announcer.hpp"
-#include "app/blocking_pool.hpp"
 #include "app/server_state.hpp"
 #include "config/config.hpp"
 #include "config/config_store.hpp"
 #include "net/asio.hpp"
-#include "net/event.hpp"
 #include "plugins/adapter_files.hpp"
 #include "plugins/bounded_load.hpp"
 #include "plugins/discovery.hpp"
@@ -47,15 +45,15 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
 
 class reload_pipeline {
  public:
-  reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, std::filesystem::path home,
-                  blocking_pool& pool);
+  reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, std::filesystem::path home);
+  ~reload_pipeline();
 
   // Reloads now, on this thread.  A config.json that does not parse keeps the last good
   // configuration (the outcome says why).  `announce` false: only at start, before anyone is
   // connected.
   reload_outcome reload(bool announce);
 
-  // The same with discovery on the blocking pool; the io thread serves meanwhile.  When a
+  // The same with discovery on the reader thread; the io thread serves meanwhile.  When a
   // reload that started later has already ended, its outcome stands and this one changes
   // nothing; otherwise this one applies (and a later one still running applies after it).
   net::awaitable<reload_outcome> reload_off_thread(bool announce);
@@ -103,19 +101,14 @@ class reload_pipeline {
   };
   prepared prepare();
   reload_outcome apply(prepared p, plugins::discovery_result found, bool announce);
-  // apply's steps: the discovered plugins into the state, the reviews their new versions
-  // void, then the adapter files and the tool registry.
-  void take_plugins(plugins::discovery_result found, const reload_news& news);
-  void reset_stale_reviews();
-  void update_adapters_and_registry();
+  net::awaitable<void> wait_for_running_reload();
   net::awaitable<void> write_pending_config();
 
   asio::any_io_executor ex_;
   server_state& state_;
   announcer& announce_;
   std::filesystem::path home_;
-  blocking_pool& pool_;
-  net::event reload_done_;  // a coalesced reload finished
+  asio::steady_timer reload_done_;  // cancelled when a coalesced reload finished
   bool reload_waiting_ = false;
   std::uint64_t reload_generation_ = 0;
   reload_outcome last_reload_;
@@ -128,6 +121,7 @@ class reload_pipeline {
   std::uint64_t reload_sequence_ = 0;   // reloads started
   std::uint64_t applied_sequence_ = 0;  // the newest one whose outcome is in the state
   reload_outcome last_applied_;
+  asio::thread_pool reader_{1};
 };
 
 }  // namespace opentabs::app

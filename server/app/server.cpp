@@ -10,13 +10,13 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
+#include <thread>
 
 #include "app/announcer.hpp"
-#include "app/blocking_pool.hpp"
 #include "app/browser_tools.hpp"
 #include "app/config_watcher.hpp"
 #include "app/confirmations.hpp"
@@ -120,7 +120,7 @@ class server_app {
         hub_(io.get_executor(), timing_from_env()),
         confirm_(io.get_executor()),
         announce_(state_, hub_, events_, tasks_),
-        reload_(io.get_executor(), state_, announce_, home, pool_),
+        reload_(io.get_executor(), state_, announce_, home),
         settings_(state_, reload_),
         pipeline_(state_, hub_, confirm_, events_),
         platform_(state_, [this](const std::string& p, tools::permission level, const std::string& v) {
@@ -235,6 +235,8 @@ class server_app {
     tasks_.spawn(watcher_.run(), "config watcher");
     await_signal();
     io_.run();
+    stop_copy_ = true;
+    if (copier_.joinable()) copier_.join();
     return exit_code_;
   }
 
@@ -260,34 +262,44 @@ class server_app {
   // descriptors (connections arriving meanwhile) tries again as they come back.
   void start_extension_copy(std::uint16_t port) {
     announce_.hold_sync();
-    // The first load's adapter files (the extension reads them once sync.full names them),
-    // queued first: a reload that writes adapter files waits for them to be written.
-    first_adapters_ = pool_.submit([durable = durable_ != nullptr, adapters = reload_.take_deferred_adapter_files(),
-                                    adapters_dir = state_.paths.adapters_dir()] {
-      auto files = plugins::write_adapter_file_list(adapters_dir, adapters);
-      if (!durable && (!files.written.empty() || !files.removed.empty()))
-        if (auto st = sync_filesystem(adapters_dir); !st) files.errors.push_back(st.err().message);
-      return files;
+    // A reload that writes adapter files waits for the first ones to be written.
+    reload_.set_before_adapter_writes([this] {
+      if (copier_.joinable()) copier_.join();
     });
-    reload_.set_before_adapter_writes([this] { first_adapters_.wait(); });
-    extension_copy_job job;
-    job.source = extension_source_dir();
-    job.target = state_.paths.extension_dir();
-    job.options.defer_sync = durable_ != nullptr;
-    job.delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
-    tasks_.spawn(copy_extension_then_announce(std::move(job), port), "the extension copy");
-  }
-
-  net::awaitable<void> copy_extension_then_announce(extension_copy_job job, std::uint16_t port) {
-    auto installed = co_await copy_extension(pool_, std::move(job));
-    auto adapters = co_await pool_.run([done = first_adapters_] { return done.get(); });
-    extension_copied(std::move(installed), adapters, port);
+    install_options options;
+    options.defer_sync = durable_ != nullptr;
+    const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
+    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay,
+                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.paths.adapters_dir()] {
+      for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
+        std::this_thread::sleep_for(copy_retry_interval);
+      auto installed = install_extension(source, target, options);
+      const auto give_up = std::chrono::steady_clock::now() + copy_retry_limit;
+      while (!installed && out_of_descriptors(installed.err()) && !stop_copy_ && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(copy_retry_interval);
+        installed = install_extension(source, target, options);
+      }
+      // The first load's adapter files (the extension reads them once sync.full names them).
+      auto files = plugins::write_adapter_file_list(adapters_dir, adapters);
+      if (!options.defer_sync && (!files.written.empty() || !files.removed.empty()))
+        if (auto st = sync_filesystem(adapters_dir); !st) files.errors.push_back(st.err().message);
+      asio::post(io_, [this, installed = std::move(installed), files = std::move(files), port]() mutable {
+        extension_copied(std::move(installed), files, port);
+      });
+    };
+    try {
+      copier_ = std::thread(copy);
+    } catch (const std::system_error& e) {
+      log::debug(std::string("copying the extension on this thread: ") + e.what());
+      copy();
+    }
   }
 
   // On the io thread, once the copy ended: its outcome, then the server says it is ready.
   void extension_copied(result<install_report> installed, const plugins::adapter_write_report& adapters, std::uint16_t port) {
-    // What the pool thread's allocations left in its own malloc arena (file contents) goes
-    // back to the system rather than into the idle RSS.
+    // The copier is past its last step; what its allocations left in its own malloc arena
+    // (file contents, ~0.1 MiB) goes back to the system rather than into the idle RSS.
+    if (copier_.joinable()) copier_.join();
     ::malloc_trim(0);
     if (!installed) {
       log::warn("extension not installed: " + installed.err().message);
@@ -314,6 +326,9 @@ class server_app {
               std::to_string(state_.plugins.size()) + " plugins, " + std::to_string(state_.registry.all().size()) +
               " tools)");
   }
+
+  static constexpr auto copy_retry_interval = 50ms;
+  static constexpr auto copy_retry_limit = 10s;
 
   // Every signal a user or a tool sends on purpose has a deliberate effect: SIGINT, SIGTERM
   // and SIGQUIT stop the server cleanly; SIGUSR1 and SIGHUP reload it (the original's dev
@@ -404,7 +419,6 @@ class server_app {
   server_state state_;
   tools::server_events events_;
   net::task_group tasks_;  // background work: shutdown closes and awaits it
-  blocking_pool pool_{2};  // disk work off the io thread: the extension copy, reload discovery
   extension_hub hub_;
   confirmations confirm_;
   announcer announce_;
@@ -422,7 +436,8 @@ class server_app {
   config_watcher watcher_;
   plugin_manager plugin_manager_;
   std::unique_ptr<background_sync> durable_;  // null: flush synchronously
-  std::shared_future<plugins::adapter_write_report> first_adapters_;  // written by start_extension_copy
+  std::thread copier_;                        // the extension copy (start_extension_copy)
+  std::atomic<bool> stop_copy_{false};
   bool stopping_ = false;
   int exit_code_ = 0;
 };
