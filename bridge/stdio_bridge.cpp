@@ -170,7 +170,6 @@ class relay {
   bool reinit_running_ = false;
   event reinit_done_;
   event stream_kick_;
-  bool stream_started_ = false;
   bool shutting_down_ = false;
   bool stdout_broken_ = false;
   int exit_code_ = 0;

@@ -15,7 +15,6 @@ namespace opentabs::cli {
 namespace {
 
 inline constexpr std::size_t kDefaultAuditLimit = 20;
-inline constexpr std::size_t kAuditFileTailBytes = 16 * 1024 * 1024;
 
 std::string encode(std::string_view s) {
   static const char* hex = "0123456789ABCDEF";

@@ -32,8 +32,6 @@ struct codec_config {
   using rng_type = wpp::random::none::int_generator<std::uint32_t>;
   struct permessage_deflate_config {
     using request_type = codec_config::request_type;
-    static const bool allow_disabling_context_takeover = true;
-    static const std::uint8_t minimum_outgoing_window_bits = 8;
   };
   using permessage_deflate_type = wpp::extensions::permessage_deflate::disabled<permessage_deflate_config>;
   static const std::size_t max_message_size = 32 * 1024 * 1024;
