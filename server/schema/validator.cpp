@@ -715,7 +715,7 @@ status validator::validate(const json::object& args, std::string_view tool_name)
   if (!run(*impl_->main, args, impl_->lim.max_instance_depth)) return ok();
   auto v = check(json::value(args));
   if (!v) return ok();
-  return make_error("invalid_arguments", describe_invalid_arguments(tool_name, *v));
+  return make_error(errc::invalid_params, describe_invalid_arguments(tool_name, *v));
 }
 
 std::size_t validator::pattern_count() const { return impl_->pattern_count; }

@@ -55,7 +55,6 @@ TEST_CASE("every category names itself and has a wire form on each boundary") {
   for (errc e : all_errc) {
     CAPTURE(to_string(e));
     CHECK(names.insert(std::string(to_string(e))).second);
-    CHECK(errc_named(to_string(e)) == e);
     error made = make_error(e, "why");
     CHECK(made.code == to_string(e));
     CHECK(made.is(e));
@@ -81,7 +80,7 @@ TEST_CASE("no finer reason of any module is an internal error") {
   check_reasons(schema::schema_failure::pattern_too_large);
   check_reasons(plugins::plugin_failure::unsafe_file);
   check_reasons(bridge::contact_failure::port_in_use);
-  check_reasons(cli::cli_failure::foreign_extension);
+  check_reasons(cli::cli_failure::already_running);
 }
 
 TEST_CASE("reasons of different modules never compare equal, even with the same value") {
