@@ -5,6 +5,7 @@
 
 #include "json/validate.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "net/net_failure.hpp"
 
 namespace opentabs::bridge {
 
@@ -58,11 +59,11 @@ result<std::string> stdout_line(std::string_view payload) {
                         std::memchr(payload.data(), '\r', payload.size()) == nullptr;
   if (one_line) {
     if (auto ok = json::validate(payload, limits); !ok)
-      return make_error("bad_payload", "server sent a message that is not JSON: " + ok.err().message);
+      return make_error(net::net_failure::bad_response, "server sent a message that is not JSON: " + ok.err().message);
     return std::string(payload);
   }
   auto v = json::parse(payload, limits);
-  if (!v) return make_error("bad_payload", "server sent a message that is not JSON: " + v.err().message);
+  if (!v) return make_error(net::net_failure::bad_response, "server sent a message that is not JSON: " + v.err().message);
   return json::dump(*v);
 }
 

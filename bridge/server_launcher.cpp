@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "bridge/contact_failure.hpp"
 #include "net/http_client.hpp"
+#include "net/net_failure.hpp"
 #include "util/descriptors.hpp"
 
 namespace opentabs::bridge {
@@ -25,14 +27,14 @@ namespace {
 result<pid_t> spawn_start_background(std::uint16_t port, const std::filesystem::path& log_file) {
   char exe[4096];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return make_error("io", "cannot find our own executable (/proc/self/exe)");
+  if (n <= 0) return make_error(errc::io, "cannot find our own executable (/proc/self/exe)");
   exe[n] = '\0';
   int log_fd = ::open(log_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (log_fd < 0 || null_fd < 0) {
     if (log_fd >= 0) ::close(log_fd);
     if (null_fd >= 0) ::close(null_fd);
-    return make_error("io", std::string("cannot prepare the server process: ") + std::strerror(errno));
+    return make_error(errc::io, std::string("cannot prepare the server process: ") + std::strerror(errno));
   }
   std::string port_text = std::to_string(port);
   std::vector<std::string> words = {"opentabs", "start", "--background", "--port", port_text};
@@ -44,7 +46,7 @@ result<pid_t> spawn_start_background(std::uint16_t port, const std::filesystem::
     int e = errno;
     ::close(log_fd);
     ::close(null_fd);
-    return make_error("io", std::string("fork failed: ") + std::strerror(e));
+    return make_error(errc::io, std::string("fork failed: ") + std::strerror(e));
   }
   if (pid == 0) {
     // Child: only async-signal-safe calls from here on.
@@ -71,9 +73,11 @@ net::awaitable<status> probe_server(std::uint16_t port) {
   net::http_client client(co_await asio::this_coro::executor, "127.0.0.1", port, opts);
   net::http_client_request req{"GET", "/health", {}, ""};
   auto r = co_await client.send(req);
-  if (!r) co_return make_error(r.err().code == "connect_failed" ? "server_not_running" : r.err().code, r.err().message);
+  if (!r && r.err().is(net::net_failure::connect_failed))
+    co_return make_error(contact_failure::server_not_running, r.err().message);
+  if (!r) co_return r.err();
   if (r->header("x-opentabs-version").empty())
-    co_return make_error("port_in_use", "port " + std::to_string(port) + " is used by another program (not opentabs)");
+    co_return make_error(contact_failure::port_in_use, "port " + std::to_string(port) + " is used by another program (not opentabs)");
   co_return ok();
 }
 
@@ -92,15 +96,15 @@ void note_child_exit(pid_t pid, bool& done, int& status) {
 
 net::awaitable<status> ensure_server(const launcher_options& options, const bridge_log& log) {
   auto first = co_await probe_server(options.port);
-  if (first || first.err().code != "server_not_running") co_return first;
+  if (first || !first.err().is(contact_failure::server_not_running)) co_return first;
   if (!options.auto_start)
-    co_return make_error("server_not_running", "no opentabs server on port " + std::to_string(options.port) +
-                                                   "; start one with `opentabs start`");
+    co_return make_error(contact_failure::server_not_running,
+                         "no opentabs server on port " + std::to_string(options.port) + "; start one with `opentabs start`");
 
   log.write("no server on port " + std::to_string(options.port) + "; starting one: opentabs start --background --port " +
             std::to_string(options.port));
   auto pid = spawn_start_background(options.port, log.file());
-  if (!pid) co_return make_error("server_not_running", "could not start the server: " + pid.err().message);
+  if (!pid) co_return make_error(contact_failure::server_not_running, "could not start the server: " + pid.err().message);
 
   asio::steady_timer timer(co_await asio::this_coro::executor);
   auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
@@ -117,15 +121,16 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
       outcome = ok();
       break;
     }
-    if (probe.err().code == "port_in_use") {
+    if (probe.err().is(contact_failure::port_in_use)) {
       outcome = probe;
       break;
     }
     // `start --background` exits once the server is healthy or has failed; a failure
     // with nothing listening means there is no point in waiting longer.
     if (child_done && child_status != 0) {
-      outcome = make_error("server_not_running", "`opentabs start --background` failed (exit " +
-                                                     std::to_string(child_status) + "); see " + log.file().string());
+      outcome = make_error(contact_failure::server_not_running, "`opentabs start --background` failed (exit " +
+                                                                    std::to_string(child_status) + "); see " +
+                                                                    log.file().string());
       break;
     }
     timer.expires_after(options.poll_interval);
@@ -141,9 +146,9 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
     co_await timer.async_wait(net::as_value);
   }
   if (outcome) co_return *outcome;
-  co_return make_error("server_not_running", "the server did not answer on port " + std::to_string(options.port) +
-                                                 " within " + std::to_string(options.start_timeout.count()) + " ms; see " +
-                                                 log.file().string());
+  co_return make_error(contact_failure::server_not_running,
+                       "the server did not answer on port " + std::to_string(options.port) + " within " +
+                           std::to_string(options.start_timeout.count()) + " ms; see " + log.file().string());
 }
 
 }  // namespace opentabs::bridge

@@ -25,8 +25,8 @@ struct launcher_options {
   std::chrono::milliseconds poll_interval{250};
 };
 
-// Error "server_not_running" (auto-start off or failed, with the reason) or
-// "port_in_use" (something that is not opentabs answers on the port).
+// Error contact_failure::server_not_running (auto-start off or failed, with the reason) or
+// contact_failure::port_in_use (something that is not opentabs answers on the port).
 net::awaitable<status> ensure_server(const launcher_options& options, const bridge_log& log);
 
 // One unauthenticated GET /health: ok when an opentabs server (x-opentabs-version) answers.

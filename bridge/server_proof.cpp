@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "json/json.hpp"
+#include "bridge/contact_failure.hpp"
 #include "net/http_client.hpp"
+#include "net/net_failure.hpp"
 #include "util/peer_proof.hpp"
 
 namespace opentabs::bridge {
@@ -18,11 +20,10 @@ namespace {
 
 error impostor(std::uint16_t port, std::string_view why) {
   std::string owner = describe_port_owner(port);
-  return make_error("not_opentabs",
-                     "the program listening on port " + std::to_string(port) + (owner.empty() ? "" : " (" + owner + ")") +
-                         " is not this opentabs server: " + std::string(why) +
-                         "; nothing was sent to it. Stop it, then run `opentabs start`",
-                    errc::unavailable);
+  return make_error(contact_failure::not_opentabs,
+                    "the program listening on port " + std::to_string(port) + (owner.empty() ? "" : " (" + owner + ")") +
+                        " is not this opentabs server: " + std::string(why) +
+                        "; nothing was sent to it. Stop it, then run `opentabs start`");
 }
 
 // Socket inodes of listeners on `port` in /proc/net/tcp or tcp6 (state 0A = LISTEN).
@@ -89,7 +90,7 @@ net::awaitable<result<std::string>> prove_server(std::uint16_t port, std::string
   net::http_client_request req{"GET", std::string(peer_proof::kChallengePath) + "?clientNonce=" + client_nonce, {}, ""};
   auto r = co_await client.send(req);
   if (!r) {
-    if (r.err().code == "connect_failed") co_return r.err();
+    if (r.err().is(net::net_failure::connect_failed)) co_return r.err();
     co_return impostor(port, "it did not answer the opentabs challenge (" + r.err().message + ")");
   }
   if (r->status() != 200) co_return impostor(port, "it answered the challenge with HTTP " + std::to_string(r->status()));
@@ -106,7 +107,7 @@ net::awaitable<result<std::string>> prove_server(std::uint16_t port, std::string
 
 result<std::string> prove_server_now(std::uint16_t port, std::string_view secret, std::chrono::milliseconds timeout) {
   asio::io_context io;
-  result<std::string> out = make_error("io", "the proof did not run");
+  result<std::string> out = make_error(errc::internal, "the proof did not run");
   asio::co_spawn(io, [&]() -> net::awaitable<void> { out = co_await prove_server(port, secret, timeout); }, asio::detached);
   io.run();
   return out;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bridge/bridge_log.hpp"
+#include "bridge/contact_failure.hpp"
 #include "bridge/modern_relay.hpp"
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
@@ -32,6 +33,7 @@
 #include "net/caught.hpp"
 #include "net/event.hpp"
 #include "net/http_client.hpp"
+#include "net/net_failure.hpp"
 #include "net/outbox.hpp"
 #include "net/sse_parser.hpp"
 #include "net/task_group.hpp"
@@ -224,7 +226,7 @@ awaitable<status> relay::ensure_proven() {
   if (!authorization_.empty()) co_return ok();
   proving_ = true;
   auto proof = co_await prove_server(options_.port, secret_);
-  if (!proof && proof.err().code == "not_opentabs" && reload_secret()) proof = co_await prove_server(options_.port, secret_);
+  if (!proof && proof.err().is(contact_failure::not_opentabs) && reload_secret()) proof = co_await prove_server(options_.port, secret_);
   proving_ = false;
   proven_.notify_all();
   if (!proof) {
@@ -393,7 +395,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   if (!head) co_return head.err();
   if (out.status == 200 && !sse_body && !json_body.empty()) {
     auto line = stdout_line(json_body);
-    if (!line) co_return make_error("bad_response", line.err().message);
+    if (!line) co_return make_error(net::net_failure::bad_response, line.err().message);
     if (deliver) co_await emit(std::move(*line));
     else out.lines.push_back(std::move(*line));
   }
@@ -430,7 +432,7 @@ awaitable<void> relay::relay_modern(client_message msg, header_pairs headers) {
   } forget{modern_calls_, key, &call};
   net::http_client* via = own ? &*own : nullptr;
   auto r = co_await post(msg.text, false, true, &headers, via);
-  if (!r && r.err().code == "connect_failed" && !shutting_down_) {
+  if (!r && r.err().is(net::net_failure::connect_failed) && !shutting_down_) {
     // A server that comes up here is a new process: prove it before the retry, as
     // relay_message does.
     authorization_.clear();
@@ -496,7 +498,7 @@ awaitable<void> relay::fail(const client_message& msg, const std::string& text) 
 }
 
 awaitable<bool> relay::after_post_error(const client_message& msg, const error& e, int attempt, std::uint64_t generation) {
-  if (e.code != "connect_failed" || attempt != 0 || shutting_down_) {
+  if (!e.is(net::net_failure::connect_failed) || attempt != 0 || shutting_down_) {
     co_await fail(msg, e.message);
     co_return false;
   }
@@ -619,7 +621,7 @@ awaitable<void> relay::event_stream() {
     net::sse_parser sse(options_.max_line_bytes);
     auto req = mcp_request("GET", true);
     // Without a proven server there is nothing to open; the back-off below retries.
-    result<net::response_head> r = make_error("not_opentabs", "no opentabs server proved itself on the port");
+    result<net::response_head> r = make_error(contact_failure::not_opentabs, "no opentabs server proved itself on the port");
     if (proven) r = co_await client.stream(
         req,
         [&](const net::response_head& h) {

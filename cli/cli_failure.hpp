@@ -29,6 +29,8 @@ enum class cli_failure {
   plugin_not_found,   // no plugin of that name on the server
   exists,             // the target directory is already there and not empty
   foreign_extension,  // the extension directory holds files that are not ours
+  no_extension,       // the extension files to install were not found
+  already_running,    // an opentabs server already serves the port `start` wants
 };
 
 constexpr std::string_view to_string(cli_failure f) {
@@ -51,6 +53,8 @@ constexpr std::string_view to_string(cli_failure f) {
     case cli_failure::plugin_not_found: return "plugin_not_found";
     case cli_failure::exists: return "exists";
     case cli_failure::foreign_extension: return "foreign_extension";
+    case cli_failure::no_extension: return "no_extension";
+    case cli_failure::already_running: return "already_running";
   }
   return "usage";
 }
@@ -74,7 +78,9 @@ constexpr errc kind_of(cli_failure f) {
     case cli_failure::npm_failed:
     case cli_failure::install_failed:
     case cli_failure::remove_failed: return errc::io;
-    case cli_failure::plugin_not_found: return errc::not_found;
+    case cli_failure::plugin_not_found:
+    case cli_failure::no_extension: return errc::not_found;
+    case cli_failure::already_running: return errc::busy;
   }
   return errc::invalid_params;
 }

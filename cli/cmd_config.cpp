@@ -93,7 +93,7 @@ int cmd_config_show(context& ctx, const parsed_command& cmd) {
   bool exists = std::filesystem::exists(ctx.paths.config_json());
   if (exists) {
     auto text = read_file(ctx.paths.config_json(), config::kMaxConfigBytes);
-    if (!text) return report_error(ctx, text.err().code, "cannot read " + ctx.paths.config_json().string() + ": " + text.err().message);
+    if (!text) return report_error(ctx, with_context("cannot read " + ctx.paths.config_json().string() + ": ", text.err()));
     auto parsed = config::parse_config_text(*text, ctx.paths.config_json());
     if (!parsed) return report_error(ctx, parsed.err());
     root = std::move(*parsed);

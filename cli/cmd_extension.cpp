@@ -17,6 +17,7 @@ int cmd_extension_install(context& ctx, const parsed_command& cmd) {
   app::install_options options;
   options.force = cmd.has("force");
   auto report = app::install_extension(app::extension_source_dir(), target, options);
+  if (!report && report.err().is(errc::not_found)) return report_error(ctx, cli_failure::no_extension, report.err().message);
   if (!report) return report_error(ctx, report.err());
   if (!report->installed)
     return report_error(ctx, cli_failure::foreign_extension,

@@ -28,6 +28,7 @@
 
 #include "app/extension_install.hpp"
 #include "bridge/bridge_log.hpp"
+#include "bridge/contact_failure.hpp"
 #include "bridge/server_launcher.hpp"
 #include "bridge/server_proof.hpp"
 #include "cli/cli_failure.hpp"
@@ -159,7 +160,7 @@ class host_session {
     asio::co_spawn(io, [&]() -> net::awaitable<void> {
       auto probe = co_await bridge::probe_server(port);
       running_before = static_cast<bool>(probe);
-      if (probe || probe.err().code != "server_not_running" || !start) {
+      if (probe || !probe.err().is(bridge::contact_failure::server_not_running) || !start) {
         up = probe;
         co_return;
       }

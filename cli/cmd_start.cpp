@@ -22,6 +22,7 @@
 
 #include "app/extension_install.hpp"
 #include "app/server.hpp"
+#include "bridge/contact_failure.hpp"
 #include "bridge/server_proof.hpp"
 #include "bridge/stdio_bridge.hpp"
 #include "cli/client_config.hpp"
@@ -79,19 +80,21 @@ status check_port(const context& ctx, std::uint16_t port) {
   // A listener that says it is opentabs must also prove it knows our secret.
   if (version && !version->empty())
     if (auto secret = api.secret())
-      if (auto proof = bridge::prove_server_now(port, *secret); !proof && proof.err().code == "not_opentabs")
-        return make_error("port_in_use", proof.err().message);
+      if (auto proof = bridge::prove_server_now(port, *secret); !proof && proof.err().is(bridge::contact_failure::not_opentabs))
+        return make_error(bridge::contact_failure::port_in_use, proof.err().message);
   if (version && !version->empty()) {
     std::string pid;
     if (auto text = read_file(ctx.paths.server_pid(), 4096))
       if (auto rec = parse_pid_file(*text); rec && (!rec->port || *rec->port == port) && process_alive(rec->pid))
         pid = ", pid " + std::to_string(rec->pid);
-    return make_error("already_running", "opentabs " + *version + " is already running on port " + p + pid +
-                                             ". See `opentabs status`; stop it with `opentabs stop` (or use --port)");
+    return make_error(cli_failure::already_running,
+                      "opentabs " + *version + " is already running on port " + p + pid +
+                          ". See `opentabs status`; stop it with `opentabs stop` (or use --port)");
   }
   auto owner = bridge::describe_port_owner(port);
-  return make_error("port_in_use", "port " + p + " is in use by another program" + (owner.empty() ? "" : " (" + owner + ")") +
-                                       ". Pick another port: `opentabs start --port <n>` or OPENTABS_PORT=<n>");
+  return make_error(bridge::contact_failure::port_in_use,
+                    "port " + p + " is in use by another program" + (owner.empty() ? "" : " (" + owner + ")") +
+                        ". Pick another port: `opentabs start --port <n>` or OPENTABS_PORT=<n>");
 }
 
 // The detached server found its port taken.  When an opentabs server answers there (a
@@ -108,7 +111,7 @@ std::optional<int> lost_start_race(const context& ctx, std::uint16_t port) {
                   static_cast<unsigned>(port));
       return kExitOk;
     }
-    if (!version && version.err().code != "server_not_running") break;
+    if (!version && !version.err().is(bridge::contact_failure::server_not_running)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return std::nullopt;
@@ -216,13 +219,13 @@ std::optional<int> wait_until_started(context& ctx, std::uint16_t port, long pid
         // serves, and server.pid is the winner's to write.
         prog.fail();
         if (auto st = check_port(ctx, port); !st) return report_error(ctx, st.err());
-        return report_error(ctx, "start_failed", "the server found port " + std::to_string(port) +
-                                                     " taken and exited, and nothing serves it now; try again");
+        return report_error(ctx, cli_failure::start_failed, "the server found port " + std::to_string(port) +
+                                                                " taken and exited, and nothing serves it now; try again");
       }
       prog.fail("the server exited during startup (status " + std::to_string(*code) + ")");
       std::string tail = tail_lines(ctx.paths.server_log(), 8);
-      return report_error(ctx, "start_failed", "the server exited during startup (status " + std::to_string(*code) +
-                                                   "). Last lines of " + ctx.paths.server_log().string() + ":\n" + tail);
+      return report_error(ctx, cli_failure::start_failed, "the server exited during startup (status " + std::to_string(*code) +
+                                                              "). Last lines of " + ctx.paths.server_log().string() + ":\n" + tail);
     }
     auto v = api.probe();
     // An answer is ours only when server.pid (written by the server before it serves) names
@@ -233,8 +236,8 @@ std::optional<int> wait_until_started(context& ctx, std::uint16_t port, long pid
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       prog.fail();
-      return report_error(ctx, "start_timeout", "the server (pid " + std::to_string(pid) + ") did not answer within " +
-                                                    std::to_string(timeout.count()) + " ms; see `opentabs logs`");
+      return report_error(ctx, cli_failure::start_timeout, "the server (pid " + std::to_string(pid) + ") did not answer within " +
+                                                               std::to_string(timeout.count()) + " ms; see `opentabs logs`");
     }
     for (int i = 0; i < 4; ++i) {
       prog.tick();
@@ -331,7 +334,7 @@ int start_foreground(context& ctx, const parsed_command& cmd, bool secret_genera
 
 int cmd_start(context& ctx, const parsed_command& cmd) {
   int modes = (cmd.has("background") ? 1 : 0) + (cmd.has("stdio") ? 1 : 0) + (cmd.has("show-config") ? 1 : 0);
-  if (modes > 1) return report_error(ctx, "usage", "choose one of --background, --stdio and --show-config");
+  if (modes > 1) return report_error(ctx, cli_failure::usage, "choose one of --background, --stdio and --show-config");
   if (cmd.has("stdio")) return start_stdio(ctx);  // the bridge ensures the secret and the server itself
 
   if (auto st = config::ensure_config_dir(ctx.paths); !st) return report_error(ctx, st.err());
@@ -356,23 +359,27 @@ int cmd_stop(context& ctx, const parsed_command&) {
     server_api api(ctx.port.port, ctx.paths);
     auto v = api.probe();
     if (v && !v->empty())
-      return report_error(ctx, "not_background", "opentabs is running on port " + std::to_string(ctx.port.port) +
-                                                     " but was not started with --background (no " + pid_path.string() +
-                                                     "); stop it where it runs (Ctrl-C)");
-    return report_error(ctx, "not_running", "opentabs is not running (no " + pid_path.string() + ")");
+      return report_error(ctx, cli_failure::not_background, "opentabs is running on port " + std::to_string(ctx.port.port) +
+                                                                " but was not started with --background (no " + pid_path.string() +
+                                                                "); stop it where it runs (Ctrl-C)");
+    return report_error(ctx, cli_failure::not_running, "opentabs is not running (no " + pid_path.string() + ")");
   }
   auto rec = parse_pid_file(*text);
-  if (!rec) return report_error(ctx, rec.err().code, rec.err().message + " (" + pid_path.string() + "); delete it if no server runs");
+  if (!rec) {
+    error unreadable = rec.err();
+    unreadable.message += " (" + pid_path.string() + "); delete it if no server runs";
+    return report_error(ctx, unreadable);
+  }
   std::error_code ec;
   if (!process_alive(rec->pid)) {
     std::filesystem::remove(pid_path, ec);
-    return report_error(ctx, "not_running", "opentabs is not running (removed the stale " + pid_path.string() + ")");
+    return report_error(ctx, cli_failure::not_running, "opentabs is not running (removed the stale " + pid_path.string() + ")");
   }
   // Never signal a process that is not ours: the pid may have been reused.
   if (!looks_like_opentabs_server(rec->pid)) {
     std::filesystem::remove(pid_path, ec);
-    return report_error(ctx, "not_running", "process " + std::to_string(rec->pid) +
-                                                " is not an opentabs server (stale pid file removed); nothing stopped");
+    return report_error(ctx, cli_failure::not_running, "process " + std::to_string(rec->pid) +
+                                                           " is not an opentabs server (stale pid file removed); nothing stopped");
   }
   if (rec->port) {
     server_api api(*rec->port, ctx.paths);
@@ -382,7 +389,7 @@ int cmd_stop(context& ctx, const parsed_command&) {
                           std::to_string(rec->pid) + " anyway");
   }
   if (::kill(static_cast<pid_t>(rec->pid), SIGTERM) != 0)
-    return report_error(ctx, "io", "cannot signal pid " + std::to_string(rec->pid) + ": " + std::strerror(errno));
+    return report_error(ctx, errc::io, "cannot signal pid " + std::to_string(rec->pid) + ": " + std::strerror(errno));
   progress prog(ctx.term, "stopping opentabs (pid " + std::to_string(rec->pid) + ")");
   auto deadline = std::chrono::steady_clock::now() + env_ms("OPENTABS_STOP_TIMEOUT_MS", std::chrono::milliseconds(5'000));
   while (process_alive(rec->pid) && std::chrono::steady_clock::now() < deadline) {
@@ -391,9 +398,9 @@ int cmd_stop(context& ctx, const parsed_command&) {
   }
   if (process_alive(rec->pid)) {
     prog.fail();
-    return report_error(ctx, "stop_timeout", "opentabs (pid " + std::to_string(rec->pid) +
-                                                 ") did not exit after SIGTERM; `kill -9 " + std::to_string(rec->pid) +
-                                                 "` ends it forcefully");
+    return report_error(ctx, cli_failure::stop_timeout, "opentabs (pid " + std::to_string(rec->pid) +
+                                                            ") did not exit after SIGTERM; `kill -9 " + std::to_string(rec->pid) +
+                                                            "` ends it forcefully");
   }
   std::filesystem::remove(pid_path, ec);
   // On a terminal the spinner's line becomes the outcome; elsewhere the outcome goes to stdout.

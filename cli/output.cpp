@@ -19,11 +19,6 @@ int report_error(const context& ctx, const error& e) {
 
 int report_error(const context& ctx, errc kind, std::string message) { return report_error(ctx, make_error(kind, std::move(message))); }
 
-int report_error(const context& ctx, std::string_view code, std::string_view message) {
-  if (code == to_string(cli_failure::usage)) return report_error(ctx, cli_failure::usage, std::string(message));
-  return report_error(ctx, make_error(std::string(code), std::string(message)));
-}
-
 void print_json(const json::value& v) {
   std::string s = json::dump_pretty(v);
   if (s.empty() || s.back() != '\n') s.push_back('\n');

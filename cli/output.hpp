@@ -23,8 +23,6 @@ template <failure_reason R>
 int report_error(const context& ctx, R reason, std::string message) {
   return report_error(ctx, make_error(reason, std::move(message)));
 }
-// Being retired with make_error(string, ...): a failure named by its code text.
-int report_error(const context& ctx, std::string_view code, std::string_view message);
 
 void print_json(const json::value& v);  // pretty, trailing newline
 void print_line(std::string_view text);  // stdout + newline

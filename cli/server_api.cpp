@@ -1,6 +1,7 @@
 // Synchronous REST calls to the local server (see server_api.hpp).
 #include "cli/server_api.hpp"
 
+#include "bridge/contact_failure.hpp"
 #include "bridge/server_proof.hpp"
 #include "config/auth_secret.hpp"
 #include "net/http_client.hpp"
@@ -41,7 +42,7 @@ result<std::string> server_api::proof_header(const std::string& secret) const {
   auto proof = bridge::prove_server_now(port_, secret);
   if (!proof) {
     if (proof.err().is(net::net_failure::connect_failed)) return not_running();
-    if (proof.err().code == "not_opentabs")
+    if (proof.err().is(bridge::contact_failure::not_opentabs))
       return make_error(bridge::contact_failure::not_opentabs, proof.err().message + " (secret file: " + paths_.auth_json().string() +
                                             "; a server of another config directory is named the same way: check "
                                             "OPENTABS_CONFIG_DIR)");

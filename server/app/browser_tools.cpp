@@ -441,7 +441,7 @@ browser_tools::browser_tools(extension_hub& hub, fs::path adapters_dir, std::fun
 
 result<fs::path> browser_tools::save_output(const json::object& args, std::string_view content) const {
   const auto* requested = json::get_string(args, "filePath");
-  if (!requested) return make_error("invalid_path", "filePath is missing");
+  if (!requested) return make_error(errc::invalid_params, "filePath is missing");
   output_file_policy policy(output_folders_());
   return policy.write(*requested, content, json::get_bool(args, "overwrite").value_or(false));
 }

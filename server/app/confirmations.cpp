@@ -3,7 +3,7 @@
 namespace opentabs::app {
 
 net::awaitable<decision> confirmations::wait(const std::string& id, std::function<void()>* cancel_hook) {
-  auto rec = std::make_shared<record>(ex_);
+  auto rec = std::make_shared<record>();
   pending_[id] = rec;
   if (cancel_hook) *cancel_hook = [this, id] { settle(id, decision::cancelled); };
   struct cleanup {
@@ -15,10 +15,7 @@ net::awaitable<decision> confirmations::wait(const std::string& id, std::functio
       if (hook) *hook = nullptr;
     }
   } guard{this, id, cancel_hook};
-  while (!rec->outcome) {
-    rec->timer.expires_at(asio::steady_timer::time_point::max());
-    co_await rec->timer.async_wait(net::as_value);
-  }
+  while (!rec->outcome) co_await settled_.wait();
   co_return *rec->outcome;
 }
 
@@ -31,16 +28,14 @@ bool confirmations::settle(const std::string& id, decision d) {
   auto it = pending_.find(id);
   if (it == pending_.end() || it->second->outcome) return false;
   it->second->outcome = d;
-  it->second->timer.cancel();
+  settled_.notify_all();
   return true;
 }
 
 void confirmations::settle_all(decision d) {
-  for (auto& [id, rec] : pending_) {
-    if (rec->outcome) continue;
-    rec->outcome = d;
-    rec->timer.cancel();
-  }
+  for (auto& [id, rec] : pending_)
+    if (!rec->outcome) rec->outcome = d;
+  settled_.notify_all();
 }
 
 void confirmations::park(const std::string& id, std::chrono::steady_clock::time_point expires) {

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "net/asio.hpp"
+#include "net/event.hpp"
 
 namespace opentabs::app {
 
@@ -24,7 +25,7 @@ enum class decision { allow, allow_always, deny, disconnected, cancelled, shutdo
 
 class confirmations {
  public:
-  explicit confirmations(asio::any_io_executor ex) : ex_(ex) {}
+  explicit confirmations(asio::any_io_executor ex) : settled_(std::move(ex)) {}
 
   // Waits for the decision on `id` (the caller already broadcast confirmation.request).
   // `cancel_hook`, when given, is set to a function that settles the wait as cancelled.
@@ -48,11 +49,10 @@ class confirmations {
 
  private:
   struct record {
-    explicit record(asio::any_io_executor ex) : timer(ex) {}
-    asio::steady_timer timer;
     std::optional<decision> outcome;
   };
-  asio::any_io_executor ex_;
+  // Notified whenever a waiting record gets its outcome; each waiter loops on its own.
+  net::event settled_;
   std::map<std::string, std::shared_ptr<record>> pending_;
   struct parked_question {
     std::chrono::steady_clock::time_point expires;

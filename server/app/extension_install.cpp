@@ -91,7 +91,7 @@ result<fs::path> back_up_foreign(const fs::path& target) {
   auto backup = backup_path_for(target);
   std::error_code ec;
   fs::rename(target, backup, ec);
-  if (ec) return make_error("io", "cannot move " + target.string() + " to " + backup.string() + ": " + ec.message());
+  if (ec) return make_error(errc::io, "cannot move " + target.string() + " to " + backup.string() + ": " + ec.message());
   if (auto st = ensure_dir(target); !st) return st.err();
   for (const char* name : {"auth.json", "server.json"}) {
     auto content = read_file(backup / name, 64 * 1024);
@@ -101,7 +101,7 @@ result<fs::path> back_up_foreign(const fs::path& target) {
   }
   if (fs::is_directory(backup / "adapters", ec)) {
     fs::copy(backup / "adapters", target / "adapters", fs::copy_options::recursive, ec);
-    if (ec) return make_error("io", "cannot copy " + (backup / "adapters").string() + ": " + ec.message());
+    if (ec) return make_error(errc::io, "cannot copy " + (backup / "adapters").string() + ": " + ec.message());
   }
   return backup;
 }
@@ -171,8 +171,8 @@ fs::path extension_source_dir() {
 result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
   std::error_code ec;
   if (!fs::exists(source / "manifest.json", ec))
-    return make_error("no_extension", "the extension files were not found in " + source.string() +
-                                          " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
+    return make_error(errc::not_found, "the extension files were not found in " + source.string() +
+                                           " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
   install_report report;
   report.found = classify_extension_folder(source, target);
   if (report.found == extension_folder::foreign) {
@@ -211,7 +211,7 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     if (auto st = write_file_unsynced(dest, *content, 0644); !st) return st.err();
     ++report.copied;
   }
-  if (ec) return make_error("io", "cannot copy the extension from " + source.string() + ": " + ec.message());
+  if (ec) return make_error(errc::io, "cannot copy the extension from " + source.string() + ": " + ec.message());
   // The extension reads this file when it starts and compares it with the extensionHash of
   // sync.full: files updated under a running extension (opentabs upgraded) ask for a reload.
   report.extension_hash = bundle_hash(std::move(digests));

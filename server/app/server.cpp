@@ -36,6 +36,7 @@
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
+#include "net/net_failure.hpp"
 #include "net/task_group.hpp"
 #include "plugins/adapter_files.hpp"
 #include "util/background_sync.hpp"
@@ -214,7 +215,7 @@ class server_app {
     auto port = http_.listen(options_.host, options_.port);
     if (!port) {
       std::fprintf(stderr, "opentabs: %s\n", port.err().message.c_str());
-      return port.err().code == "port_busy" ? kExitPortBusy : 1;
+      return port.err().is(net::net_failure::port_busy) ? kExitPortBusy : 1;
     }
     router_.set_port(*port);
     // The extension reads its default port from here when the user has not set one in the

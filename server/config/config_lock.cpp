@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "config/config_failure.hpp"
 #include "util/files.hpp"
 #include "util/process_alive.hpp"
 #include "util/strings.hpp"
@@ -85,21 +86,20 @@ result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
       const std::string pid = std::to_string(::getpid());
       if (auto w = write_file_unsynced(dir / kPidFile, pid, 0600); !w) {
         ::rmdir(dir.c_str());
-        return make_error("io", "cannot write " + (dir / kPidFile).string() + ": " + w.err().message);
+        return make_error(errc::io, "cannot write " + (dir / kPidFile).string() + ": " + w.err().message);
       }
       return config_lock(dir);
     }
-    if (errno != EEXIST) return make_error("io", "cannot make the config lock " + dir.string() + ": " + std::strerror(errno));
+    if (errno != EEXIST) return make_error(errc::io, "cannot make the config lock " + dir.string() + ": " + std::strerror(errno));
     struct stat st{};
     if (::lstat(dir.c_str(), &st) != 0) continue;  // released between mkdir and lstat
     if (S_ISREG(st.st_mode)) {
       if (remove_unheld_legacy_file(dir)) continue;
-      return make_error("locked", "an older opentabs is writing config.json (it holds the lock file " + dir.string() +
-                                      "); config.json was not changed",
-                        errc::busy);
+      return make_error(config_failure::locked, "an older opentabs is writing config.json (it holds the lock file " +
+                                                    dir.string() + "); config.json was not changed");
     }
     if (!S_ISDIR(st.st_mode))
-      return make_error("io", dir.string() + " is neither a directory nor a file; delete it so config.json can be written");
+      return make_error(errc::io, dir.string() + " is neither a directory nor a file; delete it so config.json can be written");
     const auto pid = holder_pid(dir);
     const bool dead = !pid || !process_alive(*pid);
     // A holder that named itself and has died (a SIGKILLed server, a crashed build) will never
@@ -116,17 +116,17 @@ result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
     if (pid && dead)
       why += ", which is no longer running, and the lock could not be taken over; delete " + dir.string() +
              " if no opentabs or plugin build is running";
-    return make_error("locked", why + "; config.json was not changed", errc::busy);
+    return make_error(config_failure::locked, why + "; config.json was not changed");
   }
-  return make_error("locked", "config.json is locked (" + dir.string() + " keeps coming back); config.json was not changed",
-                    errc::busy);
+  return make_error(config_failure::locked,
+                    "config.json is locked (" + dir.string() + " keeps coming back); config.json was not changed");
 }
 
 result<config_lock> config_lock::acquire(const fs::path& config_json, std::chrono::milliseconds patience) {
   const auto deadline = std::chrono::steady_clock::now() + patience;
   for (;;) {
     auto l = try_acquire(config_json);
-    if (l || l.err().code != "locked" || std::chrono::steady_clock::now() + retry_interval > deadline) return l;
+    if (l || !l.err().is(config_failure::locked) || std::chrono::steady_clock::now() + retry_interval > deadline) return l;
     std::this_thread::sleep_for(retry_interval);
   }
 }

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include "config/config_failure.hpp"
 #include "config/config_lock.hpp"
 #include "config/config_migrations.hpp"
 #include "config/config_paths.hpp"
@@ -147,7 +148,7 @@ result<loaded_config> config_store::update(const edit_fn& edit) {
     if (!cur) return cur.err();
     return write_locked(std::move(*cur), &edit);
   }
-  if (lock.err().code != "locked" || !on_deferred_) return lock.err();
+  if (!lock.err().is(config_failure::locked) || !on_deferred_) return lock.err();
   // Held by another writer: apply it to what is on disk now, keep it, write it later.
   auto cur = read_current(false);
   if (!cur) return cur.err();

@@ -35,6 +35,7 @@
 #include "mcp/streamable_http.hpp"
 #include "mcp/task_store.hpp"
 #include "mcp/tool_catalog.hpp"
+#include "net/event.hpp"
 #include "util/clock.hpp"
 #include "util/env.hpp"
 #include "util/log.hpp"
@@ -77,7 +78,7 @@ namespace {
 // waits up to task_after for it), owns its request, and holds the answers its pending
 // input requests are waiting for.
 struct task_run {
-  explicit task_run(asio::any_io_executor ex) : wake(std::move(ex)) { wake.expires_at(asio::steady_timer::time_point::max()); }
+  explicit task_run(asio::any_io_executor ex) : finished_changed(std::move(ex)) {}
   std::string id;  // its task_store record
   json::value body;  // the request, owned: the call outlives the POST's arena
   std::optional<message> msg;  // views `body`
@@ -86,7 +87,7 @@ struct task_run {
   std::map<std::string, tools::call_options::answer_fn, std::less<>> answers;  // by input request key
   bool finished = false;
   std::optional<std::string> response;  // the call's answer, while it is not a task
-  asio::steady_timer wake;  // the POST waits on it
+  net::event finished_changed;  // the POST waits on it, up to task_after
 };
 
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
@@ -250,7 +251,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     ex.start_stream(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
-    sink->wake = std::make_unique<asio::steady_timer>(exec);
+    sink->wake = std::make_unique<net::event>(exec);
     sink_guard guard{sink};
     s->standalone = sink;
     busy_guard busy(s->rec, table);
@@ -528,10 +529,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(transport_error(503, "Service Unavailable: the server is shutting down"));
       co_return;
     }
-    if (!run->finished) {
-      run->wake.expires_after(options.task_after);
-      co_await run->wake.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
-    }
+    const auto answer_by = net::steady_clock::now() + options.task_after;
+    while (!run->finished)
+      if (!co_await run->finished_changed.wait_until(answer_by)) break;
     if (run->finished) {
       task_records.discard(run->id);
       if (run->response) {
@@ -559,7 +559,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     const auto* record = task_records.record(run->id);
     if (!record || !record->published) {
       run->response = std::move(response);
-      run->wake.cancel();
+      run->finished_changed.notify_all();
       co_return;
     }
     settle_task(run->id, response);
@@ -678,7 +678,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     auto l = std::make_shared<listener>();
     l->sink = std::make_shared<stream_sink>();
     l->sink->ex = &ex;
-    l->sink->wake = std::make_unique<asio::steady_timer>(exec);
+    l->sink->wake = std::make_unique<net::event>(exec);
     l->subscription_id = json::copy_out(m.id);
     l->tools_list_changed = p.value->tools_list_changed;
     sink_guard guard{l->sink};

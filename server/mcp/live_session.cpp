@@ -75,7 +75,7 @@ void live_session::end() {
   auto unanswered = std::move(awaiting_answers);
   awaiting_answers.clear();
   for (auto& [key, answer] : unanswered) answer(nullptr);
-  life_timer.cancel();
+  life_changed.notify_all();
   if (standalone) standalone->end_soon();
   // Copied first: a cancel hook belongs to the pipeline and must not be able to
   // invalidate this iteration.

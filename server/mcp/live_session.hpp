@@ -18,6 +18,7 @@
 #include "mcp/session_table.hpp"
 #include "mcp/sse_stream.hpp"
 #include "net/asio.hpp"
+#include "net/event.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
@@ -43,11 +44,11 @@ struct in_flight_call {
 
 struct live_session {
   live_session(asio::any_io_executor ex, std::shared_ptr<session_record> r)
-      : rec(std::move(r)), id(rec->id), life_timer(ex) {}
+      : rec(std::move(r)), id(rec->id), life_changed(std::move(ex)) {}
 
   std::shared_ptr<session_record> rec;
   std::string id;
-  asio::steady_timer life_timer;  // the session coroutine's idle deadline
+  net::event life_changed;  // wakes the session coroutine before its idle deadline (end())
   std::shared_ptr<stream_sink> standalone;
   std::unordered_map<std::string, std::shared_ptr<in_flight_call>> calls;  // by jsonrpc::id_key
   bool list_changed_pending = false;  // a list_changed that found no open stream

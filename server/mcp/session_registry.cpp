@@ -60,8 +60,7 @@ void session_registry::end_all(std::string_view why) {
 // down.  `owner` is only held: the coroutine frame keeps this registry's owner alive.
 net::awaitable<void> session_registry::life(std::shared_ptr<live_session> s, [[maybe_unused]] std::shared_ptr<void> owner) {
   while (!s->ended) {
-    s->life_timer.expires_at(table_.next_check(*s->rec));
-    co_await s->life_timer.async_wait(net::as_value);
+    co_await s->life_changed.wait_until(table_.next_check(*s->rec));
     if (s->ended) break;
     if (table_.expired(*s->rec)) end(s, "idle expiry");
   }

@@ -13,7 +13,7 @@ bool stream_sink::send_raw(std::string_view bytes) { return ex && ex->send_chunk
 
 void stream_sink::end_soon() {
   ending = true;
-  if (wake) wake->cancel();
+  if (wake) wake->notify_all();
 }
 
 const net::header_list& sse_headers() {
@@ -26,9 +26,8 @@ net::awaitable<void> hold_standalone_stream(std::shared_ptr<stream_sink> sink, s
                                             std::function<bool()> session_ended) {
   // Loops leave with break, never co_return (GCC 12: net/asio.hpp).
   while (!session_ended() && !sink->ending) {
-    sink->wake->expires_after(interval);
-    auto [ec] = co_await sink->wake->async_wait(net::as_value);
-    if (ec || session_ended() || sink->ending) break;
+    const bool woken = co_await sink->wake->wait_until(net::steady_clock::now() + interval);
+    if (woken || session_ended() || sink->ending) break;
     bool sent = sink->send_raw(sse_keepalive_comment());
     if (!sent) break;
   }

@@ -12,13 +12,14 @@
 
 #include "net/asio.hpp"
 #include "net/deadline_set.hpp"
+#include "net/event.hpp"
 #include "net/http_exchange.hpp"
 
 namespace opentabs::mcp {
 
 struct stream_sink {
   net::http_exchange* ex = nullptr;
-  std::unique_ptr<asio::steady_timer> wake;  // standalone streams: keep-alive / end signal
+  std::unique_ptr<net::event> wake;  // standalone streams: notified by end_soon()
   bool ending = false;
 
   // One JSON-RPC message as an SSE event; false when the stream is closed or the write failed.

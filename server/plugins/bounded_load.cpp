@@ -27,10 +27,10 @@ bounded_load_options bounded_load_options_from_env() {
 result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view source, const load_options& options,
                                           const bounded_load_options& bounds) {
   if (stuck_loads.load() >= kMaxStuckLoads)
-    return make_error("plugin_load_error", std::to_string(kMaxStuckLoads) +
-                                               " earlier reads of plugin files have not finished (a hung filesystem?); "
-                                               "this plugin is not read until one of them ends. Check the disk that "
-                                               "holds " + dir.string());
+    return make_error(errc::busy, std::to_string(kMaxStuckLoads) +
+                                      " earlier reads of plugin files have not finished (a hung filesystem?); "
+                                      "this plugin is not read until one of them ends. Check the disk that "
+                                      "holds " + dir.string());
   // Whichever of the load thread and this waiter comes second sees `settled` already set: the
   // thread then gives back its place among the stuck loads, the waiter takes the result.
   struct shared_load {
@@ -53,9 +53,9 @@ result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view 
     --stuck_loads;
     return outcome.get();
   }
-  return make_error("plugin_load_error", "reading the plugin's files did not finish within " +
-                                             std::to_string(bounds.deadline.count()) + " ms (a slow or hung filesystem?); " +
-                                             "the plugin is skipped until a reload reads it in time");
+  return make_error(errc::timeout, "reading the plugin's files did not finish within " +
+                                        std::to_string(bounds.deadline.count()) + " ms (a slow or hung filesystem?); " +
+                                        "the plugin is skipped until a reload reads it in time");
 }
 
 }  // namespace opentabs::plugins

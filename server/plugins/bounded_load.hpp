@@ -30,8 +30,9 @@ struct bounded_load_options {
 // OPENTABS_TEST_PLUGIN_READ_DELAY_DIR.
 bounded_load_options bounded_load_options_from_env();
 
-// load_plugin(dir, source, options) within `bounds.deadline`.  Extra error: code
-// "plugin_load_error", "reading the plugin's files did not finish within N ms …".
+// load_plugin(dir, source, options) within `bounds.deadline`.  Extra errors: timeout,
+// "reading the plugin's files did not finish within N ms …", and busy while too many earlier
+// reads are still stuck.
 result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view source, const load_options& options,
                                           const bounded_load_options& bounds);
 

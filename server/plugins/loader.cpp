@@ -3,6 +3,7 @@
 #include <set>
 
 #include "plugins/naming.hpp"
+#include "plugins/plugin_failure.hpp"
 #include "plugins/plugin_files.hpp"
 #include "plugins/url_pattern.hpp"
 #include "schema/translate.hpp"
@@ -13,7 +14,7 @@ namespace opentabs::plugins {
 namespace {
 
 error load_error(std::string_view file, const std::string& what) {
-  return make_error("plugin_load_error", std::string(file) + ": " + what);
+  return make_error(errc::invalid_params, std::string(file) + ": " + what);
 }
 
 // Reads `rel` under `dir`, mapping util errors to loader messages.
@@ -22,7 +23,7 @@ result<std::string> read_part(const fs::path& dir, std::string_view rel, std::si
   if (r) return r;
   if (r.err().is(errc::not_found)) return load_error(rel, "missing");
   if (r.err().is(errc::too_large)) return load_error(rel, "larger than " + std::to_string(max) + " bytes");
-  if (r.err().code == "unsafe_file") return load_error(rel, r.err().message.substr(rel.size() + 1));
+  if (r.err().is(plugin_failure::unsafe_file)) return load_error(rel, r.err().message.substr(rel.size() + 1));
   return load_error(rel, "cannot be read (" + r.err().message + ")");
 }
 

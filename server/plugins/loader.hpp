@@ -81,7 +81,7 @@ struct load_options {
   schema::limits schema_limits;
 };
 
-// Loads the plugin in `dir`.  Error code "plugin_load_error"; the message starts with the
+// Loads the plugin in `dir`.  Errors are invalid_params; the message starts with the
 // file concerned, e.g. "dist/tools.json: tools[3].description is longer than 1000 characters".
 result<loaded_plugin> load_plugin(const fs::path& dir, std::string_view source, const load_options& options = {});
 

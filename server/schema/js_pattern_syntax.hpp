@@ -26,7 +26,7 @@ namespace opentabs::schema {
 // The largest {n,m} count accepted (RE2's own limit).
 inline constexpr std::size_t max_js_repeat_count = 1000;
 
-// The RE2 pattern text for JavaScript `source`, or an error (code "unsupported_pattern")
+// The RE2 pattern text for JavaScript `source`, or an error (errc::unsupported)
 // whose message names the construct, e.g. "lookahead assertions ((?=...), (?!...)) are not
 // supported".  The message does not repeat the pattern; js_regex adds it.
 result<std::string> js_pattern_to_re2(std::string_view source);

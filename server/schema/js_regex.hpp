@@ -29,8 +29,8 @@ struct pattern_limits {
 
 class js_regex {
  public:
-  // Errors name the pattern and what is not supported: code "pattern_too_large" when the
-  // program would exceed lim.max_program_size, else "unsupported_pattern".
+  // Errors name the pattern and what is not supported: schema_failure::pattern_too_large
+  // when the program would exceed lim.max_program_size, else errc::unsupported.
   static result<js_regex> compile(std::string_view source, const pattern_limits& lim = {});
 
   // True when the pattern matches anywhere in the UTF-8 `text` (JSON Schema semantics:

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "schema/formats.hpp"
+#include "schema/schema_failure.hpp"
 
 namespace opentabs::schema {
 namespace {
@@ -53,7 +54,7 @@ class translator {
     if (depth > lim_.max_schema_depth)
       return fail(at, "schemas nest deeper than " + std::to_string(lim_.max_schema_depth) + " levels");
     if (++nodes_ > lim_.max_schema_nodes)
-      return make_error("invalid_schema", "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
+      return make_error(errc::too_large, "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
 
     const object& in = v.get_object();
     object out;
@@ -361,13 +362,13 @@ class translator {
   // together bound what compiling the schema's regexes costs.
   result<js_regex> compile_pattern(std::string_view source) {
     if (patterns_ >= lim_.max_patterns)
-      return make_error("unsupported_pattern", "schema has more than " + std::to_string(lim_.max_patterns) +
+      return make_error(errc::too_large, "schema has more than " + std::to_string(lim_.max_patterns) +
                                                    " patterns (pattern and patternProperties)");
     ++patterns_;
     std::size_t left = lim_.max_total_program_size - std::min(lim_.max_total_program_size, program_size_);
     auto re = js_regex::compile(source, pattern_limits{lim_.max_pattern_length, std::min(lim_.max_pattern_program_size, left)});
-    if (!re && re.err().code == "pattern_too_large" && left < lim_.max_pattern_program_size)
-      return make_error("unsupported_pattern", "the schema's patterns together compile to more than " +
+    if (!re && re.err().is(schema_failure::pattern_too_large) && left < lim_.max_pattern_program_size)
+      return make_error(errc::too_large, "the schema's patterns together compile to more than " +
                                                    std::to_string(lim_.max_total_program_size) +
                                                    " RE2 instructions (use fewer or simpler patterns)");
     if (re) program_size_ += re->program_size();
@@ -375,7 +376,7 @@ class translator {
   }
 
   error fail(const std::string& at, const std::string& why) {
-    return make_error("invalid_schema", "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
+    return make_error(errc::invalid_params, "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
   }
 
   // Keeps the stricter of the current and a new bound.
@@ -773,7 +774,7 @@ result<translation> translate(const json::object& schema, const limits& lim,
                               const key_schema_compiler& compile_key_schema) {
   std::size_t bytes = json::dump(schema).size();
   if (bytes > lim.max_schema_bytes)
-    return make_error("invalid_schema", "schema is " + std::to_string(bytes) + " bytes, more than the limit of " +
+    return make_error(errc::too_large, "schema is " + std::to_string(bytes) + " bytes, more than the limit of " +
                                             std::to_string(lim.max_schema_bytes));
   translator t(lim, schema, compile_key_schema);
   auto r = t.node(value(schema), "", 0);
@@ -816,11 +817,11 @@ result<translation> translate(const json::object& schema, const limits& lim,
       auto p = ref_to_pointer(current);
       const value* target = p ? resolve_pointer(doc, *p) : nullptr;
       if (!target || !target->is_object()) {
-        bad = make_error("invalid_schema", "schema: $ref \"" + current + "\" does not resolve to a schema");
+        bad = make_error(errc::invalid_params, "schema: $ref \"" + current + "\" does not resolve to a schema");
         return;
       }
       if (!seen.insert(current).second) {
-        bad = make_error("invalid_schema", "schema: $ref \"" + current + "\" is part of a reference cycle with no schema");
+        bad = make_error(errc::invalid_params, "schema: $ref \"" + current + "\" is part of a reference cycle with no schema");
         return;
       }
       if (!is_pure_ref(*target)) return;
@@ -833,14 +834,14 @@ result<translation> translate(const json::object& schema, const limits& lim,
   // A reference cycle that never descends into the value ({"anyOf":[{"$ref":"#"}]})
   // would make RapidJSON recurse until the stack overflows on the first validation.
   if (auto cycle = find_left_recursion(doc))
-    return make_error("invalid_schema", "schema: \"" + *cycle +
+    return make_error(errc::invalid_params, "schema: \"" + *cycle +
                                             "\" refers back to itself without descending into the value (endless recursion)");
 
   // RapidJSON 1.1 builds a schema object for every JSON object in the document (enum
   // values included) and finds each through a linear scan: quadratic, so bound the count.
   std::size_t objects = count_objects(doc);
   if (objects > lim.max_schema_nodes)
-    return make_error("invalid_schema", "schema has " + std::to_string(objects) + " JSON objects (enum and const values included), more than the limit of " +
+    return make_error(errc::too_large, "schema has " + std::to_string(objects) + " JSON objects (enum and const values included), more than the limit of " +
                                             std::to_string(lim.max_schema_nodes));
 
   // RapidJSON reads "$ref" as a URI fragment and rejects characters such as '$' unless
@@ -876,7 +877,7 @@ class prechecker {
     if (depth > lim_.max_schema_depth)
       return fail("schemas nest deeper than " + std::to_string(lim_.max_schema_depth) + " levels");
     if (++nodes_ > lim_.max_schema_nodes)
-      return make_error("invalid_schema", "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
+      return make_error(errc::too_large, "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
     for (auto& kv : in) {
       std::string_view key = kv.key();
       const value& val = kv.value();
@@ -970,7 +971,7 @@ class prechecker {
   error fail(const std::string& why) const {
     std::string at;
     for (auto& token : at_) at += "/" + token;
-    return make_error("invalid_schema", "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
+    return make_error(errc::invalid_params, "schema " + (at.empty() ? std::string("(root)") : at) + ": " + why);
   }
 
   const limits& lim_;

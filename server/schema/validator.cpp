@@ -402,6 +402,11 @@ struct validator::impl {
     const std::string& base;
     const json::object& node;
     const json::value* val;
+
+    // The object holding the failing value, and the failing value's key in it (keywords
+    // that RapidJSON reports at the offending property rather than at its object).
+    std::string parent_path() const { return join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/'))); }
+    std::string key() const { return last_token(f.instance_ptr); }
   };
 
   // Ajv-style explanation of a RapidJSON failure; `base` prefixes instance pointers of
@@ -434,58 +439,54 @@ struct validator::impl {
 
   // type, enum, required, additionalProperties, pattern, not: false for other keywords.
   bool explain_value_keyword(const explain_site& at, violation& out) const {
-    const failure& f = at.f;
-    const std::string& base = at.base;
-    const json::object& node = at.node;
-    const json::value* val = at.val;
-    const std::string& kw = f.keyword;
+    const std::string& kw = at.f.keyword;
     if (kw == "type") {
-      auto* t = node.if_contains("type");
+      auto* t = at.node.if_contains("type");
       std::string names;
       if (t && t->is_string()) names = std::string(t->get_string());
       else if (t && t->is_array())
         for (auto& x : t->get_array()) names += (names.empty() ? "" : ",") + std::string(x.is_string() ? x.get_string() : "");
       out.message = "must be " + names;
     } else if (kw == "enum") {
-      auto* e = node.if_contains("enum");
+      auto* e = at.node.if_contains("enum");
       if (e && e->is_array() && e->get_array().size() == 1) out.message = "must be equal to constant " + json::dump(e->get_array()[0]);
       else out.message = "must be equal to one of the allowed values: " + (e && e->is_array() ? quote_list(e->get_array()) : "");
     } else if (kw == "required") {
       out.message = "must have required property";
-      auto* req = node.if_contains("required");
-      if (req && req->is_array() && val && val->is_object())
+      auto* req = at.node.if_contains("required");
+      if (req && req->is_array() && at.val && at.val->is_object())
         for (auto& r : req->get_array())
-          if (r.is_string() && !val->get_object().contains(r.get_string())) {
+          if (r.is_string() && !at.val->get_object().contains(r.get_string())) {
             out.message = "must have required property '" + std::string(r.get_string()) + "'";
             break;
           }
     } else if (kw == "additionalProperties") {
       // RapidJSON stops at the key, so the pointer names the extra property.
-      out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
-      out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
+      out.path = at.parent_path();
+      out.message = "must NOT have additional properties ('" + at.key() + "')";
     } else if (kw == "pattern") {
-      auto* p = node.if_contains("pattern");
+      auto* p = at.node.if_contains("pattern");
       std::size_t idx = checks.size();
       if (p && p->is_string())
         if (auto parsed = parse_check_marker(p->get_string())) idx = *parsed;
       out.message = "must match pattern";
-      if (idx < checks.size() && val && val->is_string()) {
-        out.message = checks[idx].explain(val->get_string());
+      if (idx < checks.size() && at.val && at.val->is_string()) {
+        out.message = checks[idx].explain(at.val->get_string());
         out.keyword = out.message.rfind("must match format", 0) == 0 ? "format" : "pattern";
       }
     } else if (kw == "not") {
-      auto* n = node.if_contains("not");
+      auto* n = at.node.if_contains("not");
       bool is_false = n && n->is_object() && n->get_object().empty();
       out.message = is_false ? "is not allowed here" : "must NOT be valid";
-      auto* tag = node.if_contains(synthetic_tag);
+      auto* tag = at.node.if_contains(synthetic_tag);
       if (tag && tag->is_string() && tag->get_string() == "opentabs:propertyNames") {
-        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
+        out.path = at.parent_path();
         out.keyword = "propertyNames";
-        out.message = "property name '" + last_token(f.instance_ptr) + "' is invalid";
+        out.message = "property name '" + at.key() + "' is invalid";
       } else if (tag && tag->is_string() && tag->get_string() == "opentabs:additionalProperties") {
-        out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
+        out.path = at.parent_path();
         out.keyword = "additionalProperties";
-        out.message = "must NOT have additional properties ('" + last_token(f.instance_ptr) + "')";
+        out.message = "must NOT have additional properties ('" + at.key() + "')";
       }
     } else {
       return false;
@@ -495,17 +496,13 @@ struct validator::impl {
 
   // The size and range keywords: false for other keywords.
   bool explain_bound(const explain_site& at, violation& out) const {
-    const failure& f = at.f;
-    const std::string& base = at.base;
-    const json::object& node = at.node;
-    const std::string& kw = f.keyword;
-    auto num = [&](std::string_view k) { auto* x = node.if_contains(k); return x ? number_text(*x) : std::string("?"); };
+    const std::string& kw = at.f.keyword;
+    auto num = [&](std::string_view k) { auto* x = at.node.if_contains(k); return x ? number_text(*x) : std::string("?"); };
+    auto flag = [&](std::string_view k) { auto* x = at.node.if_contains(k); return x && x->is_bool() && x->get_bool(); };
     if (kw == "minimum") {
-      bool excl = node.if_contains("exclusiveMinimum") && node.at("exclusiveMinimum").is_bool() && node.at("exclusiveMinimum").get_bool();
-      out.message = std::string("must be ") + (excl ? "> " : ">= ") + num("minimum");
+      out.message = std::string("must be ") + (flag("exclusiveMinimum") ? "> " : ">= ") + num("minimum");
     } else if (kw == "maximum") {
-      bool excl = node.if_contains("exclusiveMaximum") && node.at("exclusiveMaximum").is_bool() && node.at("exclusiveMaximum").get_bool();
-      out.message = std::string("must be ") + (excl ? "< " : "<= ") + num("maximum");
+      out.message = std::string("must be ") + (flag("exclusiveMaximum") ? "< " : "<= ") + num("maximum");
     } else if (kw == "multipleOf") {
       out.message = "must be multiple of " + num("multipleOf");
     } else if (kw == "minLength") {
@@ -518,8 +515,8 @@ struct validator::impl {
       out.message = "must NOT have more than " + num("maxItems") + " items";
     } else if (kw == "items" || kw == "additionalItems") {
       // A tuple without room for more items: RapidJSON points at the first extra item.
-      if (kw == "items") out.path = join_path(base, f.instance_ptr.substr(0, f.instance_ptr.rfind('/')));
-      auto* items = node.if_contains("items");
+      if (kw == "items") out.path = at.parent_path();
+      auto* items = at.node.if_contains("items");
       std::size_t n = items && items->is_array() ? items->get_array().size() : 0;
       out.message = "must NOT have more than " + std::to_string(n) + " items";
     } else if (kw == "uniqueItems") {
@@ -536,23 +533,20 @@ struct validator::impl {
 
   // dependencies: the missing property, or the dependent schema's own failure.
   violation explain_dependencies(const explain_site& at, violation out, int& budget) const {
-    const failure& f = at.f;
-    const json::object& node = at.node;
-    const json::value* val = at.val;
     out.message = "must satisfy the property dependencies";
-    auto* deps = node.if_contains("dependencies");
-    if (deps && deps->is_object() && val && val->is_object()) {
+    auto* deps = at.node.if_contains("dependencies");
+    if (deps && deps->is_object() && at.val && at.val->is_object()) {
       for (auto& [name, d] : deps->get_object()) {
-        if (!val->get_object().contains(name)) continue;
+        if (!at.val->get_object().contains(name)) continue;
         if (d.is_array()) {
           for (auto& r : d.get_array())
-            if (r.is_string() && !val->get_object().contains(r.get_string())) {
+            if (r.is_string() && !at.val->get_object().contains(r.get_string())) {
               out.message = "must have property '" + std::string(r.get_string()) + "' when property '" +
                             std::string(name) + "' is present";
               return out;
             }
-        } else if (auto sub = run_at(f.schema_ptr + "/dependencies/" + escape_pointer_token(name), *val); sub && !sub->too_deep) {
-          if (budget-- > 0) return explain(*val, *sub, out.path, budget);
+        } else if (auto sub = run_at(at.f.schema_ptr + "/dependencies/" + escape_pointer_token(name), *at.val); sub && !sub->too_deep) {
+          if (budget-- > 0) return explain(*at.val, *sub, out.path, budget);
         }
       }
     }
@@ -561,18 +555,14 @@ struct validator::impl {
 
   // patternProperties: which property failed, and why.
   violation explain_pattern_properties(const explain_site& at, violation out, int& budget) const {
-    const json::value& root = at.root;
-    const failure& f = at.f;
-    const std::string& base = at.base;
-    const json::value* val = at.val;
     // RapidJSON reports these failures against the value's placeholder schema (pointer
     // ""), so find the object schema: one with an entry for this key that rejects the
     // parent object for this key.
-    std::string key = last_token(f.instance_ptr);
-    std::string parent = f.instance_ptr.substr(0, f.instance_ptr.rfind('/'));
+    std::string key = at.key();
+    std::string parent = at.f.instance_ptr.substr(0, at.f.instance_ptr.rfind('/'));
     out.message = "property '" + key + "' is invalid";
-    const json::value* parent_val = resolve_pointer(root, parent);
-    if (!parent_val || !val) return out;
+    const json::value* parent_val = resolve_pointer(at.root, parent);
+    if (!parent_val || !at.val) return out;
     for (auto& candidate : pattern_nodes) {
       auto* cand = resolve_pointer(document, candidate);
       auto* pats = cand && cand->is_object() ? cand->get_object().if_contains("patternProperties") : nullptr;
@@ -589,18 +579,18 @@ struct validator::impl {
         auto* tag = sub_schema->is_object() ? sub_schema->get_object().if_contains(synthetic_tag) : nullptr;
         std::string_view t = tag && tag->is_string() ? std::string_view(tag->get_string()) : std::string_view();
         if (t == "opentabs:propertyNames") {
-          out.path = join_path(base, parent);
+          out.path = join_path(at.base, parent);
           out.keyword = "propertyNames";
           out.message = "property name '" + key + "' is invalid: " + checks[*parse_check_marker(marker)].explain(key);
           return out;
         }
         if (t == "opentabs:additionalProperties") {
-          out.path = join_path(base, parent);
+          out.path = join_path(at.base, parent);
           out.keyword = "additionalProperties";
           out.message = "must NOT have additional properties ('" + key + "')";
           return out;
         }
-        if (auto v = nested(candidate + "/patternProperties/" + escape_pointer_token(marker), *val, out.path, budget)) return *v;
+        if (auto v = nested(candidate + "/patternProperties/" + escape_pointer_token(marker), *at.val, out.path, budget)) return *v;
       }
       break;
     }
@@ -609,16 +599,13 @@ struct validator::impl {
 
   // allOf: the failing branch (or what a synthetic branch stands for).
   violation explain_all_of(const explain_site& at, violation out, int& budget) const {
-    const failure& f = at.f;
-    const json::object& node = at.node;
-    const json::value* val = at.val;
     out.message = "must match all schemas in allOf";
-    auto* all = node.if_contains("allOf");
-    if (all && all->is_array() && val) {
+    auto* all = at.node.if_contains("allOf");
+    if (all && all->is_array() && at.val) {
       for (std::size_t i = 0; i < all->get_array().size(); ++i) {
-        auto sub_ptr = f.schema_ptr + "/allOf/" + std::to_string(i);
+        auto sub_ptr = at.f.schema_ptr + "/allOf/" + std::to_string(i);
         if (budget-- <= 0) break;
-        auto sub = run_at(sub_ptr, *val);
+        auto sub = run_at(sub_ptr, *at.val);
         if (!sub) continue;
         auto& branch = all->get_array()[i];
         auto* tag = branch.is_object() ? branch.get_object().if_contains(synthetic_tag) : nullptr;
@@ -630,7 +617,7 @@ struct validator::impl {
           return out;
         }
         if (sub->too_deep) break;
-        return explain(*val, *sub, out.path, budget);
+        return explain(*at.val, *sub, out.path, budget);
       }
     }
     return out;
@@ -638,25 +625,22 @@ struct validator::impl {
 
   // anyOf / oneOf: the one plausible branch's failure, when there is exactly one.
   violation explain_any_of(const explain_site& at, violation out, int& budget) const {
-    const failure& f = at.f;
-    const json::object& node = at.node;
-    const json::value* val = at.val;
-    const std::string& kw = f.keyword;
+    const std::string& kw = at.f.keyword;
     out.message = kw == "anyOf" ? "must match a schema in anyOf" : "must match exactly one schema in oneOf";
-    auto* list = node.if_contains(kw);
-    if (list && list->is_array() && val) {
+    auto* list = at.node.if_contains(kw);
+    if (list && list->is_array() && at.val) {
       std::vector<std::size_t> plausible;
       std::size_t passing = 0;
       for (std::size_t i = 0; i < list->get_array().size(); ++i) {
         auto& b = list->get_array()[i];
         if (!b.is_object()) continue;
         if (budget-- <= 0) return out;
-        auto sub = run_at(f.schema_ptr + "/" + kw + "/" + std::to_string(i), *val);
+        auto sub = run_at(at.f.schema_ptr + "/" + kw + "/" + std::to_string(i), *at.val);
         if (!sub) ++passing;
-        else if (type_accepts(b.get_object(), *val) && discriminators_agree(b.get_object(), *val)) plausible.push_back(i);
+        else if (type_accepts(b.get_object(), *at.val) && discriminators_agree(b.get_object(), *at.val)) plausible.push_back(i);
       }
       if (passing == 0 && plausible.size() == 1)
-        if (auto v = nested(f.schema_ptr + "/" + kw + "/" + std::to_string(plausible[0]), *val, out.path, budget)) return *v;
+        if (auto v = nested(at.f.schema_ptr + "/" + kw + "/" + std::to_string(plausible[0]), *at.val, out.path, budget)) return *v;
     }
     return out;
   }
@@ -715,7 +699,7 @@ status validator::validate(const json::object& args, std::string_view tool_name)
   if (!run(*impl_->main, args, impl_->lim.max_instance_depth)) return ok();
   auto v = check(json::value(args));
   if (!v) return ok();
-  return make_error("invalid_arguments", describe_invalid_arguments(tool_name, *v));
+  return make_error(errc::invalid_params, describe_invalid_arguments(tool_name, *v));
 }
 
 std::size_t validator::pattern_count() const { return impl_->pattern_count; }

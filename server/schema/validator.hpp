@@ -34,15 +34,15 @@ struct violation {
 
 class validator {
  public:
-  // Errors have code "invalid_schema" and say which keyword at which schema location
-  // could not be compiled.
+  // Errors (invalid_params; too_large for a schema over a limit; unsupported for a pattern
+  // RE2 cannot run) say which keyword at which schema location could not be compiled.
   static result<std::shared_ptr<const validator>> compile(const json::object& schema,
                                                           const limits& lim = {});
 
   // nullopt when `instance` is valid.
   std::optional<violation> check(const json::value& instance) const;
 
-  // Tool-call form: ok, or error code "invalid_arguments" with the message
+  // Tool-call form: ok, or an invalid_params error with the message
   // `Invalid arguments for tool "<tool>":\n  - <path or (root)>: <message>`.
   status validate(const json::object& args, std::string_view tool_name) const;
 

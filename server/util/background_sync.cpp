@@ -12,7 +12,7 @@ namespace opentabs {
 
 result<std::unique_ptr<background_sync>> background_sync::open(const std::filesystem::path& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return make_error("io", "cannot open " + dir.string() + ": " + std::strerror(errno));
+  if (fd < 0) return make_error(errc::io, "cannot open " + dir.string() + ": " + std::strerror(errno));
   return std::unique_ptr<background_sync>(new background_sync(fd, dir));
 }
 

@@ -5,7 +5,6 @@
 // app::extension_error_json (the extension channel, which adds retry hints and npm codes).
 #pragma once
 
-#include <optional>
 #include <string_view>
 
 namespace opentabs {
@@ -57,13 +56,5 @@ inline constexpr errc all_errc[] = {errc::parse_error, errc::invalid_request, er
                                     errc::not_found,   errc::too_large,       errc::busy,           errc::rate_limited,
                                     errc::timeout,     errc::cancelled,       errc::denied,         errc::tool_failed,
                                     errc::unsupported, errc::unavailable,     errc::io,             errc::internal};
-
-// The category a code text names, for errors still made from text (the retiring
-// make_error(string, ...)): the one place where such a code is read as text.
-constexpr std::optional<errc> errc_named(std::string_view code) {
-  for (errc e : all_errc)
-    if (to_string(e) == code) return e;
-  return std::nullopt;
-}
 
 }  // namespace opentabs

@@ -74,11 +74,4 @@ error make_error(E reason, std::string message) {
   return error{std::string(to_string(reason)), std::move(message), kind_of(reason), make_error_code(reason)};
 }
 
-// Being retired: an error made from code text, its category the one the text names, else
-// `fallback`.  Nothing new may use it; the remaining calls move to the two overloads above.
-inline error make_error(std::string code, std::string message, errc fallback = errc::internal) {
-  errc kind = errc_named(code).value_or(fallback);
-  return error{std::move(code), std::move(message), kind};
-}
-
 }  // namespace opentabs

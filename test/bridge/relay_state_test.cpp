@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "bridge/relay_state.hpp"
+#include "net/net_failure.hpp"
 
 using namespace opentabs;
 using namespace opentabs::bridge;
@@ -34,6 +35,9 @@ TEST_CASE("error lines and stdout lines are single compact lines") {
   CHECK(line->find('\n') == std::string::npos);
   CHECK(*line == R"({"jsonrpc":"2.0","method":"a\nb"})");
   CHECK_FALSE(stdout_line("not json").ok());
+  // The server broke the protocol: the client hears "unavailable", not an internal error.
+  CHECK(stdout_line("not json").err().is(net::net_failure::bad_response));
+  CHECK(stdout_line("not json").err().is(errc::unavailable));
 }
 
 TEST_CASE("a one-line payload and a stdin line are relayed byte for byte, not re-serialised") {

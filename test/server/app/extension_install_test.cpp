@@ -160,8 +160,8 @@ TEST_CASE("defer_sync: the report says whether anything was written (the caller 
 TEST_CASE("out_of_descriptors: only EMFILE and ENFILE failures are worth retrying") {
   using opentabs::app::out_of_descriptors;
   using opentabs::make_error;
-  CHECK(out_of_descriptors(make_error("io", std::string("cannot open /x/a.js: ") + std::strerror(EMFILE))));
-  CHECK(out_of_descriptors(make_error("io", std::string("cannot copy the extension: ") + std::strerror(ENFILE))));
-  CHECK_FALSE(out_of_descriptors(make_error("io", std::string("cannot open /x/a.js: ") + std::strerror(EACCES))));
-  CHECK_FALSE(out_of_descriptors(make_error("no_extension", "the extension files were not found in /x")));
+  CHECK(out_of_descriptors(make_error(opentabs::errc::io, std::string("cannot open /x/a.js: ") + std::strerror(EMFILE))));
+  CHECK(out_of_descriptors(make_error(opentabs::errc::io, std::string("cannot copy the extension: ") + std::strerror(ENFILE))));
+  CHECK_FALSE(out_of_descriptors(make_error(opentabs::errc::io, std::string("cannot open /x/a.js: ") + std::strerror(EACCES))));
+  CHECK_FALSE(out_of_descriptors(make_error(opentabs::errc::not_found, "the extension files were not found in /x")));
 }

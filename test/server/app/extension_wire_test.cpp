@@ -27,9 +27,15 @@ TEST_CASE("categories become extension-channel error objects") {
 TEST_CASE("busy carries retryAfterMs; npm failures carry npm's code") {
   CHECK(json::dump(extension_error_json(make_error(errc::busy, "Another plugin operation is in progress"))) ==
         R"({"code":-32603,"message":"Another plugin operation is in progress","data":{"retryAfterMs":2000}})");
-  CHECK(json::dump(extension_error_json(make_error("npm:E404", "not in the registry"))) ==
+  // npm_commands names npm's own code in the error's code text, on an io failure.
+  auto npm_error = [](std::string code, std::string message) {
+    error e = make_error(errc::io, std::move(message));
+    e.code = std::move(code);
+    return e;
+  };
+  CHECK(json::dump(extension_error_json(npm_error("npm:E404", "not in the registry"))) ==
         R"({"code":-32603,"message":"not in the registry","data":{"npmErrorCode":"E404"}})");
-  CHECK(json::dump(extension_error_json(make_error("npm:", "no code"))) == R"({"code":-32603,"message":"no code"})");
+  CHECK(json::dump(extension_error_json(npm_error("npm:", "no code"))) == R"({"code":-32603,"message":"no code"})");
 }
 
 TEST_CASE("the hub registers ping and tool.progress in the channel's one method table") {

@@ -14,6 +14,7 @@
 #include <ctime>
 
 #include "config/config_edits.hpp"
+#include "config/config_failure.hpp"
 #include "config/config_store.hpp"
 #include "scratch_dir.hpp"
 #include "util/files.hpp"
@@ -53,7 +54,7 @@ TEST_CASE("config_lock is a directory holding the holder's pid, excluding a seco
   CHECK(opentabs::test::read_text(dir / "config.json.lock" / "pid.txt") == std::to_string(::getpid()));
   auto second = config_lock::acquire(json, std::chrono::milliseconds(120));
   REQUIRE_FALSE(second.ok());
-  CHECK(second.err().code == "locked");
+  CHECK(second.err().is(config::config_failure::locked));
   CHECK(second.err().message.find("config.json.lock") != std::string::npos);
   CHECK(second.err().message.find(std::to_string(::getpid())) != std::string::npos);
   { auto released = std::move(*first); }
@@ -67,7 +68,7 @@ TEST_CASE("a lock directory of a live process is respected however old it is") {
   plant_lock(dir / "config.json.lock", ::getppid(), std::chrono::hours(1));
   auto l = config_lock::try_acquire(dir / "config.json");
   REQUIRE_FALSE(l.ok());
-  CHECK(l.err().code == "locked");
+  CHECK(l.err().is(config::config_failure::locked));
   CHECK(std::filesystem::exists(dir / "config.json.lock" / "pid.txt"));
 }
 
@@ -123,7 +124,7 @@ TEST_CASE("a config update waits for the lock and goes through once it is releas
     return true;
   });
   REQUIRE_FALSE(refused.ok());
-  CHECK(refused.err().code == "locked");
+  CHECK(refused.err().is(config::config_failure::locked));
   { auto released = std::move(*held); }
   auto r = store.update([](json::object& root) -> result<bool> {
     root["updateCheckIntervalMinutes"] = 5;
@@ -164,7 +165,7 @@ TEST_CASE("with defer_when_locked an edit under someone else's lock is seen at o
   REQUIRE(reloaded.ok());
   CHECK(reloaded->cfg.settings.at("server").contains("k"));
   CHECK(reloaded->cfg.local_plugins == std::vector<std::string>{"/plugins/built"});
-  CHECK(store.write_pending().err().code == "locked");
+  CHECK(store.write_pending().err().is(config::config_failure::locked));
   { auto released = std::move(*held); }
   auto written = store.write_pending();
   REQUIRE(written.ok());

@@ -209,7 +209,7 @@ TEST_CASE("an edit that fails aborts the update without writing") {
   auto before = read_text(path);
   auto r = store.update([](json::object& root) -> result<bool> {
     set_tool_permission(root, "x", "y", permission::auto_);  // partial change that must not land
-    return make_error("invalid_value", "nope");
+    return make_error(errc::invalid_params, "nope");
   });
   REQUIRE_FALSE(r.ok());
   CHECK(r.err().message == "nope");

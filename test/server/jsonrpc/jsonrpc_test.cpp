@@ -154,10 +154,6 @@ TEST_CASE("error categories map to JSON-RPC codes in one place") {
   auto e = rpc_error::from(make_error(errc::invalid_params, "Invalid params: x must be a string"));
   CHECK(e.code == -32602);
   CHECK(e.message == "Invalid params: x must be a string");
-  // A module-specific code keeps its category when it names one, else the fallback.
-  CHECK(make_error("not_found", "gone").is(errc::not_found));
-  CHECK(make_error("npm:E404", "no such package", errc::tool_failed).is(errc::tool_failed));
-  CHECK(make_error("port_busy", "in use").is(errc::internal));
 }
 
 TEST_CASE("messages are built as objects and as lines") {

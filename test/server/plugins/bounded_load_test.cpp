@@ -26,7 +26,7 @@ TEST_CASE("load_plugin_bounded: a load that misses the deadline fails that plugi
   bounds.delay_dir_name = "slow";
   auto slow = load_plugin_bounded(t / "p/slow", "local", {}, bounds);
   REQUIRE_FALSE(slow);
-  CHECK(slow.err().code == "plugin_load_error");
+  CHECK(slow.err().is(opentabs::errc::timeout));
   CHECK(slow.err().message.find("did not finish within 20 ms") != std::string::npos);
   // Only the named folder sleeps (the default deadline, so a busy machine cannot fail this).
   bounds.deadline = kDefaultLoadDeadline;

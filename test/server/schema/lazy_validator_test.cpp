@@ -64,7 +64,7 @@ TEST_CASE("an already compiled validator or a known refusal is handed back as it
   lazy_validator wrapped(compiled);
   CHECK(wrapped.compiled());
   CHECK(wrapped.get().value() == compiled);
-  lazy_validator refused(make_error("invalid_schema", "schema /x: keyword \"unevaluatedItems\" is not supported"));
+  lazy_validator refused(make_error(errc::invalid_params, "schema /x: keyword \"unevaluatedItems\" is not supported"));
   CHECK(refused.compiled());
   REQUIRE_FALSE(refused.get().ok());
   CHECK(refused.get().err().message == "schema /x: keyword \"unevaluatedItems\" is not supported");
