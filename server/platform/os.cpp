@@ -1,0 +1,14 @@
+#include "platform/os.hpp"
+
+namespace opentabs::platform {
+
+std::string_view os_name(os target) noexcept {
+  switch (target) {
+    case os::linux_: return "linux";
+    case os::macos: return "macos";
+    case os::windows: return "windows";
+  }
+  return "unknown";
+}
+
+}  // namespace opentabs::platform
