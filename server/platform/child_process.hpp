@@ -89,6 +89,11 @@ class child {
   std::optional<exit_status> status_;
 };
 
+// Asks process `pid` (any process, not only a child) to end: SIGTERM on POSIX, which a
+// server answers with its orderly shutdown; TerminateProcess on Windows, which has no such
+// request for a process without a window.
+std::error_code request_termination(long pid);
+
 // std::errc::no_such_file_or_directory when the program does not exist (or is not on PATH).
 std::error_code spawn(const child_spec& spec, child& out);
 

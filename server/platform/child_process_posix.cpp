@@ -160,6 +160,12 @@ exit_status child::wait() {
   return status_.value_or(exit_status{});
 }
 
+std::error_code request_termination(long pid) {
+  if (pid <= 0) return std::make_error_code(std::errc::invalid_argument);
+  if (::kill(static_cast<pid_t>(pid), SIGTERM) != 0) return posix::last_error();
+  return {};
+}
+
 void child::kill_group(bool force) noexcept {
   if (reaped_ || pid_ <= 0) return;
   ::kill(-static_cast<pid_t>(pid_), force ? SIGKILL : SIGTERM);

@@ -186,6 +186,13 @@ exit_status child::wait() {
   return *status_;
 }
 
+std::error_code request_termination(long pid) {
+  if (pid <= 0) return std::make_error_code(std::errc::invalid_argument);
+  windows::unique_handle h(::OpenProcess(PROCESS_TERMINATE, FALSE, static_cast<DWORD>(pid)));
+  if (!h.valid() || !::TerminateProcess(h.get(), 1)) return windows::last_error();
+  return {};
+}
+
 void child::kill_group(bool /*force*/) noexcept {
   if (reaped_ || process_ == kNoHandle) return;
   ::TerminateProcess(as_handle(process_), 1);

@@ -15,6 +15,10 @@ std::error_code set_mode(const std::filesystem::path& path, unsigned mode);
 // Creates the directory and missing parents, then sets its mode.
 std::error_code create_directories_with_mode(const std::filesystem::path& path, unsigned mode);
 
+// Creates one directory with `mode`, atomically: `created` is false (and no error) when
+// something already exists at `path`, which is what a lock directory relies on.
+std::error_code make_directory(const std::filesystem::path& path, unsigned mode, bool& created);
+
 // Whether the current user may execute `path` (Windows: whether it exists as a file).
 bool is_executable(const std::filesystem::path& path);
 

@@ -1,6 +1,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include "platform/file_access.hpp"
 #include "platform/posix_io.hpp"
 
@@ -16,6 +18,12 @@ std::error_code create_directories_with_mode(const std::filesystem::path& path, 
   std::filesystem::create_directories(path, ec);
   if (ec) return ec;
   return set_mode(path, mode);
+}
+
+std::error_code make_directory(const std::filesystem::path& path, unsigned mode, bool& created) {
+  created = ::mkdir(path.c_str(), static_cast<mode_t>(mode)) == 0;
+  if (created || errno == EEXIST) return {};
+  return posix::last_error();
 }
 
 bool is_executable(const std::filesystem::path& path) { return ::access(path.c_str(), X_OK) == 0; }

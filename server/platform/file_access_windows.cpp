@@ -1,4 +1,6 @@
 // Windows: no permission bits (see file_access.hpp); the profile's ACL keeps the files private.
+#include <windows.h>
+
 #include "platform/file_access.hpp"
 
 namespace opentabs::platform {
@@ -13,6 +15,12 @@ std::error_code create_directories_with_mode(const std::filesystem::path& path, 
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   return ec;
+}
+
+std::error_code make_directory(const std::filesystem::path& path, unsigned /*mode*/, bool& created) {
+  created = ::CreateDirectoryW(path.c_str(), nullptr) != 0;
+  if (created || ::GetLastError() == ERROR_ALREADY_EXISTS) return {};
+  return std::error_code(static_cast<int>(::GetLastError()), std::system_category());
 }
 
 bool is_executable(const std::filesystem::path& path) {

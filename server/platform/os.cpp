@@ -11,4 +11,13 @@ std::string_view os_name(os target) noexcept {
   return "unknown";
 }
 
+std::string_view folder_opener(os target) noexcept {
+  switch (target) {
+    case os::linux_: return "xdg-open";
+    case os::macos: return "open";
+    case os::windows: return "explorer";
+  }
+  return "xdg-open";
+}
+
 }  // namespace opentabs::platform

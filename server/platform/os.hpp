@@ -13,4 +13,7 @@ os current_os() noexcept;
 
 std::string_view os_name(os target) noexcept;
 
+// The program that opens a folder in the user's file manager on `target`.
+std::string_view folder_opener(os target) noexcept;
+
 }  // namespace opentabs::platform

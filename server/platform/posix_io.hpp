@@ -5,6 +5,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "platform/file_handle.hpp"
+
 namespace opentabs::platform::posix {
 
 // The last OS error (errno) as an error_code.
@@ -48,6 +50,18 @@ namespace opentabs::platform::posix {
 // posix_spawn_file_actions_t*), and the extra posix_spawnattr flags that needs.
 void close_inherited_descriptors(void* file_actions) noexcept;
 short extra_spawn_flags() noexcept;
+
+// Copies the modification and status-change times of a `struct stat` (`stat_buf`) into
+// `out`: Linux names the fields st_mtim/st_ctim, macOS st_mtimespec/st_ctimespec.
+void copy_times(const void* stat_buf, file_facts& out) noexcept;
+
+// The facts of a `struct stat` (`stat_buf`).
+file_facts facts_from_stat(const void* stat_buf) noexcept;
+
+// renameat within one folder that fails with EEXIST instead of replacing (Linux:
+// renameat2 RENAME_NOREPLACE, or link + unlink where the file system lacks it; macOS:
+// renameatx_np RENAME_EXCL).
+std::error_code rename_no_replace(int dir_fd, const char* from, const char* to) noexcept;
 
 // The Linux pidfd of `pid` (close-on-exec), or -1 where the OS has none.
 int open_exit_descriptor(long pid) noexcept;

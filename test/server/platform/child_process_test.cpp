@@ -102,3 +102,21 @@ TEST_CASE("kill_group ends a child that would run on, and try_wait sees it end")
   CHECK(st.code != 0);
   c.kill_group(true);  // after the reap: nothing is sent to a pid that may be reused
 }
+
+#if !defined(_WIN32)
+#include <unistd.h>
+
+TEST_CASE("a child inherits no descriptor of ours beyond the standard three") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);  // inheritable on purpose: spawn must still keep it from the child
+  child_spec spec;
+  spec.argv = {"/bin/sh", "-c", "echo leaked >&" + std::to_string(fds[1]) + " && echo inherited"};
+  child c;
+  REQUIRE_FALSE(spawn(spec, c));
+  auto [out, err] = read_both(c);
+  CHECK(c.wait().code != 0);
+  CHECK(out.find("inherited") == std::string::npos);
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+#endif
