@@ -90,6 +90,18 @@ std::ptrdiff_t file_handle::read_some(char* buf, std::size_t size) noexcept {
 }
 
 std::ptrdiff_t file_handle::read_at(std::uint64_t offset, char* buf, std::size_t size) noexcept {
+  // A positioned ReadFile on a synchronous handle moves the file pointer too; pread does
+  // not, so the pointer is put back for read_some.
+  LARGE_INTEGER here{};
+  const bool restore = ::SetFilePointerEx(as_handle(h_), LARGE_INTEGER{}, &here, FILE_CURRENT) != 0;
+  struct put_back {
+    HANDLE h;
+    bool on;
+    LARGE_INTEGER at;
+    ~put_back() {
+      if (on) ::SetFilePointerEx(h, at, nullptr, FILE_BEGIN);
+    }
+  } guard{as_handle(h_), restore, here};
   OVERLAPPED at{};
   at.Offset = static_cast<DWORD>(offset & 0xffffffffU);
   at.OffsetHigh = static_cast<DWORD>(offset >> 32);

@@ -10,10 +10,12 @@ std::optional<std::filesystem::path> nonempty(const environment_lookup& env, std
   return std::filesystem::path(*v);
 }
 
+// XDG values must be absolute POSIX paths; judged by their text, so that the rule gives
+// the Linux answer on any OS.
 std::optional<std::filesystem::path> absolute_only(const environment_lookup& env, std::string_view name) {
-  auto p = nonempty(env, name);
-  if (!p || !p->is_absolute()) return std::nullopt;
-  return p;
+  auto v = env(name);
+  if (!v || v->empty() || v->front() != '/') return std::nullopt;
+  return std::filesystem::path(*v);
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ std::optional<long> owner_in(ULONG family, std::uint16_t port) {
     return std::nullopt;
   const auto* table = reinterpret_cast<const Table*>(buf.data());
   for (DWORD i = 0; i < table->dwNumEntries; ++i)
-    if (ntohs(static_cast<u_short>(table->table[i].dwLocalPort)) == port) return static_cast<long>(table->table[i].dwOwningPid);
+    if (ntohs(static_cast<u_short>(table->table[i].dwLocalPort)) == port && table->table[i].dwOwningPid != 0)
+      return static_cast<long>(table->table[i].dwOwningPid);  // 0 would be the idle process: unknown
   return std::nullopt;
 }
 
