@@ -1,12 +1,6 @@
 // Probing for and auto-starting the server (see server_launcher.hpp).
 #include "bridge/server_launcher.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,53 +8,28 @@
 #include "bridge/contact_failure.hpp"
 #include "net/http_client.hpp"
 #include "net/net_failure.hpp"
-#include "util/descriptors.hpp"
+#include "platform/child_process.hpp"
+#include "platform/executable_path.hpp"
 
 namespace opentabs::bridge {
 
 namespace {
 
-// fork/exec of /proc/self/exe start --background --port <p> in its own session, with
-// /dev/null as stdin and its output in the bridge log (never our stdout), and no other
-// descriptor of ours: an inherited copy of the client's stdin/stdout pipe would keep the
-// client waiting for an EOF that only comes when the server exits.  Returns the child's pid.
-result<pid_t> spawn_start_background(std::uint16_t port, const std::filesystem::path& log_file) {
-  char exe[4096];
-  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return make_error(errc::io, "cannot find our own executable (/proc/self/exe)");
-  exe[n] = '\0';
-  int log_fd = ::open(log_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (log_fd < 0 || null_fd < 0) {
-    if (log_fd >= 0) ::close(log_fd);
-    if (null_fd >= 0) ::close(null_fd);
-    return make_error(errc::io, std::string("cannot prepare the server process: ") + std::strerror(errno));
-  }
-  std::string port_text = std::to_string(port);
-  std::vector<std::string> words = {"opentabs", "start", "--background", "--port", port_text};
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    int e = errno;
-    ::close(log_fd);
-    ::close(null_fd);
-    return make_error(errc::io, std::string("fork failed: ") + std::strerror(e));
-  }
-  if (pid == 0) {
-    // Child: only async-signal-safe calls from here on.
-    ::setsid();
-    ::dup2(null_fd, STDIN_FILENO);
-    ::dup2(log_fd, STDOUT_FILENO);
-    ::dup2(log_fd, STDERR_FILENO);
-    close_descriptors_from(3);
-    ::execv(exe, argv.data());
-    ::_exit(127);
-  }
-  ::close(log_fd);
-  ::close(null_fd);
-  return pid;
+// This executable `start --background --port <p>` in its own session, with the null device
+// as stdin and its output in the bridge log (never our stdout), and no other descriptor of
+// ours: an inherited copy of the client's stdin/stdout pipe would keep the client waiting
+// for an EOF that only comes when the server exits.
+result<platform::child> spawn_start_background(std::uint16_t port, const std::filesystem::path& log_file) {
+  std::error_code ec;
+  platform::child_spec spec;
+  spec.program = platform::executable_path(ec);
+  if (ec) return make_error(errc::io, "cannot find our own executable: " + ec.message());
+  spec.argv = {"opentabs", "start", "--background", "--port", std::to_string(port)};
+  spec.group = platform::child_group::own_session;
+  spec.output_file = log_file;
+  platform::child child;
+  if (auto e = platform::spawn(spec, child)) return make_error(errc::io, "cannot start the server process: " + e.message());
+  return child;
 }
 
 }  // namespace
@@ -84,12 +53,12 @@ net::awaitable<status> probe_server(std::uint16_t port) {
 namespace {
 
 // Notes the exit of the `start --background` child once it has exited, without waiting.
-void note_child_exit(pid_t pid, bool& done, int& status) {
+void note_child_exit(platform::child& child, bool& done, int& status) {
   if (done) return;
-  int st = 0;
-  if (::waitpid(pid, &st, WNOHANG) != pid) return;
+  auto st = child.try_wait();
+  if (!st) return;
   done = true;
-  status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  status = st->signal == 0 && st->code >= 0 ? st->code : 128;
 }
 
 }  // namespace
@@ -103,8 +72,8 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
 
   log.write("no server on port " + std::to_string(options.port) + "; starting one: opentabs start --background --port " +
             std::to_string(options.port));
-  auto pid = spawn_start_background(options.port, log.file());
-  if (!pid) co_return make_error(contact_failure::server_not_running, "could not start the server: " + pid.err().message);
+  auto child = spawn_start_background(options.port, log.file());
+  if (!child) co_return make_error(contact_failure::server_not_running, "could not start the server: " + child.err().message);
 
   asio::steady_timer timer(co_await asio::this_coro::executor);
   auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
@@ -114,7 +83,7 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
   // coroutine loops); `outcome` holds the answer once there is one.
   std::optional<status> outcome;
   while (std::chrono::steady_clock::now() < deadline) {
-    note_child_exit(*pid, child_done, child_status);
+    note_child_exit(*child, child_done, child_status);
     auto probe = co_await probe_server(options.port);
     if (probe) {
       log.write("server is up on port " + std::to_string(options.port));
@@ -140,8 +109,7 @@ net::awaitable<status> ensure_server(const launcher_options& options, const brid
   // linger as a zombie for the bridge's lifetime (bounded wait).
   const bool up = outcome && outcome->ok();
   for (int i = 0; i < 100 && up && !child_done; ++i) {
-    int st = 0;
-    if (::waitpid(*pid, &st, WNOHANG) == *pid) break;
+    if (child->try_wait()) break;
     timer.expires_after(std::chrono::milliseconds(50));
     co_await timer.async_wait(net::as_value);
   }

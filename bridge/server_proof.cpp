@@ -1,17 +1,10 @@
 #include "bridge/server_proof.hpp"
 
-#include <dirent.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-#include <vector>
-
 #include "json/json.hpp"
 #include "bridge/contact_failure.hpp"
 #include "net/http_client.hpp"
 #include "net/net_failure.hpp"
+#include "platform/port_owner.hpp"
 #include "util/peer_proof.hpp"
 
 namespace opentabs::bridge {
@@ -26,57 +19,13 @@ error impostor(std::uint16_t port, std::string_view why) {
                         "; nothing was sent to it. Stop it, then run `opentabs start`");
 }
 
-// Socket inodes of listeners on `port` in /proc/net/tcp or tcp6 (state 0A = LISTEN).
-std::vector<std::string> listening_inodes(std::uint16_t port) {
-  std::vector<std::string> out;
-  char want[8];
-  std::snprintf(want, sizeof want, ":%04X", port);
-  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-    std::ifstream in(table);
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::istringstream fields(line);
-      std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
-      fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >> inode;
-      if (state == "0A" && local.size() > 5 && local.ends_with(want)) out.push_back(inode);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string describe_port_owner(std::uint16_t port) {
-  auto inodes = listening_inodes(port);
-  if (inodes.empty()) return {};
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return {};
-  std::string found;
-  while (dirent* pid_entry = ::readdir(proc)) {
-    std::string pid = pid_entry->d_name;
-    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string fd_dir = "/proc/" + pid + "/fd";
-    DIR* fds = ::opendir(fd_dir.c_str());
-    if (!fds) continue;
-    while (dirent* fd = ::readdir(fds)) {
-      char target[64];
-      ssize_t n = ::readlink((fd_dir + "/" + fd->d_name).c_str(), target, sizeof target - 1);
-      if (n <= 0) continue;
-      target[n] = '\0';
-      for (const auto& inode : inodes)
-        if (std::string_view(target) == "socket:[" + inode + "]") found = pid;
-      if (!found.empty()) break;
-    }
-    ::closedir(fds);
-    if (!found.empty()) break;
-  }
-  ::closedir(proc);
-  if (found.empty()) return {};
-  std::ifstream comm("/proc/" + found + "/comm");
-  std::string name;
-  std::getline(comm, name);
-  return "pid " + found + (name.empty() ? "" : " (" + name.substr(0, 64) + ")");
+  auto pid = platform::listening_process(port);
+  if (!pid) return {};
+  auto name = platform::process_name(*pid);
+  return "pid " + std::to_string(*pid) + (name ? " (" + name->substr(0, 64) + ")" : "");
 }
 
 net::awaitable<result<std::string>> prove_server(std::uint16_t port, std::string_view secret,

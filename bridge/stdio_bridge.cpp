@@ -10,10 +10,6 @@
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -37,7 +33,9 @@
 #include "net/outbox.hpp"
 #include "net/sse_parser.hpp"
 #include "net/task_group.hpp"
-#include "util/descriptors.hpp"
+#include "platform/async_stdio.hpp"
+#include "platform/process_setup.hpp"
+#include "platform/signals.hpp"
 #include "util/env.hpp"
 #include "util/strings.hpp"
 
@@ -55,18 +53,10 @@ constexpr std::size_t kMaxPendingStdoutLines = 64 * 1024;
 // One write takes what is queued up to these (64 buffers: what Asio gives one writev).
 constexpr std::size_t kMaxStdoutWriteBytes = 256 * 1024, kMaxStdoutWriteLines = 64;
 
-// Writes every line to STDOUT_FILENO with blocking write(2) calls.
+// Writes every line to stdout with blocking writes.
 std::error_code write_blocking(const std::vector<net::out_bytes>& lines) {
-  for (const auto& line : lines) {
-    auto bytes = line.view();
-    std::size_t n = 0;
-    while (n < bytes.size()) {
-      ssize_t w = ::write(STDOUT_FILENO, bytes.data() + n, bytes.size() - n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return std::error_code(errno, std::generic_category());
-      n += static_cast<std::size_t>(w);
-    }
-  }
+  for (const auto& line : lines)
+    if (!platform::write_stdout(line.view())) return std::make_error_code(std::errc::broken_pipe);
   return {};
 }
 
@@ -109,7 +99,7 @@ class relay {
         reinit_done_(io.get_executor()),
         stream_kick_(io.get_executor()),
         posts_(io.get_executor(), "127.0.0.1", options.port, post_options(options)),
-        signals_(io, SIGINT, SIGTERM),
+        signals_(io),
         stdin_(io),
         stdout_(io) {}
 
@@ -178,8 +168,8 @@ class relay {
   net::http_client posts_;  // every POST, over kept-alive connections
   net::http_client* stream_client_ = nullptr;
   asio::signal_set signals_;
-  asio::posix::stream_descriptor stdin_;
-  asio::posix::stream_descriptor stdout_;
+  platform::async_stream stdin_;
+  platform::async_stream stdout_;
   int open_listens_ = 0;          // 2026-07-28 subscriptions/listen requests relayed now
   // 2026-07-28 tools/calls relayed now, by jsonrpc::id_key of their id.  Each has a client
   // (connection) of its own, so a notifications/cancelled on stdin closes just that call's
@@ -286,9 +276,7 @@ void relay::stdout_failed(const std::error_code& ec) {
 
 awaitable<std::size_t> relay::read_some(char* buf, std::size_t n, bool& eof) {
   if (stdin_blocking_) {
-    ssize_t got;
-    do got = ::read(STDIN_FILENO, buf, n);
-    while (got < 0 && errno == EINTR);
+    auto got = platform::read_stdin(buf, n);
     if (got <= 0) eof = true;
     co_return got > 0 ? static_cast<std::size_t>(got) : 0;
   }
@@ -690,21 +678,15 @@ void relay::begin_shutdown(bool cancel_requests) {
 }
 
 awaitable<void> relay::run() {
-  ::signal(SIGPIPE, SIG_IGN);
-  // Close-on-exec copies: the server this bridge may start must not inherit the client's pipes.
-  try {
-    stdin_.assign(dup_cloexec(STDIN_FILENO));
-  } catch (const std::system_error&) {
-    stdin_blocking_ = true;
-  }
-  try {
-    stdout_.assign(dup_cloexec(STDOUT_FILENO));
-  } catch (const std::system_error&) {
-    stdout_blocking_ = true;
-  }
+  platform::ignore_broken_pipes();
+  // Copies no child inherits: the server this bridge may start must not hold the client's pipes.
+  stdin_blocking_ = !platform::attach_standard_stream(stdin_, platform::standard_stream::input);
+  stdout_blocking_ = !platform::attach_standard_stream(stdout_, platform::standard_stream::output);
+  for (const auto& sig : platform::stop_signals()) signals_.add(sig.number);
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (ec) return;
-    log_.write(std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; ending");
+    const auto* known = platform::find_server_signal(sig);
+    log_.write("received " + (known ? std::string(known->name) : "signal " + std::to_string(sig)) + "; ending");
     begin_shutdown(true);
   });
   writer_.spawn(write_stdout(), "the stdout writer");

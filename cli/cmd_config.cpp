@@ -3,7 +3,6 @@
 // picks the change up.
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"

@@ -3,8 +3,6 @@
 // version, accepts the secret), the extension (installed, current, connected), a real
 // WebSocket handshake with the secret, plugins (loaded or failed), and the MCP client
 // configuration files that mention opentabs (and whether their secret is current).
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "config/auth_secret.hpp"
 #include "config/config.hpp"
 #include "net/http_client.hpp"
+#include "platform/file_access.hpp"
 #include "util/files.hpp"
 #include "util/random.hpp"
 
@@ -44,9 +43,10 @@ const char* verdict_name(verdict v) {
 }
 
 std::optional<unsigned> file_mode(const std::filesystem::path& p) {
-  struct stat st{};
-  if (::stat(p.c_str(), &st) != 0) return std::nullopt;
-  return st.st_mode & 0777;
+  std::error_code ec;
+  unsigned mode = platform::file_mode(p, ec);
+  if (ec) return std::nullopt;
+  return mode & 0777;
 }
 
 std::string octal(unsigned mode) {

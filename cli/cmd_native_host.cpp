@@ -14,17 +14,8 @@
 //    our own extension (Chrome enforces allowed_origins and the host checks the origin too,
 //    refusing a start without one), and only once the program on the port has proved it knows
 //    the secret (bridge/server_proof.hpp); the host itself never sends the secret anywhere.
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string>
-
-#ifdef __APPLE__
-#include <mach-o/dyld.h>
-#endif
 
 #include "app/extension_install.hpp"
 #include "bridge/bridge_log.hpp"
@@ -38,6 +29,9 @@
 #include "cli/output.hpp"
 #include "cli/server_api.hpp"
 #include "config/config_paths.hpp"
+#include "platform/executable_path.hpp"
+#include "platform/file_access.hpp"
+#include "platform/standard_streams.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
 
@@ -48,20 +42,10 @@ namespace fs = std::filesystem;
 namespace {
 
 result<fs::path> own_executable() {
-#ifdef __APPLE__
-  char buf[4096];
-  std::uint32_t size = sizeof buf;
-  if (_NSGetExecutablePath(buf, &size) != 0) return make_error(errc::io, "cannot find the opentabs executable");
   std::error_code ec;
-  auto p = fs::canonical(buf, ec);
-  if (ec) return make_error(errc::io, "cannot resolve the opentabs executable: " + ec.message());
+  auto p = platform::executable_path(ec);
+  if (ec) return make_error(errc::io, "cannot find the opentabs executable: " + ec.message());
   return p;
-#else
-  std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error(errc::io, "cannot find the opentabs executable (/proc/self/exe): " + ec.message());
-  return p;
-#endif
 }
 
 // Our extension's ID: from the installed copy's manifest (what the browser loads), else from
@@ -75,17 +59,14 @@ result<std::string> our_extension_id(const context& ctx) {
 fs::path launcher_path(const context& ctx) { return ctx.paths.dir / "native-host" / "opentabs-native-host"; }
 
 result<std::vector<native::manifest_location>> locations(const parsed_command& cmd) {
-  auto home = config::home_directory();
-  if (!home) return home.err();
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  auto folders = platform::user_folders_now();
+  if (!folders) return make_error(errc::not_found, "cannot find the home directory");
   std::optional<fs::path> custom;
   if (auto d = cmd.value("user-data-dir")) {
     if (d->empty()) return make_error(cli_failure::usage, "--user-data-dir needs a directory");
     custom = fs::absolute(*d);
   }
-  return native::manifest_locations(native::current_platform(), *home,
-                                    xdg ? std::optional<std::string_view>(xdg) : std::nullopt,
-                                    cmd.value("browser").value_or("all"), custom);
+  return native::manifest_locations(platform::current_os(), *folders, cmd.value("browser").value_or("all"), custom);
 }
 
 // What a manifest file says about itself: absent, ours and sound, or a problem.
@@ -115,23 +96,12 @@ manifest_state inspect(const fs::path& file, const std::string& extension_id) {
       if (o.is_string() && o.get_string() == want) names_us = true;
   if (!name || *name != native::kHostName) s.problem = "its name is not " + std::string(native::kHostName);
   else if (!names_us) s.problem = "allowed_origins does not name " + want;
-  else if (!path || ::access(path->c_str(), X_OK) != 0) s.problem = "its launcher " + s.launcher + " is missing or not executable";
+  else if (!path || !platform::is_executable(fs::path(std::string(*path)))) s.problem = "its launcher " + s.launcher + " is missing or not executable";
   else s.ok = true;
   return s;
 }
 
 // ---- host mode -------------------------------------------------------------------------------
-
-bool write_all(int fd, const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 json::object error_message(std::string_view code, std::string_view message) {
   return json::object{{"type", "error"}, {"code", json::str(code)}, {"message", json::str(message)}};
@@ -210,9 +180,10 @@ int cmd_native_host_install(context& ctx, const parsed_command& cmd) {
   json::array written;
   auto manifest = json::dump_pretty(native::host_manifest(launcher, *id)) + "\n";
   for (const auto& loc : *locs) {
-    if (auto st = ensure_dir(loc.dir, 0700); !st) return report_error(ctx, st.err());
-    // Chrome only reads the file; 0644 is what browsers' own installers use.
-    if (auto st = write_file_atomic(loc.file(), manifest, 0644); !st) return report_error(ctx, st.err());
+    // Chrome only reads the file (0644, as browsers' own installers write it); on Windows the
+    // registry key naming it is set too.
+    if (auto ec = platform::register_host(loc.where, manifest))
+      return report_error(ctx, errc::io, "cannot register the host in " + loc.file().string() + ": " + ec.message());
     written.push_back(json::object{{"browser", json::str(loc.browser)}, {"manifest", json::str(loc.file().string())}});
     if (!ctx.json) print_line("installed " + loc.file().string() + " (" + loc.browser + ")");
   }
@@ -231,24 +202,20 @@ int cmd_native_host_uninstall(context& ctx, const parsed_command& cmd) {
   if (!locs) return report_error(ctx, locs.err());
   json::array removed;
   for (const auto& loc : *locs) {
-    std::error_code ec;
-    if (fs::remove(loc.file(), ec)) {
+    const bool was_there = platform::host_registered(loc.where) || fs::exists(loc.file());
+    if (auto ec = platform::unregister_host(loc.where))
+      return report_error(ctx, errc::io, "cannot remove " + loc.file().string() + ": " + ec.message());
+    if (was_there) {
       removed.push_back(json::str(loc.file().string()));
       if (!ctx.json) print_line("removed " + loc.file().string());
-    } else if (ec) {
-      return report_error(ctx, errc::io, "cannot remove " + loc.file().string() + ": " + ec.message());
     }
   }
   // The launcher goes when no default location uses it any more (custom profiles are
   // removed one by one with --user-data-dir and keep it until then).
   bool still_used = false;
-  auto home = config::home_directory();
-  if (home) {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (auto all = native::manifest_locations(native::current_platform(), *home,
-                                              xdg ? std::optional<std::string_view>(xdg) : std::nullopt, "all", std::nullopt))
+  if (auto folders = platform::user_folders_now())
+    if (auto all = native::manifest_locations(platform::current_os(), *folders, "all", std::nullopt))
       for (const auto& loc : *all) still_used = still_used || fs::exists(loc.file());
-  }
   if (!still_used && !cmd.value("user-data-dir")) {
     std::error_code ec;
     if (fs::remove(launcher_path(ctx), ec) && !ctx.json) print_line("removed " + launcher_path(ctx).string());
@@ -292,7 +259,7 @@ int cmd_native_host_run(context& ctx, const parsed_command& cmd) {
   auto reply = [&](const json::object& message) {
     auto frame = native::encode_message(message);
     if (!frame) frame = native::encode_message(error_message("too_large", frame.err().message));
-    return frame && write_all(STDOUT_FILENO, *frame);
+    return frame && platform::write_stdout(*frame);
   };
   // Chrome passes the caller's origin; only our own extension may learn the secret, and a
   // start without an origin (not by Chrome) learns nothing.
@@ -309,8 +276,7 @@ int cmd_native_host_run(context& ctx, const parsed_command& cmd) {
   native::frame_reader reader;
   char buf[16 * 1024];
   while (true) {
-    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    auto n = platform::read_stdin(buf, sizeof buf);
     if (n <= 0) break;  // Chrome closed the port
     reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
     while (auto in = reader.next()) {

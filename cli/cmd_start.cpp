@@ -3,12 +3,6 @@
 // binary detached with its output appended to server.log; that detached server, once it
 // owns the port, records server.pid (so when two starts race, only the winner writes it and
 // the loser exits quietly); --stdio hands over to the bridge program.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +26,7 @@
 #include "cli/pid_file.hpp"
 #include "cli/process.hpp"
 #include "cli/server_api.hpp"
+#include "net/asio.hpp"
 #include "config/auth_secret.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
@@ -56,19 +51,16 @@ std::chrono::milliseconds env_ms(const char* name, std::chrono::milliseconds fal
   return env_milliseconds(name, 1, 600'000).value_or(fallback);
 }
 
-// Whether 127.0.0.1:`port` can be bound now (plain sockets: no Asio needed for this).
+// Whether 127.0.0.1:`port` can be bound now (a bind and nothing else; no io_context runs).
 bool port_free(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  int one = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool free = ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return free;
+  asio::io_context io;
+  asio::ip::tcp::acceptor probe(io);
+  asio::error_code ec;
+  probe.open(asio::ip::tcp::v4(), ec);
+  if (ec) return false;
+  probe.set_option(asio::socket_base::reuse_address(true), ec);
+  probe.bind({asio::ip::address_v4::loopback(), port}, ec);
+  return !ec;
 }
 
 // Whether `port` can be used; otherwise an error saying who holds it and what to do.
@@ -119,7 +111,7 @@ std::optional<int> lost_start_race(const context& ctx, std::uint16_t port) {
 
 // server.pid, written by the detached server itself once it listens (tmp file + rename).
 void write_own_pid_file(const context& ctx, std::uint16_t port) {
-  if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({static_cast<long>(::getpid()), port}) + "\n");
+  if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({platform::current_process_id(), port}) + "\n");
       !st)
     std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().c_str(), st.err().message.c_str());
 }
@@ -136,7 +128,7 @@ std::optional<long> pid_file_owner(const context& ctx) {
 // On the way out: remove server.pid if it still names this process.
 void remove_own_pid_file(const context& ctx) {
   auto owner = pid_file_owner(ctx);
-  if (!owner || *owner != static_cast<long>(::getpid())) return;
+  if (!owner || *owner != platform::current_process_id()) return;
   std::error_code ec;
   std::filesystem::remove(ctx.paths.server_pid(), ec);
 }
@@ -208,12 +200,13 @@ int start_stdio(context& ctx) {
 
 // Waits until the background server `pid` answers /health, or dies (then says why, from its
 // log), or the start timeout passes: nullopt once it answers, else the exit code.
-std::optional<int> wait_until_started(context& ctx, std::uint16_t port, long pid, progress& prog) {
+std::optional<int> wait_until_started(context& ctx, std::uint16_t port, platform::child& child, progress& prog) {
+  const long pid = child.pid();
   auto timeout = env_ms("OPENTABS_START_TIMEOUT_MS", std::chrono::milliseconds(15'000));
   server_api api(port, ctx.paths);
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
-    if (auto code = reap_child(pid)) {
+    if (auto code = reap_child(child)) {
       if (*code == kExitOk) {
         // Our server lost the port to a concurrent start (see lost_start_race): the winner
         // serves, and server.pid is the winner's to write.
@@ -254,20 +247,21 @@ int start_background(context& ctx, const parsed_command& cmd) {
   if (cmd.has("dev")) args.push_back("--dev");
   if (cmd.has("conformance-mode")) args.push_back("--conformance-mode");
   bool first_run = install_extension_copy(ctx, true) || !extension_present(ctx);
-  auto pid = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
-  if (!pid) return report_error(ctx, pid.err());
+  auto child = spawn_detached_self(args, ctx.paths.server_log(), {{kBackgroundChildEnv, "1"}});
+  if (!child) return report_error(ctx, child.err());
+  const long pid = child->pid();
 
   progress prog(ctx.term, "starting opentabs on port " + std::to_string(port));
-  if (auto code = wait_until_started(ctx, port, *pid, prog)) return *code;
+  if (auto code = wait_until_started(ctx, port, *child, prog)) return *code;
   prog.done();  // the outcome is printed below, on stdout
   if (ctx.json) {
-    print_json(json::object{{"pid", static_cast<std::int64_t>(*pid)},
+    print_json(json::object{{"pid", static_cast<std::int64_t>(pid)},
                             {"port", static_cast<std::int64_t>(port)},
                             {"log", json::str(ctx.paths.server_log().string())}});
     return kExitOk;
   }
   print_line("opentabs running in the background on http://127.0.0.1:" + std::to_string(port) + " (pid " +
-             std::to_string(*pid) + ")");
+             std::to_string(pid) + ")");
   print_line("  logs: " + ctx.paths.server_log().string() + "  (`opentabs logs -f`)   stop: `opentabs stop`");
   print_extension_instructions(ctx, first_run);
   print_line("  MCP client configuration: `opentabs start --show-config`");
@@ -388,8 +382,8 @@ int cmd_stop(context& ctx, const parsed_command&) {
       print_note(ctx, "note: no opentabs answer on port " + std::to_string(*rec->port) + "; stopping pid " +
                           std::to_string(rec->pid) + " anyway");
   }
-  if (::kill(static_cast<pid_t>(rec->pid), SIGTERM) != 0)
-    return report_error(ctx, errc::io, "cannot signal pid " + std::to_string(rec->pid) + ": " + std::strerror(errno));
+  if (auto ec = platform::request_termination(rec->pid))
+    return report_error(ctx, errc::io, "cannot signal pid " + std::to_string(rec->pid) + ": " + ec.message());
   progress prog(ctx.term, "stopping opentabs (pid " + std::to_string(rec->pid) + ")");
   auto deadline = std::chrono::steady_clock::now() + env_ms("OPENTABS_STOP_TIMEOUT_MS", std::chrono::milliseconds(5'000));
   while (process_alive(rec->pid) && std::chrono::steady_clock::now() < deadline) {

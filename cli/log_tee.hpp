@@ -12,6 +12,7 @@
 #include <string_view>
 #include <thread>
 
+#include "platform/output_capture.hpp"
 #include "util/result.hpp"
 #include "util/rotating_file.hpp"
 
@@ -37,10 +38,7 @@ class log_tee {
   std::mutex terminal_mutex_;  // the pump thread and write_terminal_only share the terminal
   std::unique_ptr<rotating_file> file_;
   bool copy_to_terminal_ = true;
-  int saved_out_ = -1;
-  int saved_err_ = -1;
-  int out_read_ = -1;
-  int err_read_ = -1;
+  platform::output_capture capture_;
   std::thread thread_;
 };
 

@@ -31,32 +31,18 @@ result<std::string> extension_id_from_manifest(const fs::path& manifest_json) {
   return extension_id_from_key(std::string_view(*key));
 }
 
-platform current_platform() {
-#ifdef __APPLE__
-  return platform::macos;
-#else
-  return platform::linux_;
-#endif
-}
-
-result<std::vector<manifest_location>> manifest_locations(platform p, const fs::path& home,
-                                                          std::optional<std::string_view> xdg_config_home,
+result<std::vector<manifest_location>> manifest_locations(platform::os target, const platform::user_folders& folders,
                                                           std::string_view browser,
                                                           std::optional<fs::path> user_data_dir) {
-  if (user_data_dir) return std::vector<manifest_location>{{"custom", *user_data_dir / "NativeMessagingHosts"}};
-  if (browser != "chrome" && browser != "chromium" && browser != "all")
-    return make_error(cli_failure::usage, "unknown browser '" + std::string(browser) + "': use chrome, chromium or all");
-  fs::path base;
-  if (p == platform::macos) base = home / "Library" / "Application Support";
-  else if (xdg_config_home && !xdg_config_home->empty() && fs::path(*xdg_config_home).is_absolute()) base = fs::path(*xdg_config_home);
-  else base = home / ".config";
+  if (user_data_dir) return std::vector<manifest_location>{{"custom", platform::host_location_in_profile(*user_data_dir, kHostName)}};
+  auto one = platform::browser_from_name(browser);
+  if (!one && browser != "all")
+    return make_error(cli_failure::usage,
+                      "unknown browser '" + std::string(browser) + "': use chrome, chromium, edge, brave or all");
   std::vector<manifest_location> out;
-  if (browser == "chrome" || browser == "all")
-    out.push_back({"chrome", p == platform::macos ? base / "Google" / "Chrome" / "NativeMessagingHosts"
-                                                 : base / "google-chrome" / "NativeMessagingHosts"});
-  if (browser == "chromium" || browser == "all")
-    out.push_back({"chromium", p == platform::macos ? base / "Chromium" / "NativeMessagingHosts"
-                                                   : base / "chromium" / "NativeMessagingHosts"});
+  for (auto b : platform::kAllBrowsers)
+    if (!one || *one == b)
+      out.push_back({std::string(platform::browser_name(b)), platform::host_location_for(target, b, folders, kHostName)});
   return out;
 }
 

@@ -1,8 +1,8 @@
-// Where Chrome and Chromium look for native-messaging host manifests, what ours contains, and
+// Where Chrome, Chromium, Edge and Brave look for our native-messaging host, what its manifest contains, and
 // the extension ID it must name: `allowed_origins` holds exactly our extension, whose ID is
 // fixed by the `key` in extension/manifest.json (SHA-256 of the DER public key, the first 32
-// hex digits mapped 0-f → a-p).  Pure: paths are computed from the given home, platform and
-// environment, so every rule is unit-tested.
+// hex digits mapped 0-f → a-p).  Pure: locations are computed from the given OS and user
+// folders (platform/native_messaging_hosts.hpp), so every rule is unit-tested.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "json/json.hpp"
+#include "platform/folders.hpp"
+#include "platform/native_messaging_hosts.hpp"
+#include "platform/os.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::cli::native {
@@ -26,20 +29,16 @@ result<std::string> extension_id_from_key(std::string_view base64_key);
 // The `key` of an extension manifest.json file → its ID.
 result<std::string> extension_id_from_manifest(const fs::path& manifest_json);
 
-enum class platform { linux_, macos };
-platform current_platform();
-
 struct manifest_location {
-  std::string browser;  // "chrome", "chromium" or "custom"
-  fs::path dir;         // .../NativeMessagingHosts
-  fs::path file() const { return dir / (std::string(kHostName) + ".json"); }
+  std::string browser;  // "chrome", "chromium", "edge", "brave" or "custom"
+  platform::host_location where;
+  const fs::path& file() const { return where.manifest_file; }
 };
 
-// The per-user manifest directories: for `browser` ("chrome", "chromium" or "all"), or the
-// one directory of a custom profile (`user_data_dir`).  Linux honours XDG_CONFIG_HOME.
-// Error "usage" for an unknown browser name.
-result<std::vector<manifest_location>> manifest_locations(platform p, const fs::path& home,
-                                                          std::optional<std::string_view> xdg_config_home,
+// Where the host is registered for `browser` ("chrome", "chromium", "edge", "brave" or
+// "all") on `target` with the user's `folders` (platform/native_messaging_hosts.hpp), or the
+// one manifest of a custom profile (`user_data_dir`).  Error "usage" for an unknown browser.
+result<std::vector<manifest_location>> manifest_locations(platform::os target, const platform::user_folders& folders,
                                                           std::string_view browser,
                                                           std::optional<fs::path> user_data_dir);
 

@@ -1,31 +1,28 @@
 // Colour, width, tables and progress for the CLI (see terminal.hpp).
 #include "cli/terminal.hpp"
 
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "platform/standard_streams.hpp"
 #include "util/env.hpp"
 
 namespace opentabs::cli {
 
 terminal terminal::detect(bool no_color_flag) {
   terminal t;
-  t.stdout_tty = ::isatty(STDOUT_FILENO) == 1;
-  t.stderr_tty = ::isatty(STDERR_FILENO) == 1;
-  t.stdin_tty = ::isatty(STDIN_FILENO) == 1;
+  t.stdout_tty = platform::is_terminal(platform::standard_stream::output);
+  t.stderr_tty = platform::is_terminal(platform::standard_stream::error);
+  t.stdin_tty = platform::is_terminal(platform::standard_stream::input);
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
   bool allowed = !no_color_flag && !(no_color && *no_color) && !(term && std::strcmp(term, "dumb") == 0);
   t.color_stdout = allowed && t.stdout_tty;
   t.color_stderr = allowed && t.stderr_tty;
-  winsize ws{};
-  if (t.stdout_tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-    t.width = ws.ws_col;
+  if (auto cols = t.stdout_tty ? platform::terminal_columns() : std::nullopt) {
+    t.width = *cols;
   } else if (auto cols = read_env_integer("COLUMNS", 20, 1000); cols && *cols) {
     t.width = static_cast<std::size_t>(**cols);  // a width out of range keeps the default, quietly
   }

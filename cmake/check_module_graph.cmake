@@ -8,6 +8,12 @@
 # somewhere in the module (a declaration nobody uses is not true either), every module must
 # have sources, and neither the modules nor the file pairs (x.hpp + x.cpp) inside one module
 # may include each other in a cycle.  Each failure names the file and the include.
+#
+# Operating-system calls live in module platform alone (server/platform, the seam): no file
+# of another module may include an OS header (<unistd.h>, <sys/...>, <windows.h>, ...) or
+# name a Linux-only interface (/proc/, syncfs, pipe2, fork, exec*, posix_spawn), Asio's
+# OS-specific streams (asio::posix, asio::local, asio::windows) or an OS macro (__APPLE__,
+# _WIN32, __linux__).  Each such line is reported with its file and line number.
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT GRAPH OR NOT ROOT)
@@ -79,6 +85,33 @@ function(cycle_members out nodes prefix)
   set(${out} ${on_cycle} PARENT_SCOPE)
 endfunction()
 
+# os_calls(<file> <relative name>): reports every line of the file that includes an OS
+# header or names an OS-only interface (see the header comment).
+set(os_header_regex "#[ \t]*include[ \t]*<(unistd\\.h|fcntl\\.h|sys/[^>]*|windows\\.h|winsock2?\\.h|ws2tcpip\\.h|signal\\.h|spawn\\.h|dirent\\.h|pwd\\.h|grp\\.h|termios\\.h|poll\\.h|malloc\\.h|io\\.h|libproc\\.h|mach-o/[^>]*|arpa/[^>]*|netinet/[^>]*|netdb\\.h|dlfcn\\.h|pthread\\.h|shlobj\\.h|bcrypt\\.h|iphlpapi\\.h)>")
+set(os_name_regex "/proc/|syncfs|pipe2|(^|[^A-Za-z0-9_])(v?fork|exec(v|ve|vp|vpe|l|le|lp))[ \t]*\\(|posix_spawn|asio::(posix|local|windows)::|__APPLE__|_WIN32|__linux__")
+function(os_calls file rel)
+  file(READ "${file}" content)
+  if(NOT content MATCHES "${os_header_regex}" AND NOT content MATCHES "${os_name_regex}")
+    return()
+  endif()
+  # One list element per line: the characters CMake lists treat specially are masked first.
+  string(REPLACE ";" "<semicolon>" content "${content}")
+  string(REPLACE "[" "<bracket>" content "${content}")
+  string(REPLACE "]" "<bracket>" content "${content}")
+  string(REPLACE "\\" "<backslash>" content "${content}")
+  string(REPLACE "\n" ";" content "${content}")
+  set(n 0)
+  set(found "")
+  foreach(line IN LISTS content)
+    math(EXPR n "${n} + 1")
+    if(line MATCHES "${os_header_regex}" OR line MATCHES "${os_name_regex}")
+      string(STRIP "${line}" shown)
+      list(APPEND found "${rel}:${n}: an OS call outside server/platform (move it behind the platform seam): ${shown}")
+    endif()
+  endforeach()
+  set(os_findings ${found} PARENT_SCOPE)
+endfunction()
+
 # The declared graph.
 file(STRINGS "${GRAPH}" lines)
 set(modules "")
@@ -124,6 +157,13 @@ foreach(m IN LISTS modules)
   set(used_${m} "")
   set(stems_${m} "")
   foreach(f IN LISTS files)
+    if(NOT m STREQUAL "platform")
+      set(os_findings "")
+      os_calls("${ROOT}/${f}" "${f}")
+      foreach(finding IN LISTS os_findings)
+        problem("${finding}")
+      endforeach()
+    endif()
     get_filename_component(stem "${f}" NAME_WE)
     list(APPEND stems_${m} ${stem})
     file(STRINGS "${ROOT}/${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
@@ -184,4 +224,4 @@ if(problems)
   message(FATAL_ERROR "The module graph in CMakeLists.txt does not match the includes:\n${problems}")
 endif()
 list(LENGTH modules count)
-message(STATUS "module graph: ${count} modules, declared dependencies match the includes")
+message(STATUS "module graph: ${count} modules, declared dependencies match the includes, no OS call outside platform")

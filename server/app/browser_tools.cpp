@@ -1,8 +1,6 @@
 // Server-side browser tools: exec files, screenshots, HAR export, site analysis.
 #include "app/browser_tools.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>

@@ -1,18 +1,11 @@
 #include "app/child_process.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <memory>
 
-extern char** environ;
+#include "platform/async_stdio.hpp"
+#include "platform/child_process.hpp"
+#include "platform/exit_watch.hpp"
 
 namespace opentabs::app {
 
@@ -25,66 +18,43 @@ using namespace asio::experimental::awaitable_operators;
 // (a task_group of run_process) and, for a launcher left running, the reaper (a task of the
 // caller's background group).
 struct child_state {
-  explicit child_state(asio::any_io_executor ex) : out(ex), err(ex), exit_fd(ex) {}
+  explicit child_state(asio::any_io_executor ex) : out(ex), err(ex), exit(ex) {}
   // The last owner is gone while the child still runs: the server is shutting down with the
   // command in flight.  A command we would kill at its deadline is killed now rather than
   // left running after us (an orphaned npm writing into its cache).  Never after reaping:
-  // the pid may belong to someone else by then.
+  // the pid may belong to someone else by then (kill_group checks).
   ~child_state() {
-    if (kill_when_abandoned && !reaped && pid > 0) ::kill(-pid, SIGKILL);
+    if (kill_when_abandoned) proc.kill_group(true);
   }
-  pid_t pid = -1;
+  platform::child proc;
   bool kill_when_abandoned = false;
-  bool reaped = false;
   bool abandoned = false;  // the server is shutting down: stop waiting for the exit
-  bool status_known = false;
-  int status = 0;
-  asio::posix::stream_descriptor out, err, exit_fd;
+  platform::async_stream out, err;
+  platform::exit_watch exit;
   std::size_t max_bytes = 0;
   process_outcome outcome;
 };
 
-int open_pidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  (void)pid;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 // Collects the exit status if the child has exited (blocking only when asked to and
-// only after the pidfd said it has exited).
+// only after the exit watch said it has exited).
 bool try_reap(child_state& s, bool block) {
-  if (s.reaped) return true;
-  int st = 0;
-  pid_t r;
-  do {
-    r = ::waitpid(s.pid, &st, block ? 0 : WNOHANG);
-  } while (r < 0 && errno == EINTR);
-  if (r == s.pid) {
-    s.reaped = true;
-    s.status_known = true;
-    s.status = st;
+  if (s.proc.reaped()) return true;
+  if (block) {
+    s.proc.wait();
     return true;
   }
-  if (r < 0) {  // ECHILD: nothing left to wait for
-    s.reaped = true;
-    return true;
-  }
-  return false;
+  return s.proc.try_wait().has_value();
 }
 
 net::awaitable<void> wait_exit(std::shared_ptr<child_state> s) {
-  if (s->exit_fd.is_open()) {
-    auto [ec] = co_await s->exit_fd.async_wait(asio::posix::descriptor_base::wait_read, net::as_value);
+  if (s->exit.is_open()) {
+    auto ec = co_await s->exit.wait();
     if (ec) co_return;  // cancelled: the deadline won
-    try_reap(*s, true);  // readable pidfd = the child is a zombie; this returns at once
+    try_reap(*s, true);  // the child has exited; this returns at once
     co_return;
   }
-  // No pidfd (old kernel): poll.
-  asio::steady_timer tick(s->exit_fd.get_executor());
+  // Nothing to wait on (macOS, or a kernel without pidfd): poll.
+  asio::steady_timer tick(s->exit.get_executor());
   while (!s->abandoned && !try_reap(*s, false)) {
     tick.expires_after(25ms);
     auto [ec] = co_await tick.async_wait(net::as_value);
@@ -118,66 +88,9 @@ net::awaitable<void> reap_later(std::shared_ptr<child_state> s, net::task_group:
 void reap_in_background(net::task_group& background, const std::shared_ptr<child_state>& s, const std::string& program) {
   auto give_up = background.on_close([s] {
     s->abandoned = true;
-    asio::error_code ignored;
-    s->exit_fd.cancel(ignored);
+    s->exit.cancel();
   });
   background.spawn(reap_later(s, std::move(give_up)), "reaper of " + program);
-}
-
-struct spawn_result {
-  pid_t pid = -1;
-  int out_fd = -1;
-  int err_fd = -1;
-};
-
-result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
-  int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return make_error(errc::io, std::string("pipe: ") + std::strerror(errno));
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    int e = errno;
-    ::close(out_pipe[0]);
-    ::close(out_pipe[1]);
-    return make_error(errc::io, std::string("pipe: ") + std::strerror(e));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  // Asio's sockets are not close-on-exec: without this npm would inherit the listening
-  // socket and every client connection.
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Own process group (so a timeout can kill npm and everything it started), default
-  // dispositions for signals the server ignores (SIGPIPE), and an empty signal mask.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGQUIT}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  sigset_t mask;
-  sigemptyset(&mask);
-  posix_spawnattr_setsigmask(&attr, &mask);
-
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (rc != 0) {
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    if (rc == ENOENT) return make_error(errc::not_found, argv[0] + " is not installed or not on PATH");
-    return make_error(errc::io, "cannot start " + argv[0] + ": " + std::strerror(rc));
-  }
-  return spawn_result{pid, out_pipe[0], err_pipe[0]};
 }
 
 }  // namespace
@@ -185,26 +98,28 @@ result<spawn_result> spawn_child(const std::vector<std::string>& argv) {
 net::awaitable<result<process_outcome>> run_process(net::task_group& background, std::vector<std::string> argv,
                                                     process_options options) {
   if (argv.empty() || argv[0].empty()) co_return make_error(errc::io, "no program given");
-  auto spawned = spawn_child(argv);
-  if (!spawned) co_return spawned.err();
-
+  // Own process group (so a timeout can kill npm and everything it started), default
+  // signal dispositions, and nothing of ours inherited but the three standard streams:
+  // Asio's sockets are not close-on-exec.
+  platform::child_spec spec;
+  spec.argv = argv;
   auto ex = background.executor();
   auto s = std::make_shared<child_state>(ex);
-  s->pid = spawned->pid;
+  if (auto ec = platform::spawn(spec, s->proc)) {
+    if (ec == std::errc::no_such_file_or_directory) co_return make_error(errc::not_found, argv[0] + " is not installed or not on PATH");
+    co_return make_error(errc::io, "cannot start " + argv[0] + ": " + ec.message());
+  }
   s->kill_when_abandoned = options.kill_on_timeout;
   s->max_bytes = options.max_output_bytes;
-  s->out.assign(spawned->out_fd);
-  s->err.assign(spawned->err_fd);
-  if (int pfd = open_pidfd(s->pid); pfd >= 0) {
-    ::fcntl(pfd, F_SETFD, FD_CLOEXEC);
-    s->exit_fd.assign(pfd);
-  }
+  platform::attach_pipe(s->out, s->proc.take_stdout());
+  platform::attach_pipe(s->err, s->proc.take_stderr());
+  s->exit.watch(s->proc);
   // Shutdown (the group closing) ends a command we would kill at its deadline now, as the
   // deadline would; a launcher is left running, as at its deadline.
   net::task_group::stop_registration kill_on_close;
   if (options.kill_on_timeout)
     kill_on_close = background.on_close([s] {
-      if (!s->reaped && s->pid > 0) ::kill(-s->pid, SIGKILL);
+      s->proc.kill_group(true);
     });
   net::task_group readers(ex);  // end of file on both pipes, or the pipes closed below
   readers.spawn(drain(s, false), "child stdout reader");
@@ -212,35 +127,36 @@ net::awaitable<result<process_outcome>> run_process(net::task_group& background,
 
   asio::steady_timer deadline(ex, options.timeout);
   auto first = co_await (wait_exit(s) || deadline.async_wait(net::as_value));
-  if (first.index() == 1 && !s->reaped) {
+  if (first.index() == 1 && !s->proc.reaped()) {
     s->outcome.timed_out = true;
     if (options.kill_on_timeout) {
-      ::kill(-s->pid, SIGKILL);
+      s->proc.kill_group(true);
       // SIGKILL cannot be caught: the exit follows at once.  The guard only protects the
       // io thread from a child stuck in an uninterruptible wait.
       asio::steady_timer guard(ex, 5s);
       co_await (wait_exit(s) || guard.async_wait(net::as_value));
-      if (!s->reaped) reap_in_background(background, s, argv[0]);
+      if (!s->proc.reaped()) reap_in_background(background, s, argv[0]);
     } else {
       // A launcher still running: leave it, collect its status whenever it exits.
       reap_in_background(background, s, argv[0]);
     }
   }
   // What the child wrote just before exiting may still sit in the pipes.
-  if (readers.size() > 0 && s->reaped && !s->outcome.timed_out) co_await readers.wait(net::steady_clock::now() + 2s);
+  if (readers.size() > 0 && s->proc.reaped() && !s->outcome.timed_out) co_await readers.wait(net::steady_clock::now() + 2s);
   // A grandchild still holding the pipes (npm lifecycle scripts) must not outlive us.
-  if (options.kill_on_timeout && readers.size() > 0) ::kill(-s->pid, SIGKILL);
+  if (options.kill_on_timeout && readers.size() > 0) s->proc.kill_group(true);
   asio::error_code ignored;
   s->out.close(ignored);
   s->err.close(ignored);
-  if (s->reaped) s->exit_fd.close(ignored);
+  if (s->proc.reaped()) s->exit.close();
   // Their pipes closed, the readers end at their next wait.
   co_await readers.wait(net::steady_clock::now() + 1s);
 
   process_outcome out = std::move(s->outcome);
-  if (s->status_known && !out.timed_out) {
-    if (WIFEXITED(s->status)) out.exit_code = WEXITSTATUS(s->status);
-    else if (WIFSIGNALED(s->status)) out.term_signal = WTERMSIG(s->status);
+  if (s->proc.reaped() && !out.timed_out) {
+    auto st = s->proc.try_wait();  // the status collected at the reap
+    out.exit_code = st->signal == 0 ? st->code : -1;
+    out.term_signal = st->signal;
   }
   co_return out;
 }

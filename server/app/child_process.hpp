@@ -1,7 +1,7 @@
 // Running a helper program (npm, xdg-open) from the io thread without blocking it:
-// posix_spawnp with an argv (never a shell), stdin from /dev/null, stdout and stderr read
-// through asio::posix::stream_descriptor into bounded buffers, the exit noticed through a
-// pidfd, and a deadline after which the child's whole process group is killed.
+// platform::spawn with an argv (never a shell), stdin from the null device, stdout and stderr
+// read through Asio streams into bounded buffers, the exit noticed through
+// platform::exit_watch, and a deadline after which the child's whole process group is killed.
 #pragma once
 
 #include <chrono>

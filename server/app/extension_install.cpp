@@ -1,9 +1,5 @@
 #include "app/extension_install.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -15,6 +11,7 @@
 #include <vector>
 
 #include "json/json.hpp"
+#include "platform/executable_path.hpp"
 #include "util/sha256.hpp"
 #include "util/files.hpp"
 
@@ -159,7 +156,7 @@ fs::path extension_source_dir() {
   std::error_code ec;
   // Installed: <prefix>/bin/opentabs next to <prefix>/share/opentabs/extension, wherever the
   // prefix was moved to.
-  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  auto exe = platform::executable_path(ec);
   if (!ec) {
     auto share = exe.parent_path().parent_path() / "share" / "opentabs" / "extension";
     if (fs::exists(share / "manifest.json", ec)) return share;

@@ -20,7 +20,7 @@
 namespace opentabs::app {
 
 // Where the extension's source files are: $OPENTABS_EXTENSION_SOURCE, else
-// <exe dir>/../share/opentabs/extension (an installed binary, found through /proc/self/exe),
+// <exe dir>/../share/opentabs/extension (an installed binary, found through platform::executable_path),
 // else the extension/ directory of the source tree the binary was built from (development).
 std::filesystem::path extension_source_dir();
 
@@ -45,7 +45,7 @@ struct install_options {
   bool force = false;
   // Leave the flush to the caller: files are replaced without waiting for the disk and
   // report.wrote says whether a flush is owed (the server hands it to background_sync, so
-  // the first start does not wait for the disk).  Otherwise one syncfs(2) ends the install.
+  // the first start does not wait for the disk).  Otherwise one file-system flush ends the install.
   bool defer_sync = false;
 };
 

@@ -1,13 +1,10 @@
 #include "app/output_files.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
+#include "platform/directory_handle.hpp"
+#include "platform/file_access.hpp"
+#include "platform/process_identity.hpp"
 #include "util/files.hpp"
 #include "util/random.hpp"
 
@@ -16,8 +13,8 @@ namespace {
 
 error rule(const std::string& message) { return make_error(errc::invalid_params, message); }
 
-error io_error(const fs::path& path, const std::string& what) {
-  return make_error(errc::io, what + " " + path.string() + ": " + std::strerror(errno));
+error io_error(const fs::path& path, const std::string& what, const std::error_code& ec) {
+  return make_error(errc::io, what + " " + path.string() + ": " + ec.message());
 }
 
 // `p` is `dir` or inside it (both lexically normal, absolute).
@@ -50,33 +47,6 @@ fs::path expand(const std::string& entry, const fs::path& config_dir, const fs::
   fs::path p(entry);
   if (p.is_absolute()) return p;
   return config_dir / p;
-}
-
-// Closes a descriptor on every exit path.
-class fd_guard {
- public:
-  explicit fd_guard(int fd = -1) : fd_(fd) {}
-  fd_guard(const fd_guard&) = delete;
-  fd_guard& operator=(const fd_guard&) = delete;
-  ~fd_guard() { reset(); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// rename(2) that fails with EEXIST instead of replacing; hard link + unlink where the file
-// system has no RENAME_NOREPLACE.
-int rename_no_replace(int dirfd, const char* from, const char* to) {
-  if (::renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE) == 0) return 0;
-  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return -1;
-  if (::linkat(dirfd, from, dirfd, to, 0) != 0) return -1;
-  ::unlinkat(dirfd, from, 0);
-  return 0;
 }
 
 }  // namespace
@@ -170,8 +140,9 @@ result<fs::path> output_file_policy::readable(std::string_view requested) const 
   if (ec) return rule(t.full.string() + " does not exist or cannot be read");
   if (normal(real) != normal(expected))
     return rule(t.full.string() + " is or passes through a symbolic link; uploads never follow links below " + t.root.string());
-  struct stat st{};
-  if (::lstat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return rule(t.full.string() + " is not a regular file");
+  platform::file_facts st;
+  if (platform::facts_of(real, st, false) || st.kind != platform::file_kind::regular)
+    return rule(t.full.string() + " is not a regular file");
   if (auto st2 = check_not_config_file(normal(real.parent_path()), t.full, true); !st2) return st2.err();
   return normal(real);
 }
@@ -180,61 +151,62 @@ namespace {
 
 // Opens, below `dir` (the allowed folder `root`), each of `subdirs` in turn, creating what is
 // missing and following no symbolic link; `dir` ends as the file's folder.
-status open_below(fd_guard& dir, const fs::path& root, const std::vector<std::string>& subdirs) {
+status open_below(platform::directory_handle& dir, const fs::path& root, const std::vector<std::string>& subdirs) {
   fs::path walked = root;
   for (const auto& d : subdirs) {
     walked /= d;
-    if (::mkdirat(dir.get(), d.c_str(), 0700) != 0 && errno != EEXIST) return io_error(walked, "cannot create folder");
-    int next = ::openat(dir.get(), d.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (next < 0) {
-      struct stat st{};
-      if (::fstatat(dir.get(), d.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        return rule(walked.string() + " is a symbolic link; tool outputs never follow links below " + root.string());
-      if (errno == ENOTDIR) return rule(walked.string() + " is not a folder");
-      return io_error(walked, "cannot open folder");
-    }
-    dir.reset(next);
+    std::error_code ec;
+    auto next = dir.open_subdirectory(d, 0700, ec);
+    if (ec == std::errc::too_many_symbolic_link_levels)
+      return rule(walked.string() + " is a symbolic link; tool outputs never follow links below " + root.string());
+    if (ec == std::errc::not_a_directory) return rule(walked.string() + " is not a folder");
+    if (ec) return io_error(walked, "cannot open folder", ec);
+    dir = std::move(next);
   }
   return ok();
 }
 
 // What is already at the file's name may be replaced only if it is a regular file and the
 // caller asked to overwrite.
-status check_replaceable(int dir, const std::string& name, const fs::path& full, bool overwrite) {
-  struct stat st{};
-  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (S_ISLNK(st.st_mode)) return rule(full.string() + " is a symbolic link; tool outputs never write through links");
-    if (!S_ISREG(st.st_mode)) return rule(full.string() + " exists and is not a regular file");
+status check_replaceable(const platform::directory_handle& dir, const std::string& name, const fs::path& full,
+                         bool overwrite) {
+  platform::file_facts st;
+  if (auto ec = dir.entry_facts(name, st); !ec) {
+    if (st.kind == platform::file_kind::symlink) return rule(full.string() + " is a symbolic link; tool outputs never write through links");
+    if (st.kind != platform::file_kind::regular) return rule(full.string() + " exists and is not a regular file");
     if (!overwrite) return rule(full.string() + " already exists; pass overwrite: true to replace it");
-  } else if (errno != ENOENT) {
-    return io_error(full, "cannot inspect");
+  } else if (ec != std::errc::no_such_file_or_directory) {
+    return io_error(full, "cannot inspect", ec);
   }
   return ok();
 }
 
 // Writes a temporary file beside the target, flushes it and renames it into place, so a
 // reader sees the old file or the whole new one.
-status save_atomically(int dir, const std::string& name, const fs::path& full, std::string_view content, bool overwrite) {
-  const std::string tmp = "." + name.substr(0, 100) + ".tmp." + std::to_string(::getpid()) + "." + random_hex(4);
+status save_atomically(const platform::directory_handle& dir, const std::string& name, const fs::path& full,
+                       std::string_view content, bool overwrite) {
+  const std::string tmp =
+      "." + name.substr(0, 100) + ".tmp." + std::to_string(platform::current_process_id()) + "." + random_hex(4);
   {
-    fd_guard file(::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (file.get() < 0) return io_error(full.parent_path() / tmp, "cannot create");
-    if (!write_all(file.get(), content) || ::fchmod(file.get(), 0600) != 0 || ::fsync(file.get()) != 0) {
-      auto e = io_error(full, "cannot write");
-      ::unlinkat(dir, tmp.c_str(), 0);
-      return e;
+    std::error_code ec;
+    auto file = dir.create_new_file(tmp, 0600, ec);
+    if (ec) return io_error(full.parent_path() / tmp, "cannot create", ec);
+    file.write(content, ec);
+    if (!ec) ec = file.set_mode(0600);
+    if (!ec) ec = file.flush_to_disk();
+    if (ec) {
+      file.close();
+      (void)dir.remove(tmp);
+      return io_error(full, "cannot write", ec);
     }
   }
-  // rename(2) replaces a directory entry: it never writes through a link or a hard link.
-  const int renamed = overwrite ? ::renameat(dir, tmp.c_str(), dir, name.c_str()) : rename_no_replace(dir, tmp.c_str(), name.c_str());
-  if (renamed != 0) {
-    const int saved = errno;
-    ::unlinkat(dir, tmp.c_str(), 0);
-    if (saved == EEXIST) return rule(full.string() + " already exists; pass overwrite: true to replace it");
-    errno = saved;
-    return io_error(full, "cannot save");
+  // A rename replaces a directory entry: it never writes through a link or a hard link.
+  if (auto ec = dir.rename(tmp, name, overwrite)) {
+    (void)dir.remove(tmp);
+    if (ec == std::errc::file_exists) return rule(full.string() + " already exists; pass overwrite: true to replace it");
+    return io_error(full, "cannot save", ec);
   }
-  ::fsync(dir);
+  (void)dir.flush();
   return ok();
 }
 
@@ -249,7 +221,7 @@ result<fs::path> output_file_policy::write(std::string_view requested, std::stri
   if (t.root == where_.output_dir && !fs::exists(t.root, ec)) {
     fs::create_directories(t.root, ec);
     if (ec) return make_error(errc::io, "cannot create the output folder " + t.root.string() + ": " + ec.message());
-    ::chmod(t.root.c_str(), 0700);
+    (void)platform::set_mode(t.root, 0700);
   }
   // The allowed folder itself may be reached through a symlink the user set up (a linked
   // home, say); below it nothing is followed.
@@ -259,11 +231,11 @@ result<fs::path> output_file_policy::write(std::string_view requested, std::stri
   for (const auto& d : t.subdirs) real_parent /= d;
   if (auto st = check_not_config_file(normal(real_parent), t.full, false); !st) return st.err();
 
-  fd_guard dir(::open(real_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dir.get() < 0) return io_error(real_root, "cannot open folder");
+  auto dir = platform::directory_handle::open(real_root, ec);
+  if (ec) return io_error(real_root, "cannot open folder", ec);
   if (auto st = open_below(dir, t.root, t.subdirs); !st) return st.err();
-  if (auto st = check_replaceable(dir.get(), t.name, t.full, overwrite); !st) return st.err();
-  if (auto st = save_atomically(dir.get(), t.name, t.full, content, overwrite); !st) return st.err();
+  if (auto st = check_replaceable(dir, t.name, t.full, overwrite); !st) return st.err();
+  if (auto st = save_atomically(dir, t.name, t.full, content, overwrite); !st) return st.err();
   return t.full;
 }
 

@@ -10,6 +10,7 @@
 #include "config/config_edits.hpp"
 #include "net/caught.hpp"
 #include "net/run_bounded.hpp"
+#include "platform/os.hpp"
 #include "plugins/discovery.hpp"
 #include "plugins/naming.hpp"
 #include "util/env.hpp"
@@ -47,14 +48,6 @@ result<std::string> required_string(const json::object& params, std::string_view
   for (char c : std::string_view(*v))
     if (c == '\0') return invalid(bad + " without NUL characters");
   return std::string(*v);
-}
-
-std::string default_folder_opener() {
-#ifdef __APPLE__
-  return "open";
-#else
-  return "xdg-open";
-#endif
 }
 
 }  // namespace
@@ -592,7 +585,7 @@ net::awaitable<result<json::object>> plugin_manager::open_folder(const json::obj
 
   // OPENTABS_FOLDER_OPENER: test knob (there is no desktop in CI); default xdg-open / open.
   const char* knob = std::getenv("OPENTABS_FOLDER_OPENER");
-  std::string opener = knob && *knob ? knob : default_folder_opener();
+  std::string opener = knob && *knob ? knob : std::string(platform::folder_opener(platform::current_os()));
   process_options o;
   o.timeout = timing_.query;
   o.max_output_bytes = 64 * 1024;

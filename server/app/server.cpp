@@ -6,9 +6,6 @@
 // pieces; this file connects them.
 #include "app/server.hpp"
 
-#include <malloc.h>
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <csignal>
@@ -38,6 +35,8 @@
 #include "net/http_server.hpp"
 #include "net/net_failure.hpp"
 #include "net/task_group.hpp"
+#include "platform/process_setup.hpp"
+#include "platform/signals.hpp"
 #include "plugins/adapter_files.hpp"
 #include "util/background_sync.hpp"
 #include "util/env.hpp"
@@ -91,11 +90,7 @@ bool is_loopback(const std::string& host) {
 // if accept() does not run out of descriptors first: the soft limit is often 1024, so it
 // is raised toward the hard limit (the server uses epoll, never select).
 void raise_descriptor_limit() {
-  struct rlimit lim{};
-  constexpr rlim_t enough = 65536;
-  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= std::min(lim.rlim_max, enough)) return;
-  lim.rlim_cur = std::min(lim.rlim_max, enough);
-  if (::setrlimit(RLIMIT_NOFILE, &lim) != 0) log::debug("could not raise the file descriptor limit");
+  if (!platform::raise_open_file_limit(65536)) log::debug("could not raise the file descriptor limit");
 }
 
 }  // namespace
@@ -134,14 +129,14 @@ class server_app {
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
         router_(state_, hub_, pipeline_, mcp_, gateway_, route_options{o.conformance_mode}),
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
-        signals_(io, SIGINT, SIGTERM, SIGQUIT),
+        signals_(io),
         watcher_(io.get_executor(), state_, reload_, home,
                  std::chrono::milliseconds(
                      env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
         plugin_manager_(tasks_, state_, hub_, home, reload_, announce_) {
     state_.dev = o.dev;
     // Caught from construction on, so that none of them kills a starting server.
-    for (int sig : {SIGHUP, SIGUSR1, SIGUSR2}) signals_.add(sig);
+    for (const auto& sig : platform::server_signals()) signals_.add(sig.number);
     if (auto v = env_number("OPENTABS_EXTENSION_WAIT_MS")) hub_.set_reconnect_wait(std::chrono::milliseconds(*v));
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
@@ -190,7 +185,7 @@ class server_app {
       return 1;
     }
     // Files derived from others (extension copy, adapters, server.json) are flushed by one
-    // syncfs on a thread of its own once the server is ready (util/background_sync.hpp);
+    // file-system flush on a thread of its own once the server is ready (util/background_sync.hpp);
     // without it (the folder cannot be opened), each is flushed before start-up goes on.
     if (auto d = background_sync::open(state_.paths.dir)) {
       durable_ = std::move(*d);
@@ -301,7 +296,7 @@ class server_app {
     // The copier is past its last step; what its allocations left in its own malloc arena
     // (file contents, ~0.1 MiB) goes back to the system rather than into the idle RSS.
     if (copier_.joinable()) copier_.join();
-    ::malloc_trim(0);
+    platform::release_free_memory();
     if (!installed) {
       log::warn("extension not installed: " + installed.err().message);
     } else {
@@ -331,16 +326,19 @@ class server_app {
   static constexpr auto copy_retry_interval = 50ms;
   static constexpr auto copy_retry_limit = 10s;
 
-  // Every signal a user or a tool sends on purpose has a deliberate effect: SIGINT, SIGTERM
-  // and SIGQUIT stop the server cleanly; SIGUSR1 and SIGHUP reload it (the original's dev
-  // mode restarts its worker on SIGUSR1, and its tests send it to simulate a code change);
-  // SIGUSR2 is logged and ignored.  SIGPIPE is ignored process-wide (run_server).
+  // Every signal a user or a tool sends on purpose has a deliberate effect (platform/signals.hpp
+  // lists them per OS).  On POSIX SIGINT, SIGTERM and SIGQUIT stop the server cleanly; SIGUSR1
+  // and SIGHUP reload it (the original's dev mode restarts its worker on SIGUSR1, and its
+  // tests send it to simulate a code change); SIGUSR2 is logged and ignored.  SIGPIPE is
+  // ignored process-wide (run_server).
   void await_signal() {
     signals_.async_wait([this](const asio::error_code& ec, int sig) {
       if (ec || stopping_) return;
-      if (sig == SIGUSR1 || sig == SIGHUP) {
+      const auto* known = platform::find_server_signal(sig);
+      const auto meaning = known ? known->meaning : platform::signal_meaning::stop;
+      if (meaning == platform::signal_meaning::reload) {
         reload_on_signal(sig);
-      } else if (sig == SIGUSR2) {
+      } else if (meaning == platform::signal_meaning::ignore) {
         log::info("received SIGUSR2: ignored (SIGUSR1 or SIGHUP reloads, SIGTERM stops)");
       } else {
         shutdown(sig);
@@ -365,15 +363,8 @@ class server_app {
   }
 
   static std::string signal_name(int sig) {
-    switch (sig) {
-      case SIGINT: return "SIGINT";
-      case SIGTERM: return "SIGTERM";
-      case SIGQUIT: return "SIGQUIT";
-      case SIGHUP: return "SIGHUP";
-      case SIGUSR1: return "SIGUSR1";
-      case SIGUSR2: return "SIGUSR2";
-      default: return "signal " + std::to_string(sig);
-    }
+    if (const auto* known = platform::find_server_signal(sig)) return std::string(known->name);
+    return "signal " + std::to_string(sig);
   }
 
   void shutdown(int sig) {
@@ -445,7 +436,7 @@ class server_app {
 
 int run_server(const server_options& options) {
   log::init_from_env();
-  std::signal(SIGPIPE, SIG_IGN);
+  platform::ignore_broken_pipes();
   raise_descriptor_limit();
   auto home = config::home_directory();
   fs::path home_dir = home ? *home : fs::path("/");

@@ -1,13 +1,8 @@
 #include "audit/audit_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
+#include "platform/file_handle.hpp"
 #include "util/clock.hpp"
 
 namespace opentabs::audit {
@@ -15,30 +10,28 @@ namespace {
 
 // The last `max_bytes` of a file.  `truncated` tells whether the start was cut off.
 bool read_tail(const fs::path& path, std::size_t max_bytes, std::string& out, bool& truncated, std::string& err) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno != ENOENT) err = "cannot open " + path.string() + ": " + std::strerror(errno);
+  std::error_code ec;
+  auto file = platform::file_handle::open(path, platform::file_handle::access::read, 0, ec);
+  if (ec) {
+    if (ec != std::errc::no_such_file_or_directory) err = "cannot open " + path.string() + ": " + ec.message();
     return false;
   }
-  struct stat st{};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  platform::file_facts facts;
+  if (file.facts(facts) || facts.kind != platform::file_kind::regular) {
     err = "cannot read " + path.string() + ": not a regular file";
-    ::close(fd);
     return false;
   }
-  auto size = static_cast<std::size_t>(st.st_size);
+  auto size = static_cast<std::size_t>(facts.size);
   std::size_t start = size > max_bytes ? size - max_bytes : 0;
   truncated = start > 0;
   out.assign(size - start, '\0');
   std::size_t got = 0;
   while (got < out.size()) {
-    ssize_t n = ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(start + got));
-    if (n < 0 && errno == EINTR) continue;
+    auto n = file.read_at(start + got, out.data() + got, out.size() - got);
     if (n <= 0) break;  // the file shrank (rotated) while reading: keep what we have
     got += static_cast<std::size_t>(n);
   }
   out.resize(got);
-  ::close(fd);
   return true;
 }
 
@@ -92,15 +85,15 @@ audit_read_result read_audit_files(const std::vector<fs::path>& oldest_first, st
 }
 
 bool ends_mid_line(const fs::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st{};
+  std::error_code ec;
+  auto file = platform::file_handle::open(path, platform::file_handle::access::read, 0, ec);
+  if (ec) return false;
+  platform::file_facts facts;
   bool torn = false;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (!file.facts(facts) && facts.kind == platform::file_kind::regular && facts.size > 0) {
     char last = '\n';
-    if (::pread(fd, &last, 1, st.st_size - 1) == 1) torn = last != '\n';
+    if (file.read_at(facts.size - 1, &last, 1) == 1) torn = last != '\n';
   }
-  ::close(fd);
   return torn;
 }
 

@@ -1,14 +1,8 @@
 #include "audit/audit_log.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <system_error>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "audit/audit_file.hpp"
 #include "util/clock.hpp"
@@ -74,37 +68,31 @@ void audit_log::record_failure(const std::string& message) {
 audit_log::~audit_log() { close_file(); }
 
 void audit_log::close_file() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  file_.close();
 }
 
 status audit_log::write_line(std::string_view line) {
   // A deleted audit.log would swallow every later entry through a descriptor to an unlinked
   // file; fstat is cheap enough to ask on every append.
-  struct stat st {};
-  if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || st.st_nlink == 0)) close_file();
+  platform::file_facts facts;
+  if (file_.is_open() && (file_.facts(facts) || facts.links == 0)) close_file();
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (fd_ < 0) {
-      fd_ = ::open(options_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-      if (fd_ < 0 && errno == ELOOP)
+    if (!file_.is_open()) {
+      std::error_code ec;
+      file_ = platform::file_handle::open(options_.file, platform::file_handle::access::append, 0600, ec);
+      if (ec == std::errc::too_many_symbolic_link_levels)
         return make_error(errc::io, options_.file.string() +
                                     " is a symbolic link, which the audit log does not follow; replace it with a regular file");
-      if (fd_ < 0) return make_error(errc::io, "cannot open " + options_.file.string() + ": " + std::strerror(errno));
+      if (ec) return make_error(errc::io, "cannot open " + options_.file.string() + ": " + ec.message());
     }
-    std::size_t done = 0;
-    while (done < line.size()) {
-      ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
+    std::error_code err;
+    const std::size_t done = file_.write(line, err);
     if (done == line.size()) return ok();
-    const int err = errno;
     close_file();  // a stale descriptor (file system remounted, ...) gets one fresh try
     // Part of the line reached the file: the next one must not be glued to it.
     if (done > 0) needs_leading_newline_ = true;
     if (done > 0 || attempt == 1)
-      return make_error(errc::io, "cannot append to " + options_.file.string() + ": " + std::strerror(err));
+      return make_error(errc::io, "cannot append to " + options_.file.string() + ": " + err.message());
   }
   return ok();
 }
@@ -112,17 +100,17 @@ status audit_log::write_line(std::string_view line) {
 void audit_log::rotate_if_needed() {
   std::error_code ec;
   // audit.log renamed or replaced by someone else (logrotate): follow the path again.
-  struct stat by_fd {}, by_path {};
-  if (fd_ >= 0 && (::fstat(fd_, &by_fd) != 0 || ::stat(options_.file.c_str(), &by_path) != 0 ||
-                   by_fd.st_ino != by_path.st_ino || by_fd.st_dev != by_path.st_dev))
+  platform::file_facts by_handle, by_path;
+  if (file_.is_open() && (file_.facts(by_handle) || platform::facts_of(options_.file, by_path, true) ||
+                          by_handle.inode != by_path.inode || by_handle.device != by_path.device))
     close_file();
   auto size = fs::file_size(options_.file, ec);
   if (ec || size < options_.rotate_at_bytes) return;
   // rename() replaces audit.log.1 atomically, which is the original's "delete audit.log.1,
   // rename audit.log" without a window where neither file holds the old entries.
-  if (std::rename(options_.file.c_str(), options_.rotated_file.c_str()) != 0) {
-    record_failure("cannot rotate " + options_.file.string() + " to " + options_.rotated_file.string() + ": " +
-                   std::strerror(errno));
+  fs::rename(options_.file, options_.rotated_file, ec);
+  if (ec) {
+    record_failure("cannot rotate " + options_.file.string() + " to " + options_.rotated_file.string() + ": " + ec.message());
     return;
   }
   close_file();  // the next append creates a fresh audit.log

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "audit/audit_entry.hpp"
+#include "platform/file_handle.hpp"
 #include "audit/audit_query.hpp"
 #include "json/json.hpp"
 #include "util/result.hpp"
@@ -114,7 +115,7 @@ class audit_log {
   // audit.log ends with a torn line (crash mid-write): the next line must start fresh or
   // it would be glued to the fragment and lost on the next load.
   bool needs_leading_newline_ = false;
-  int fd_ = -1;  // audit.log opened O_APPEND, or -1
+  platform::file_handle file_;  // audit.log opened for appending, or closed
 };
 
 }  // namespace opentabs::audit

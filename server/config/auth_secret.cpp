@@ -1,9 +1,8 @@
 #include "config/auth_secret.hpp"
 
-#include <sys/stat.h>
-
 #include "config/config_paths.hpp"
 #include "json/json.hpp"
+#include "platform/file_access.hpp"
 #include "util/files.hpp"
 #include "util/random.hpp"
 
@@ -54,10 +53,10 @@ result<secret_outcome> ensure_secret(const fs::path& auth_json) {
   auto loaded = load_secret(auth_json);
   if (loaded) {
     out.secret = std::move(*loaded);
-    struct stat st{};
-    if (::stat(auth_json.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
+    std::error_code ec;
+    if (unsigned mode = platform::file_mode(auth_json, ec); !ec && (mode & 077) != 0) {
       // Someone widened the mode; the secret guards the browser, so put it back.
-      if (::chmod(auth_json.c_str(), 0600) == 0)
+      if (!platform::set_mode(auth_json, 0600))
         out.warnings.push_back(auth_json.string() + " was readable by other users; its mode is now 0600");
       else
         out.warnings.push_back(auth_json.string() + " is readable by other users and its mode could not be changed");

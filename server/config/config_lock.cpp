@@ -1,20 +1,14 @@
 #include "config/config_lock.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "config/config_failure.hpp"
+#include "platform/file_access.hpp"
+#include "platform/file_handle.hpp"
+#include "platform/process_identity.hpp"
 #include "util/files.hpp"
-#include "util/process_alive.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::config {
@@ -37,20 +31,20 @@ std::optional<long> holder_pid(const fs::path& dir) {
   return pid;
 }
 
-bool older_than(const struct stat& st, std::chrono::system_clock::duration age) {
-  const auto made = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec)) +
-                    std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(st.st_mtim.tv_nsec));
+bool older_than(const platform::file_facts& f, std::chrono::system_clock::duration age) {
+  const auto made = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(f.modified_ns)));
   return std::chrono::system_clock::now() - made > age;
 }
 
 // An older opentabs' flock file: removable when no process holds its flock.
 bool remove_unheld_legacy_file(const fs::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT;
-  bool removed = false;
-  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) removed = ::unlink(path.c_str()) == 0 || errno == ENOENT;
-  ::close(fd);
-  return removed;
+  std::error_code ec;
+  auto file = platform::file_handle::open(path, platform::file_handle::access::read, 0, ec);
+  if (ec) return ec == std::errc::no_such_file_or_directory;
+  if (!file.try_lock_exclusive()) return false;
+  fs::remove(path, ec);
+  return !ec;
 }
 
 // Takes a stale lock directory away by renaming it first, so two writers that both judged it
@@ -58,14 +52,15 @@ bool remove_unheld_legacy_file(const fs::path& path) {
 // and a lock that turns out to have a live holder after all is put back.
 bool remove_stale_lock(const fs::path& dir, std::optional<long> stale_pid) {
   fs::path aside = dir;
-  aside += ".stale-" + std::to_string(::getpid());
-  if (::rename(dir.c_str(), aside.c_str()) != 0) return errno == ENOENT;
+  aside += ".stale-" + std::to_string(platform::current_process_id());
+  std::error_code ec;
+  fs::rename(dir, aside, ec);
+  if (ec) return ec == std::errc::no_such_file_or_directory;
   const auto now_pid = holder_pid(aside);
-  if (now_pid && now_pid != stale_pid && process_alive(*now_pid)) {
-    ::rename(aside.c_str(), dir.c_str());
+  if (now_pid && now_pid != stale_pid && platform::process_alive(*now_pid)) {
+    fs::rename(aside, dir, ec);
     return false;
   }
-  std::error_code ec;
   fs::remove_all(aside, ec);
   return true;
 }
@@ -82,26 +77,29 @@ result<config_lock> config_lock::try_acquire(const fs::path& config_json) {
   const fs::path dir = lock_path_for(config_json);
   // Two rounds: the second follows the removal of a stale directory or a legacy file.
   for (int round = 0; round < 2; ++round) {
-    if (::mkdir(dir.c_str(), 0700) == 0) {
-      const std::string pid = std::to_string(::getpid());
+    bool created = false;
+    if (auto ec = platform::make_directory(dir, 0700, created))
+      return make_error(errc::io, "cannot make the config lock " + dir.string() + ": " + ec.message());
+    if (created) {
+      const std::string pid = std::to_string(platform::current_process_id());
       if (auto w = write_file_unsynced(dir / kPidFile, pid, 0600); !w) {
-        ::rmdir(dir.c_str());
+        std::error_code ignored;
+        fs::remove(dir, ignored);
         return make_error(errc::io, "cannot write " + (dir / kPidFile).string() + ": " + w.err().message);
       }
       return config_lock(dir);
     }
-    if (errno != EEXIST) return make_error(errc::io, "cannot make the config lock " + dir.string() + ": " + std::strerror(errno));
-    struct stat st{};
-    if (::lstat(dir.c_str(), &st) != 0) continue;  // released between mkdir and lstat
-    if (S_ISREG(st.st_mode)) {
+    platform::file_facts st;
+    if (platform::facts_of(dir, st, false)) continue;  // released between the mkdir and this look
+    if (st.kind == platform::file_kind::regular) {
       if (remove_unheld_legacy_file(dir)) continue;
       return make_error(config_failure::locked, "an older opentabs is writing config.json (it holds the lock file " +
                                                     dir.string() + "); config.json was not changed");
     }
-    if (!S_ISDIR(st.st_mode))
+    if (st.kind != platform::file_kind::directory)
       return make_error(errc::io, dir.string() + " is neither a directory nor a file; delete it so config.json can be written");
     const auto pid = holder_pid(dir);
-    const bool dead = !pid || !process_alive(*pid);
+    const bool dead = !pid || !platform::process_alive(*pid);
     // A holder that named itself and has died (a SIGKILLed server, a crashed build) will never
     // release: its lock is stale at once. Without a pid the holder may be between its mkdir and
     // its pid.txt, which every writer (ours and the original's tools) writes right after the
@@ -147,9 +145,10 @@ config_lock::~config_lock() { release(); }
 void config_lock::release() noexcept {
   if (dir_.empty()) return;
   // A directory someone judged stale and replaced is theirs now: leave it.
-  if (holder_pid(dir_) == static_cast<long>(::getpid())) {
-    ::unlink((dir_ / kPidFile).c_str());
-    ::rmdir(dir_.c_str());
+  if (holder_pid(dir_) == platform::current_process_id()) {
+    std::error_code ignored;
+    fs::remove(dir_ / kPidFile, ignored);
+    fs::remove(dir_, ignored);
   }
   dir_.clear();
 }

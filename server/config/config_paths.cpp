@@ -1,13 +1,11 @@
 #include "config/config_paths.hpp"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "platform/folders.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::config {
@@ -35,15 +33,9 @@ result<fs::path> resolve_config_dir(std::optional<std::string_view> config_dir_e
 }
 
 result<fs::path> home_directory() {
-  if (auto h = env("HOME"); h && !h->empty()) return absolute_or_same(fs::path(*h));
-  // HOME can be missing under service managers; the passwd entry is the fallback.
-  long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-  std::vector<char> buf(size > 0 ? static_cast<std::size_t>(size) : 16384);
-  passwd pw{};
-  passwd* found = nullptr;
-  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
-      found->pw_dir[0] != '\0')
-    return fs::path(found->pw_dir);
+  // HOME (USERPROFILE on Windows); it can be missing under service managers, and then the
+  // account database is the fallback.
+  if (auto folders = platform::user_folders_now()) return absolute_or_same(folders->home);
   return make_error(errc::not_found, "cannot find the home directory: HOME is unset and the user has no passwd entry");
 }
 

@@ -1,22 +1,19 @@
 #include "config/config_store.hpp"
 
-#include <sys/stat.h>
-
 #include "config/config_failure.hpp"
 #include "config/config_lock.hpp"
 #include "config/config_migrations.hpp"
 #include "config/config_paths.hpp"
+#include "platform/file_handle.hpp"
 #include "util/files.hpp"
 
 namespace opentabs::config {
 
 file_stamp stamp_of(const fs::path& p) {
-  struct stat st{};
-  if (::stat(p.c_str(), &st) != 0) return {};
-  return {static_cast<std::int64_t>(st.st_dev), static_cast<std::int64_t>(st.st_ino),
-          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-          static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec,
-          static_cast<std::int64_t>(st.st_size)};
+  platform::file_facts f;
+  if (platform::facts_of(p, f, true)) return {};
+  return {static_cast<std::int64_t>(f.device), static_cast<std::int64_t>(f.inode), f.modified_ns, f.changed_ns,
+          static_cast<std::int64_t>(f.size)};
 }
 
 config_store::config_store(fs::path config_json, fs::path home) : path_(std::move(config_json)), home_(std::move(home)) {}

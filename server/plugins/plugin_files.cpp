@@ -1,12 +1,7 @@
 #include "plugins/plugin_files.hpp"
 #include "plugins/plugin_failure.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include "platform/file_handle.hpp"
 
 namespace opentabs::plugins {
 
@@ -25,12 +20,14 @@ error unsafe(std::string_view rel, const std::string& why) {
   return make_error(plugin_failure::unsafe_file, std::string(rel) + " " + why);
 }
 
-const char* kind_of(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISDIR(mode)) return "a directory";
-  return "not a regular file";
+const char* kind_name(platform::file_kind kind) {
+  switch (kind) {
+    case platform::file_kind::fifo: return "a FIFO";
+    case platform::file_kind::device: return "a device";
+    case platform::file_kind::socket: return "a socket";
+    case platform::file_kind::directory: return "a directory";
+    default: return "not a regular file";
+  }
 }
 
 }  // namespace
@@ -43,37 +40,27 @@ result<std::string> read_plugin_file(const fs::path& root, std::string_view rel,
     return make_error(errc::io, std::string(rel) + " cannot be resolved: " + ec.message());
   }
   if (!inside(real, root)) return unsafe(rel, "is a symbolic link that leads out of the plugin folder; it was not read");
-  struct stat st {};
-  if (::lstat(real.c_str(), &st) != 0) return make_error(errc::io, std::string(rel) + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    return unsafe(rel, std::string("is ") + kind_of(st.st_mode) + "; a plugin may contain only regular files");
-  int fd = ::open(real.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return make_error(errc::io, std::string(rel) + " cannot be opened: " + std::strerror(errno));
+  platform::file_facts st;
+  if (auto e = platform::facts_of(real, st, false)) return make_error(errc::io, std::string(rel) + ": " + e.message());
+  if (st.kind != platform::file_kind::regular)
+    return unsafe(rel, std::string("is ") + kind_name(st.kind) + "; a plugin may contain only regular files");
+  auto file = platform::file_handle::open(real, platform::file_handle::access::read, 0, ec);
+  if (ec) return make_error(errc::io, std::string(rel) + " cannot be opened: " + ec.message());
   // The file may have been replaced between the check and the open.
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (file.facts(st) || st.kind != platform::file_kind::regular)
     return unsafe(rel, "changed into something that is not a regular file while it was opened");
-  }
-  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) {
-    ::close(fd);
+  if (st.size > max_bytes)
     return make_error(errc::too_large, std::string(rel) + " is larger than " + std::to_string(max_bytes) + " bytes");
-  }
   std::string out;
-  out.resize(static_cast<std::size_t>(st.st_size));
+  out.resize(static_cast<std::size_t>(st.size));
   std::size_t got = 0;
-  // A file that grows while it is read is cut at the size fstat saw.
+  // A file that grows while it is read is cut at the size the open handle saw.
   while (got < out.size()) {
-    ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      ::close(fd);
-      return make_error(errc::io, std::string(rel) + " cannot be read: " + std::strerror(e));
-    }
+    auto n = file.read_some(out.data() + got, out.size() - got);
+    if (n < 0) return make_error(errc::io, std::string(rel) + " cannot be read");
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   out.resize(got);
   return out;
 }

@@ -1,8 +1,8 @@
 #include "schema/formats.hpp"
 
-#include <arpa/inet.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 
 namespace opentabs::schema {
@@ -107,11 +107,39 @@ bool is_ipv4(std::string_view s) {
   return parts == 4;
 }
 
+// The 16-bit groups of one side of an IPv6 address ("a:b:c"); `v4_tail` allows a dotted
+// IPv4 address as the last part (worth two groups).  nullopt when malformed.
+std::optional<int> ipv6_groups(std::string_view part, bool v4_tail) {
+  int groups = 0;
+  if (part.empty()) return groups;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = part.find(':', pos);
+    const auto group = part.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (end == std::string_view::npos && v4_tail && group.find('.') != std::string_view::npos)
+      return is_ipv4(group) ? std::optional<int>(groups + 2) : std::nullopt;
+    if (group.empty() || group.size() > 4) return std::nullopt;
+    for (char c : group)
+      if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    ++groups;
+    if (end == std::string_view::npos) return groups;
+    pos = end + 1;
+  }
+}
+
+// RFC 4291 section 2.2 text forms: eight groups, or fewer around one "::", the last 32 bits
+// optionally in dotted IPv4 form.
 bool is_ipv6(std::string_view s) {
   if (s.empty() || s.size() > 45) return false;
-  std::string z(s);
-  unsigned char buf[16];
-  return ::inet_pton(AF_INET6, z.c_str(), buf) == 1;
+  const auto gap = s.find("::");
+  if (gap == std::string_view::npos) {
+    auto groups = ipv6_groups(s, true);
+    return groups && *groups == 8;
+  }
+  if (s.find("::", gap + 1) != std::string_view::npos) return false;
+  auto head = ipv6_groups(s.substr(0, gap), false);
+  auto tail = ipv6_groups(s.substr(gap + 2), true);
+  return head && tail && *head + *tail <= 7;
 }
 
 bool is_hostname(std::string_view s) {

@@ -1,19 +1,16 @@
 #include "util/background_sync.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
+#include "platform/durable_file.hpp"
 #include "util/log.hpp"
 
 namespace opentabs {
 
 result<std::unique_ptr<background_sync>> background_sync::open(const std::filesystem::path& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return make_error(errc::io, "cannot open " + dir.string() + ": " + std::strerror(errno));
-  return std::unique_ptr<background_sync>(new background_sync(fd, dir));
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    return make_error(errc::io, "cannot open " + dir.string() + ": " +
+                                (ec ? ec.message() : std::make_error_code(std::errc::not_a_directory).message()));
+  return std::unique_ptr<background_sync>(new background_sync(dir));
 }
 
 background_sync::~background_sync() {
@@ -25,7 +22,6 @@ background_sync::~background_sync() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
-  ::close(fd_);
 }
 
 void background_sync::request() {
@@ -60,13 +56,12 @@ void background_sync::run() {
     if (requested_ == served_ && stopping_) return;
     started_ = requested_;
     lock.unlock();
-    int rc = ::syncfs(fd_);
-    int err = rc == 0 ? 0 : errno;
+    const std::error_code err = platform::flush_filesystem(dir_);
     lock.lock();
     served_ = started_;
     ++completed_;
-    if (err != 0) {
-      last_error_ = "cannot sync " + dir_.string() + ": " + std::strerror(err);
+    if (err) {
+      last_error_ = "cannot sync " + dir_.string() + ": " + err.message();
       log::warn(last_error_);
     }
     cv_.notify_all();

@@ -2,7 +2,7 @@
 // the extension copy, the plugin adapters, extension/server.json — are compared with their
 // sources at every start and rewritten when they differ, so they are written without
 // waiting for the disk (temp file + rename, see write_file_unsynced: complete or absent,
-// never torn, SIGKILL included) and then flushed by one syncfs(2) of their file system on
+// never torn, SIGKILL included) and then flushed by one platform::flush_filesystem of their file system on
 // a thread of its own, so a first start does not wait for the disk.  The files users cannot regenerate (config.json, auth.json, the audit log)
 // are not this class's business: they are synced before their writers return.
 #pragma once
@@ -43,10 +43,9 @@ class background_sync {
   std::string last_error() const;
 
  private:
-  explicit background_sync(int fd, std::filesystem::path dir) : fd_(fd), dir_(std::move(dir)) {}
+  explicit background_sync(std::filesystem::path dir) : dir_(std::move(dir)) {}
   void run();
 
-  int fd_;
   std::filesystem::path dir_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

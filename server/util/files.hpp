@@ -1,6 +1,7 @@
-// File-system primitives with the durability rules the project relies on: reads are
-// bounded, writes are atomic (temp file in the same directory, fsync, rename, fsync of the
-// directory) so a SIGKILL mid-write leaves either the old or the new content, never a mix.
+// File-system primitives with the durability rules the project relies on, as results: reads
+// are bounded, writes are atomic (temp file in the same directory, flushed, renamed, the
+// directory flushed; platform/durable_file.hpp does it each OS's way) so a SIGKILL mid-write
+// leaves either the old or the new content, never a mix.
 #pragma once
 
 #include <cstddef>
@@ -17,10 +18,6 @@ namespace fs = std::filesystem;
 // Reads a whole file of at most max_bytes.  Errors: "not_found", "too_large", "io".
 result<std::string> read_file(const fs::path& path, std::size_t max_bytes);
 
-// Writes all of `data` to the open descriptor `fd`, retrying short writes and EINTR; false
-// (with errno set) when a write fails.
-bool write_all(int fd, std::string_view data);
-
 // Replaces `path` atomically with `content`, creating it with `mode`.
 status write_file_atomic(const fs::path& path, std::string_view content, unsigned mode = 0600);
 
@@ -30,7 +27,7 @@ status write_file_atomic(const fs::path& path, std::string_view content, unsigne
 // from their sources at every start (the extension copy, adapters, extension/server.json).
 status write_file_unsynced(const fs::path& path, std::string_view content, unsigned mode);
 
-// Flushes every file written so far on the file system holding `dir` (syncfs(2)).
+// Flushes every file written so far on the file system holding `dir` (platform::flush_filesystem).
 status sync_filesystem(const fs::path& dir);
 
 // Appends `content` with O_APPEND (one write call) and fsync-free; creates with `mode`.

@@ -1,37 +1,23 @@
 #include "util/random.hpp"
 
-#include <sys/random.h>
-
 #include <array>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
+
+#include "platform/random_bytes.hpp"
 
 namespace opentabs {
 namespace {
 
-void fill_random(unsigned char* out, std::size_t n) {
-  while (n > 0) {
-    ssize_t got = ::getrandom(out, n, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error("getrandom failed");
-    }
-    out += got;
-    n -= static_cast<std::size_t>(got);
-  }
-}
-
 // Small requests (a dispatch id per tool call, session ids) are served from a per-thread
-// block of getrandom output, refilled 512 bytes at a time: one syscall per ~30 ids instead
-// of one each.  The bytes are still the kernel CSPRNG's, never expanded by a PRNG; each is
+// block of the OS random source's output, refilled 512 bytes at a time: one call into the
+// OS per ~30 ids instead of one each.  The bytes are still the OS CSPRNG's, never expanded by a PRNG; each is
 // handed out once and wiped as it is taken.  (Child processes exec at once, so a forked
 // copy of the block is never used.)
 void take_random(unsigned char* out, std::size_t n) {
   constexpr std::size_t kBlock = 512;
   if (n > kBlock / 8) {
-    fill_random(out, n);
+    platform::fill_random(out, n);
     return;
   }
   struct block {
@@ -40,7 +26,7 @@ void take_random(unsigned char* out, std::size_t n) {
   };
   thread_local block b;
   if (kBlock - b.used < n) {
-    fill_random(b.bytes.data(), kBlock);
+    platform::fill_random(b.bytes.data(), kBlock);
     b.used = 0;
   }
   std::memcpy(out, b.bytes.data() + b.used, n);

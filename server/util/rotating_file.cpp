@@ -1,58 +1,47 @@
 #include "util/rotating_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 namespace opentabs {
 
 rotating_file::rotating_file(std::filesystem::path file, std::uint64_t max_bytes)
-    : file_(std::move(file)), max_bytes_(std::max(max_bytes, kMinMaxBytes)) {
-  rotated_ = file_;
+    : path_(std::move(file)), max_bytes_(std::max(max_bytes, kMinMaxBytes)) {
+  rotated_ = path_;
   rotated_ += ".1";
 }
 
-rotating_file::~rotating_file() {
-  if (fd_ >= 0) ::close(fd_);
-}
+rotating_file::~rotating_file() = default;
 
 status rotating_file::open() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-  if (fd_ < 0) return make_error(errc::io, "cannot open " + file_.string() + ": " + std::strerror(errno));
-  struct stat st {};
-  size_ = ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  std::error_code ec;
+  file_ = platform::file_handle::open(path_, platform::file_handle::access::append, 0600, ec);
+  if (ec) return make_error(errc::io, "cannot open " + path_.string() + ": " + ec.message());
+  platform::file_facts facts;
+  size_ = file_.facts(facts) ? 0 : facts.size;
   return ok();
 }
 
 void rotating_file::append(std::string_view bytes) {
-  while (!bytes.empty() && fd_ >= 0) {
-    ssize_t w = ::write(fd_, bytes.data(), bytes.size());
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return;
-    size_ += static_cast<std::uint64_t>(w);
-    bytes.remove_prefix(static_cast<std::size_t>(w));
-  }
+  if (!file_.is_open()) return;
+  std::error_code ec;
+  size_ += file_.write(bytes, ec);
 }
 
 void rotating_file::rotate() {
   // rename() replaces server.log.1 atomically; on failure keep appending to the old file
   // rather than losing lines.
-  if (std::rename(file_.c_str(), rotated_.c_str()) != 0) return;
-  int fresh = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-  if (fresh < 0) return;
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fresh;
+  std::error_code ec;
+  std::filesystem::rename(path_, rotated_, ec);
+  if (ec) return;
+  auto fresh = platform::file_handle::open(path_, platform::file_handle::access::append, 0600, ec);
+  if (ec) return;
+  file_ = std::move(fresh);
   size_ = 0;
 }
 
 void rotating_file::write(std::string_view bytes) {
-  while (!bytes.empty() && fd_ >= 0) {
+  while (!bytes.empty() && file_.is_open()) {
     std::uint64_t room = size_ < max_bytes_ ? max_bytes_ - size_ : 0;
     if (bytes.size() <= room) {
       append(bytes);

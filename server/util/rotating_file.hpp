@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/file_handle.hpp"
 #include "util/result.hpp"
 
 namespace opentabs {
@@ -38,11 +39,11 @@ class rotating_file {
   void rotate();
   void append(std::string_view bytes);
 
-  std::filesystem::path file_;
+  std::filesystem::path path_;
   std::filesystem::path rotated_;
   std::uint64_t max_bytes_;
   std::uint64_t size_ = 0;
-  int fd_ = -1;
+  platform::file_handle file_;  // opened for appending, never through a symlink
 };
 
 }  // namespace opentabs

@@ -1,5 +1,5 @@
 // The native host manifest: our extension ID from the manifest key, the per-browser
-// directories on Linux and macOS, custom profiles, the manifest and the launcher script.
+// locations on Linux, macOS and Windows, custom profiles, the manifest and the launcher script.
 #include <doctest/doctest.h>
 
 #include "cli/native_host_manifest.hpp"
@@ -16,29 +16,37 @@ TEST_CASE("the extension ID comes from the manifest key (sha256 of the DER key, 
   CHECK(bad.err().is(errc::invalid_params));
 }
 
-TEST_CASE("manifest directories per browser and platform") {
-  auto linux_all = manifest_locations(platform::linux_, "/home/u", std::nullopt, "all", std::nullopt);
+TEST_CASE("manifest locations per browser and OS") {
+  const platform::user_folders linux_user{"/home/u", "/home/u/.config", "/home/u/.local/share"};
+  auto linux_all = manifest_locations(platform::os::linux_, linux_user, "all", std::nullopt);
   REQUIRE(linux_all);
-  REQUIRE(linux_all->size() == 2);
+  REQUIRE(linux_all->size() == 4);
+  CHECK((*linux_all)[0].browser == "chrome");
   CHECK((*linux_all)[0].file() == "/home/u/.config/google-chrome/NativeMessagingHosts/com.opentabs.server.json");
   CHECK((*linux_all)[1].file() == "/home/u/.config/chromium/NativeMessagingHosts/com.opentabs.server.json");
-  auto xdg = manifest_locations(platform::linux_, "/home/u", std::string_view("/xdg"), "chromium", std::nullopt);
-  REQUIRE(xdg);
-  CHECK((*xdg)[0].dir == "/xdg/chromium/NativeMessagingHosts");
-  auto relative_xdg = manifest_locations(platform::linux_, "/home/u", std::string_view("rel"), "chromium", std::nullopt);
-  CHECK((*relative_xdg)[0].dir == "/home/u/.config/chromium/NativeMessagingHosts");
-  auto mac = manifest_locations(platform::macos, "/Users/u", std::nullopt, "all", std::nullopt);
+  CHECK((*linux_all)[2].file() == "/home/u/.config/microsoft-edge/NativeMessagingHosts/com.opentabs.server.json");
+  CHECK((*linux_all)[3].file() == "/home/u/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.opentabs.server.json");
+  auto one = manifest_locations(platform::os::linux_, linux_user, "chromium", std::nullopt);
+  REQUIRE(one);
+  REQUIRE(one->size() == 1);
+  CHECK((*one)[0].file().parent_path() == "/home/u/.config/chromium/NativeMessagingHosts");
+  const platform::user_folders mac_user{"/Users/u", "/Users/u/Library/Application Support", "/Users/u/Library/Application Support"};
+  auto mac = manifest_locations(platform::os::macos, mac_user, "all", std::nullopt);
   REQUIRE(mac);
-  CHECK((*mac)[0].dir == "/Users/u/Library/Application Support/Google/Chrome/NativeMessagingHosts");
-  CHECK((*mac)[1].dir == "/Users/u/Library/Application Support/Chromium/NativeMessagingHosts");
-  auto custom = manifest_locations(platform::linux_, "/home/u", std::nullopt, "all", fs::path("/tmp/profile"));
+  CHECK((*mac)[0].file().parent_path() == "/Users/u/Library/Application Support/Google/Chrome/NativeMessagingHosts");
+  CHECK((*mac)[1].file().parent_path() == "/Users/u/Library/Application Support/Chromium/NativeMessagingHosts");
+  const platform::user_folders windows_user{"C:/Users/u", "C:/Users/u/AppData/Roaming", "C:/Users/u/AppData/Local"};
+  auto windows = manifest_locations(platform::os::windows, windows_user, "edge", std::nullopt);
+  REQUIRE(windows);
+  CHECK((*windows)[0].where.registry_key == "Software\\Microsoft\\Edge\\NativeMessagingHosts\\com.opentabs.server");
+  auto custom = manifest_locations(platform::os::linux_, linux_user, "all", fs::path("/tmp/profile"));
   REQUIRE(custom);
   REQUIRE(custom->size() == 1);
   CHECK((*custom)[0].browser == "custom");
   CHECK((*custom)[0].file() == "/tmp/profile/NativeMessagingHosts/com.opentabs.server.json");
-  auto unknown = manifest_locations(platform::linux_, "/home/u", std::nullopt, "firefox", std::nullopt);
+  auto unknown = manifest_locations(platform::os::linux_, linux_user, "firefox", std::nullopt);
   REQUIRE_FALSE(unknown);
-  CHECK(unknown.err().message == "unknown browser 'firefox': use chrome, chromium or all");
+  CHECK(unknown.err().message == "unknown browser 'firefox': use chrome, chromium, edge, brave or all");
 }
 
 TEST_CASE("the host manifest names only our extension") {

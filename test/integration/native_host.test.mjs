@@ -164,7 +164,7 @@ describe('native messaging host', () => {
     assert.match(run('status').stdout, /custom: not installed/);
     const unknownBrowser = spawnSync(OPENTABS_BIN, ['native-host', 'install', '--browser', 'firefox'], { env, encoding: 'utf8' });
     assert.equal(unknownBrowser.status, 2);
-    assert.match(unknownBrowser.stderr, /unknown browser 'firefox': use chrome, chromium or all/);
+    assert.match(unknownBrowser.stderr, /unknown browser 'firefox': use chrome, chromium, edge, brave or all/);
     rmSync(profile, { recursive: true, force: true });
   });
 });
