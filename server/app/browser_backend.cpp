@@ -15,7 +15,7 @@
 
 namespace opentabs::app {
 
-net::awaitable<tools::call_result> browser_backend::dispatch(admitted_call call) {
+net::awaitable<tools::call_result> browser_backend::dispatch(admitted_call& call) {
   const auto& tool = call.tool;
   call.args = tools::to_wire_params(tool.name, tools::with_schema_defaults(tool, std::move(call.args)));
   if (tool.name == "plugin_list_tabs") {

@@ -29,7 +29,7 @@ class browser_backend final : public tool_backend {
       : state_(state), hub_(hub), handler_(handler) {}
 
   bool needs_extension() const override { return true; }
-  net::awaitable<tools::call_result> dispatch(admitted_call call) override;
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
 
  private:
   // One connection (the tab's owner, the named connectionId, or the hub's choice).

@@ -90,7 +90,7 @@ std::vector<tools::tool_def> platform_tool_defs() {
   return out;
 }
 
-net::awaitable<tools::call_result> platform_tools::dispatch(admitted_call call) {
+net::awaitable<tools::call_result> platform_tools::dispatch(admitted_call& call) {
   co_return this->call(call.tool, call.args);
 }
 

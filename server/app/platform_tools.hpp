@@ -45,7 +45,7 @@ class platform_tools final : public tool_backend {
   platform_tools(server_state& state, permission_grants& grants) : state_(state), grants_(grants) {}
 
   bool behind_gate() const override { return false; }
-  net::awaitable<tools::call_result> dispatch(admitted_call call) override;
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
   tools::call_result call(const tools::tool_def& tool, const json::object& args);
 
  private:

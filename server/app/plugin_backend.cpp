@@ -39,7 +39,7 @@ result<std::int64_t> plugin_backend::instance_tab(const tools::tool_def& tool, c
                                            "). Open the site in the browser first.");
 }
 
-net::awaitable<tools::call_result> plugin_backend::dispatch(admitted_call call) {
+net::awaitable<tools::call_result> plugin_backend::dispatch(admitted_call& call) {
   const auto& tool = call.tool;
   if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerPlugin) {
     call.audit.error = audit::make_audit_error(audit::audit_code::rate_limited, "too many concurrent dispatches");

@@ -24,7 +24,7 @@ class plugin_backend final : public tool_backend {
   call_target take_target(json::object& args) const override;
   status check_arguments(const schema::validator& validator, const tools::tool_def& tool,
                          const json::object& args) const override;
-  net::awaitable<tools::call_result> dispatch(admitted_call call) override;
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
 
  private:
   // The tab an instance-addressed call goes to, or the caller's error text.

@@ -32,7 +32,9 @@ struct call_target {
 };
 
 // A call that passed the gate: validated arguments, where it goes, and the audit entry a
-// backend may add its failure detail to (the pipeline records it).
+// backend may add its failure detail to (the pipeline records it).  It lives in the
+// pipeline's coroutine frame for the whole dispatch; backends take it by reference and may
+// move the arguments out.
 struct admitted_call {
   const tools::tool_def& tool;
   json::object args;
@@ -60,7 +62,7 @@ class tool_backend {
   virtual status check_arguments(const schema::validator& validator, const tools::tool_def& tool,
                                  const json::object& args) const;
 
-  virtual net::awaitable<tools::call_result> dispatch(admitted_call call) = 0;
+  virtual net::awaitable<tools::call_result> dispatch(admitted_call& call) = 0;
 };
 
 // One backend per tool kind; they outlive the pipeline.

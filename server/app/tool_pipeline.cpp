@@ -111,7 +111,8 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   tool_backend& backend = backends_.for_kind(tool.kind);
   if (!backend.behind_gate()) {
     audit::audit_entry not_recorded;
-    co_return co_await backend.dispatch(admitted_call{tool, std::move(args), {}, options, not_recorded});
+    admitted_call call{tool, std::move(args), {}, options, not_recorded};
+    co_return co_await backend.dispatch(call);
   }
 
   audit_record audit(state_.audit, tool);
@@ -136,8 +137,9 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     if (refused) co_return audit.finish(std::move(*refused));
   }
 
-  co_return audit.finish(co_await backend.dispatch(
-      admitted_call{tool, std::move(args), std::move(admitted.target), options, audit.entry()}));
+  // A named object in this frame: the backend works on it by reference.
+  admitted_call call{tool, std::move(args), std::move(admitted.target), options, audit.entry()};
+  co_return audit.finish(co_await backend.dispatch(call));
 }
 
 net::awaitable<std::optional<tools::call_result>> tool_pipeline::admit(const tools::tool_def& tool, tool_backend& backend,

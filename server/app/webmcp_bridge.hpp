@@ -39,7 +39,7 @@ class webmcp_bridge final : public tool_backend {
   // schema was refused (the message says why).
   net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_for(const tools::tool_def& tool) override;
 
-  net::awaitable<tools::call_result> dispatch(admitted_call call) override {
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override {
     return call_page_tool(call.tool, std::move(call.args), call.options, call.audit);
   }
   // A call that passed the pipeline's gate and validation.
