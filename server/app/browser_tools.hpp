@@ -17,7 +17,7 @@
 
 #include "app/extension_hub.hpp"
 #include "app/output_files.hpp"
-#include "app/tool_pipeline.hpp"
+#include "app/browser_backend.hpp"
 #include "json/json.hpp"
 #include "tools/tool.hpp"
 #include "tools/tool_service.hpp"

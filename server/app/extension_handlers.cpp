@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/extension_wire.hpp"
+#include "app/payloads.hpp"
 #include "app/plugin_log_limiter.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
@@ -154,17 +155,17 @@ class handlers {
   reply persist(const config::config_store::edit_fn& edit) {
     auto r = ctx_.state.store.update(edit);
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
-    ctx_.config_changed(false, &r->cfg);
+    ctx_.reload.apply_own_change(false, &r->cfg);
     return ok_result();
   }
 
   reply sync_request_full(ext_connection& c, const json::object&, const json::value*) {
-    ctx_.hub.send_to(c.id, jsonrpc::notification_object("sync.full", ctx_.sync_params()));
+    ctx_.hub.send_to(c.id, jsonrpc::notification_object("sync.full", sync_full_params(ctx_.state)));
     return none();
   }
 
   reply config_get_state(ext_connection&, const json::object&, const json::value*) {
-    return answer(json::object{{"result", ctx_.config_state()}});
+    return answer(json::object{{"result", config_state(ctx_.state, ctx_.hub)}});
   }
 
   // The real server updates itself with npm; a native build is updated the way it was
@@ -229,7 +230,7 @@ class handlers {
     auto v = json::get_bool(params, "skipPermissions");
     if (!v) return error_reply(errc::invalid_params, "Invalid params: skipPermissions must be a boolean");
     ctx_.state.skip_permissions = *v;
-    ctx_.config_changed(false, nullptr);
+    ctx_.reload.apply_own_change(false, nullptr);
     return ok_result();
   }
 
@@ -237,15 +238,13 @@ class handlers {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* settings = json::get_object(params, "settings");
     if (!plugin || !settings) return error_reply(errc::invalid_params, "Missing params: plugin and settings (object) are required");
-    if (ctx_.validate_settings) {
-      if (auto problem = ctx_.validate_settings(std::string(*plugin), *settings))
-        return error_reply(errc::invalid_params, "Settings validation failed: " + *problem);
-    }
+    if (auto problem = ctx_.settings.problem(std::string(*plugin), *settings))
+      return error_reply(errc::invalid_params, "Settings validation failed: " + *problem);
     std::string p(*plugin);
     json::object values = *settings;
     auto r = ctx_.state.store.update([p, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
-    ctx_.config_changed(true, &r->cfg);
+    ctx_.reload.apply_own_change(true, &r->cfg);
     return ok_result();
   }
 

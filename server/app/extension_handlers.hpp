@@ -6,12 +6,13 @@
 // bad field.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 
 #include "app/confirmations.hpp"
 #include "app/extension_hub.hpp"
+#include "app/plugin_settings.hpp"
+#include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "tools/events.hpp"
 
@@ -22,15 +23,12 @@ struct handler_context {
   extension_hub& hub;
   confirmations& confirm;
   tools::server_events& events;
-  // After the server changed config.json itself: takes `saved` (what config_store::update
-  // just wrote; null when only runtime state changed) into state without reading the file
-  // back, and announces it (plugins.changed, tools/list_changed).  `rediscover` also
-  // reloads plugins.
-  std::function<void(bool rediscover, const config::config_file* saved)> config_changed;
-  std::function<json::object()> sync_params;   // sync.full params
-  std::function<json::object()> config_state;  // config.getState result
-  // Validates settings against the plugin's configSchema; an error text or nullopt.
-  std::function<std::optional<std::string>(const std::string& plugin, const json::object& settings)> validate_settings;
+  // After the server changed config.json itself, apply_own_change takes what
+  // config_store::update just wrote into state without reading the file back, and
+  // announces it (plugins.changed, tools/list_changed).
+  reload_pipeline& reload;
+  // Validates settings against the plugin's configSchema (problem()).
+  const plugin_settings& settings;
 };
 
 // Adds tab.*, plugin.log, confirmation.response, extension.capabilities, sync.requestFull,

@@ -46,7 +46,7 @@ std::optional<std::string> failure_of(F&& handle) {
 
 }  // namespace
 
-// A request_json coroutine waiting for its reply: `wake` is a timer parked at "never" that
+// A request coroutine waiting for its reply: `wake` is a timer parked at "never" that
 // wake() (a reply, a cancel) and the request's deadline cancel.  The deadline is kept in
 // the hub's deadline_set, so a call does not arm a timer of its own (a timerfd update and
 // a timer-heap insert and removal per call).
@@ -59,7 +59,7 @@ struct extension_hub::waiter {
 
 namespace {
 
-// Registers a waiter of request_json's frame for its id and unregisters it when the frame
+// Registers a waiter of request's frame for its id and unregisters it when the frame
 // ends, however it ends (also when the frame is destroyed unresumed at shutdown; a hub
 // already gone is then left alone).
 template <class Map, class Waiter>
@@ -132,16 +132,35 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
     co_return;
   }
   auto& ws = **upgraded;
-  if (stopping_) {
+  // The hub holds callbacks into `ws`, which dies with this coroutine: however the coroutine
+  // ends (the peer left, an exception, the frame destroyed at shutdown), the guard unhooks
+  // them and detaches the connection.
+  registration_guard registered{*this, alive_, nullptr};
+  registered.conn = attach(
+      std::move(connection_id), [&ws](std::string_view text) { return ws.send_text(text); },
+      [&ws](std::uint16_t code, std::string_view reason) { ws.close(code, reason); });
+  if (!registered.conn) {
     ws.close(codec::close_code::going_away, "Server shutting down");
     co_return;
   }
-  bool legacy = connection_id.empty();
-  std::string id = legacy ? uuid_v4() : connection_id;
+  ext_connection& conn = *registered.conn;
+  while (auto msg = co_await ws.read()) {
+    if (msg->type != codec::ws_message::kind::text) continue;
+    if (!receive(conn, msg->payload)) {
+      ws.close(codec::close_code::internal_error, "Internal server error");
+      break;
+    }
+  }
+  log::info("extension disconnected (profile " + conn.label + ": " +
+            (ws.end_reason().empty() ? std::string("closed by the server") : ws.end_reason()) + ")");
+}
+
+void extension_hub::replace_previous(const std::string& id, bool legacy) {
   if (auto it = connections_.find(id); it != connections_.end()) {
     log::original_line("Closing previous extension WebSocket");
-    it->second->close(codec::close_code::normal, "Replaced by same-profile reconnect");
-    drop_connection(it->second);
+    auto previous = it->second;
+    previous->close(codec::close_code::normal, "Replaced by same-profile reconnect");
+    drop_connection(previous);
   } else if (legacy && connections_.size() == 1) {
     // Legacy single-connection mode: a client without an id replaces the only one.
     auto only = connections_.begin()->second;
@@ -149,70 +168,81 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
     only->close(codec::close_code::normal, "Replaced by new connection");
     drop_connection(only);
   }
+}
+
+std::shared_ptr<ext_connection> extension_hub::attach(std::string connection_id, std::function<bool(std::string_view)> send,
+                                                      std::function<void(std::uint16_t, std::string_view)> close) {
+  if (stopping_) return nullptr;
+  const bool legacy = connection_id.empty();
+  std::string id = legacy ? uuid_v4() : std::move(connection_id);
+  replace_previous(id, legacy);
   auto conn = std::make_shared<ext_connection>();
   conn->id = id;
   if (!labels_.count(id)) labels_[id] = next_label(labels_.size());
   conn->label = labels_[id];
-  conn->send = [&ws](std::string_view text) { return ws.send_text(text); };
-  conn->close = [&ws](std::uint16_t code, std::string_view reason) { ws.close(code, reason); };
+  conn->send = std::move(send);
+  conn->close = std::move(close);
   connections_[id] = conn;
   order_.push_back(id);
-  // From here on the hub holds callbacks into `ws`, which dies with this coroutine: however
-  // the coroutine ends (the peer left, an exception, the frame destroyed at shutdown), the
-  // guard unhooks them and unregisters the connection first.
-  registration_guard registered{*this, alive_, conn};
   log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
             " connection(s))");
   log::original_line("Extension WebSocket connected");
-  if (on_open_) on_open_(*conn);
-  connection_opened_.cancel();
-
-  auto window_start = clock_type::now();
-  int in_window = 0;
-  bool warned = false;
-  while (auto msg = co_await ws.read()) {
-    if (msg->type != codec::ws_message::kind::text) continue;
-    auto now = clock_type::now();
-    if (now - window_start >= std::chrono::seconds(1)) {
-      window_start = now;
-      in_window = 0;
-      warned = false;
-    }
-    // One message must not take the server down, nor leave this connection half alive: an
-    // exception (std::bad_alloc was seen) closes this connection with 1011 and is logged once.
-    auto failure = failure_of([&] {
-      if (msg->payload.size() > kMaxHandledMessage) {
-        fail_oversize_reply(*conn, msg->payload);
-        return;
-      }
-      // The limit guards against floods of unsolicited messages; answers to our own requests
-      // are bounded by what we asked and must never be dropped (a call would hang until its
-      // timeout).
-      bool over = ++in_window > kMaxInboundPerSecond;
-      if (over && !warned) {
-        log::warn("extension profile " + conn->label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
-                  " messages/s; dropping its requests and notifications until the next second");
-        warned = true;
-      }
-      handle_text(*conn, msg->payload, over);
-    });
-    if (failure) {
-      log::error("extension profile " + conn->label + ": handling a message failed unexpectedly (" + *failure +
-                 "); closing the connection with 1011");
-      ws.close(codec::close_code::internal_error, "Internal server error");
-      break;
-    }
+  try {
+    if (on_open_) on_open_(*conn);
+  } catch (...) {
+    detach(conn);  // the caller never got it, so nobody else would
+    throw;
   }
-  log::info("extension disconnected (profile " + conn->label + ": " +
-            (ws.end_reason().empty() ? std::string("closed by the server") : ws.end_reason()) + ")");
+  connection_opened_.cancel();
+  return conn;
+}
+
+bool extension_hub::receive(ext_connection& c, std::string_view text) {
+  auto now = clock_type::now();
+  if (now - c.window_start >= std::chrono::seconds(1)) {
+    c.window_start = now;
+    c.in_window = 0;
+    c.warned = false;
+  }
+  // One message must not take the server down, nor leave this connection half alive: an
+  // exception (std::bad_alloc was seen) closes this connection with 1011 and is logged once.
+  auto failure = failure_of([&] {
+    if (text.size() > kMaxHandledMessage) {
+      fail_oversize_reply(c, text);
+      return;
+    }
+    // The limit guards against floods of unsolicited messages; answers to our own requests
+    // are bounded by what we asked and must never be dropped (a call would hang until its
+    // timeout).
+    bool over = ++c.in_window > kMaxInboundPerSecond;
+    if (over && !c.warned) {
+      log::warn("extension profile " + c.label + " exceeds " + std::to_string(kMaxInboundPerSecond) +
+                " messages/s; dropping its requests and notifications until the next second");
+      c.warned = true;
+    }
+    handle_text(c, text, over);
+  });
+  if (!failure) return true;
+  log::error("extension profile " + c.label + ": handling a message failed unexpectedly (" + *failure +
+             "); closing the connection with 1011");
+  return false;
+}
+
+void extension_hub::detach(const std::shared_ptr<ext_connection>& c) {
+  c->send = [](std::string_view) { return false; };
+  c->close = [](std::uint16_t, std::string_view) {};
+  drop_connection(c);
 }
 
 extension_hub::registration_guard::~registration_guard() {
-  conn->send = [](std::string_view) { return false; };
-  conn->close = [](std::uint16_t, std::string_view) {};
-  if (hub_alive.expired()) return;
+  if (!conn) return;
+  if (hub_alive.expired()) {
+    conn->send = [](std::string_view) { return false; };
+    conn->close = [](std::uint16_t, std::string_view) {};
+    return;
+  }
   try {
-    hub.drop_connection(conn);
+    hub.detach(conn);
   } catch (...) {
     // A destructor must not throw; the connection is already unhooked from the socket.
   }
@@ -344,12 +374,6 @@ std::string extension_hub::choose_connection(const std::string& requested, std::
 }
 
 net::awaitable<ext_reply> extension_hub::request(std::string method, json::object params, request_options options) {
-  // Not a coroutine: the returned awaitable is request_json's.
-  params.erase(kDispatchIdKey);
-  return request_json(std::move(method), json::dump(params), std::move(options));
-}
-
-net::awaitable<ext_reply> extension_hub::request_json(std::string method, std::string params_json, request_options options) {
   if (stopping_) co_return ext_reply{ext_reply::kind::shutdown, {}, 0, "Server shutting down", {}};
   std::string conn_id = options.connection_id.empty() ? choose_connection("", std::nullopt, options.plugin)
                                                       : choose_connection(options.connection_id, std::nullopt, "");
@@ -367,8 +391,7 @@ net::awaitable<ext_reply> extension_hub::request_json(std::string method, std::s
       if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
     };
   }
-  const std::string frame = request_frame(method, id, params_json);
-  params_json = std::string();
+  const std::string frame = request_frame(method, id, std::move(params));
   // A send that fails settles the request at once; the wait below then returns immediately.
   auto* target = find(conn_id);
   if (!target || !target->send(frame)) table_.settle(id, ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}});

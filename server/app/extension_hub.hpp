@@ -33,6 +33,11 @@ struct ext_connection {
   extension_capabilities capabilities;
   std::function<bool(std::string_view)> send;  // queues one text frame
   std::function<void(std::uint16_t, std::string_view)> close;
+
+  // The inbound rate window (kMaxInboundPerSecond messages per second).
+  clock_type::time_point window_start = clock_type::now();
+  int in_window = 0;
+  bool warned = false;
 };
 
 struct request_options {
@@ -70,8 +75,21 @@ class extension_hub {
   void set_on_close(std::function<void(const std::string& id)> f) { on_close_ = std::move(f); }
 
   // Serves one /ws upgrade for the lifetime of the socket.  `connection_id` comes from the
-  // subprotocol list (empty if the extension sent none).
+  // subprotocol list (empty if the extension sent none).  The socket's part is only this:
+  // attach, receive each text frame, detach — the rest is the hub's, whatever carries the frames.
   net::awaitable<void> serve(net::http_exchange& ex, std::string connection_id);
+
+  // Registers a connection whose frames go out through `send` and which `close` ends; a
+  // connection of the same id (or, without an id, the only one) is closed and replaced.
+  // Then on_open runs.  Null while shutting down.  The caller calls detach() when the
+  // connection ends, however it ends.
+  std::shared_ptr<ext_connection> attach(std::string connection_id, std::function<bool(std::string_view)> send,
+                                         std::function<void(std::uint16_t, std::string_view)> close);
+  // One inbound text frame of `c`.  False when handling it failed unexpectedly: the caller
+  // closes the connection with 1011.
+  bool receive(ext_connection& c, std::string_view text);
+  // Unhooks `c`'s send and close, fails its pending requests and forgets it (on_close runs).
+  void detach(const std::shared_ptr<ext_connection>& c);
 
   // Sends one message to every connection (the original broadcasts all notifications).
   void broadcast(const json::object& message);
@@ -86,12 +104,8 @@ class extension_hub {
 
   // Sends a request and waits for its answer (never throws for expected failures).  A method
   // the chosen connection does not handle fails at once (kind::unsupported) instead of
-  // waiting for a timeout.
+  // waiting for a timeout.  The frame is extension_wire.hpp's request_frame.
   net::awaitable<ext_reply> request(std::string method, json::object params, request_options options);
-  // The same with params already written as a compact JSON object without the dispatch id
-  // key (extension_wire.hpp's request_frame adds it).  request() serialises its object and
-  // comes here; a caller's own "__opentabs_dispatchId" member is replaced by ours.
-  net::awaitable<ext_reply> request_json(std::string method, std::string params_json, request_options options);
 
   // Forwards a tool.progress report to the waiting request; false when unknown.
   bool report_progress(const std::string& dispatch_id, double progress, std::optional<double> total,
@@ -130,14 +144,16 @@ class extension_hub {
 
  private:
   struct waiter;
-  // Unregisters a connection from the hub when serve() ends, however it ends.
-  // (A frame destroyed with the io_context after the hub is gone finds `hub_alive` expired.)
+  // Detaches a connection when serve() ends, however it ends.  (A frame destroyed with the
+  // io_context after the hub is gone finds `hub_alive` expired and only unhooks.)
   struct registration_guard {
     extension_hub& hub;
     std::weak_ptr<void> hub_alive;
     std::shared_ptr<ext_connection> conn;
     ~registration_guard();
   };
+  // The connection that `id` (empty: a legacy extension) replaces, closed and dropped.
+  void replace_previous(const std::string& id, bool legacy);
   // `over_limit`: the connection exceeded its inbound rate; only replies are still handled.
   void handle_text(ext_connection& c, std::string_view text, bool over_limit);
   void fail_oversize_reply(const ext_connection& c, std::string_view text);
@@ -156,7 +172,7 @@ class extension_hub {
   std::map<std::string, std::shared_ptr<ext_connection>> connections_;
   std::vector<std::string> order_;  // connection ids in connect order
   std::map<std::string, std::string> labels_;
-  // The waiting request_json coroutines by request id.  Key and waiter live in the waiting
+  // The waiting request coroutines by request id.  Key and waiter live in the waiting
   // coroutine's frame, which removes its entry however it ends (waiter_entry).
   std::map<std::string_view, waiter*, std::less<>> waiters_;
   std::map<std::int64_t, std::string> tab_owner_;

@@ -33,13 +33,12 @@ json::object extension_error_reply(const error& e);
 inline constexpr std::string_view kDispatchIdKey = "__opentabs_dispatchId";
 
 // One request of ours as the frame sent: {"jsonrpc":"2.0","method":<method>,"params":
-// {<params' members>,"__opentabs_dispatchId":<id>},"id":<id>}.  `params_json` is a compact
-// JSON object (json::dump's form) without the dispatch key.  Written as text: every
-// tool.dispatch sends one, and building it as an object copied the call's arguments twice.
-std::string request_frame(std::string_view method, std::string_view id, std::string_view params_json);
+// {<params' members>,"__opentabs_dispatchId":<id>},"id":<id>}, built by the JSON-RPC
+// request builder.  A dispatch id the caller's params carried is replaced by ours.
+std::string request_frame(std::string_view method, std::string_view id, json::object params);
 
 // tool.dispatch params: {"plugin":<plugin>,"tool":<tool>,"input":<input>[,"tabId":<tab>]}.
-std::string tool_dispatch_params(std::string_view plugin, std::string_view tool, const json::object& input,
-                                 std::optional<std::int64_t> tab_id);
+json::object tool_dispatch_params(std::string_view plugin, std::string_view tool, json::object input,
+                                  std::optional<std::int64_t> tab_id);
 
 }  // namespace opentabs::app

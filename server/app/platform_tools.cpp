@@ -90,6 +90,10 @@ std::vector<tools::tool_def> platform_tool_defs() {
   return out;
 }
 
+net::awaitable<tools::call_result> platform_tools::dispatch(admitted_call& call) {
+  co_return this->call(call.tool, call.args);
+}
+
 tools::call_result platform_tools::call(const tools::tool_def& tool, const json::object& args) {
   if (tool.validator) {
     auto& compiled = tool.validator->get();
@@ -146,7 +150,7 @@ tools::call_result platform_tools::mark_reviewed(const json::object& args) {
         "Invalid or expired review token. Call plugin_inspect again to get a new one (tokens are single-use and "
         "valid for 10 minutes).",
         true);
-  auto problem = grant_(name, level, version);
+  auto problem = grants_.grant_reviewed(name, level, version);
   if (!problem.empty()) return tools::call_result::text(problem, true);
   return tools::call_result::text(json::dump(json::object{
       {"ok", true}, {"plugin", json::str(name)}, {"version", json::str(version)}, {"permission", json::str(tools::to_string(level))}}));

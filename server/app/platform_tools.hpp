@@ -6,12 +6,13 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "app/permission_grants.hpp"
 #include "app/server_state.hpp"
+#include "app/tool_backend.hpp"
 #include "tools/tool.hpp"
 #include "tools/tool_service.hpp"
 
@@ -37,13 +38,14 @@ class review_tokens {
 
 std::vector<tools::tool_def> platform_tool_defs();
 
-class platform_tools {
+// The backend of tool_kind::platform: outside the permission gate and the audit.
+class platform_tools final : public tool_backend {
  public:
-  // `grant` persists {permission, reviewedVersion} for a plugin and announces the change.
-  platform_tools(server_state& state, std::function<std::string(const std::string& plugin, tools::permission,
-                                                                const std::string& version)> grant)
-      : state_(state), grant_(std::move(grant)) {}
+  // `grants` keeps {permission, reviewedVersion} for a plugin and announces the change.
+  platform_tools(server_state& state, permission_grants& grants) : state_(state), grants_(grants) {}
 
+  bool behind_gate() const override { return false; }
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
   tools::call_result call(const tools::tool_def& tool, const json::object& args);
 
  private:
@@ -53,7 +55,7 @@ class platform_tools {
   tools::call_result not_found(const std::string& name) const;
 
   server_state& state_;
-  std::function<std::string(const std::string&, tools::permission, const std::string&)> grant_;
+  permission_grants& grants_;
   review_tokens tokens_;
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/permission_grants.hpp"
 #include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "json/json.hpp"
@@ -28,7 +29,7 @@ std::optional<std::string> unloaded_plugin_settings_problem(const std::string& p
 std::optional<std::string> settings_problem(const std::vector<plugins::plugin>& loaded, const std::string& plugin,
                                             const json::object& settings);
 
-class plugin_settings {
+class plugin_settings final : public permission_grants {
  public:
   plugin_settings(server_state& state, reload_pipeline& reload);
 
@@ -38,9 +39,9 @@ class plugin_settings {
   std::string store(const std::string& plugin, const json::object& settings);
   // platform_tools: the user reviewed `plugin` at `version` and grants `level`.  An error
   // text, or empty.
-  std::string grant_reviewed(const std::string& plugin, tools::permission level, const std::string& version);
+  std::string grant_reviewed(const std::string& plugin, tools::permission level, const std::string& version) override;
   // tool_pipeline: the user chose "always allow" for `tool` in a confirmation.
-  void always_allow(const tools::tool_def& tool);
+  void always_allow(const tools::tool_def& tool) override;
 
  private:
   server_state& state_;

@@ -43,9 +43,16 @@ std::optional<std::string_view> param(const codec::http_request& req, std::strin
 
 }  // namespace
 
-router::router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, mcp::endpoint& mcp,
-               mcp::endpoint& gateway, route_options options)
-    : state_(state), hub_(hub), pipeline_(pipeline), mcp_(mcp), gateway_(gateway), options_(options) {}
+router::router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
+               plugin_settings& settings, mcp::endpoint& mcp, mcp::endpoint& gateway, route_options options)
+    : state_(state),
+      hub_(hub),
+      pipeline_(pipeline),
+      reload_(reload),
+      settings_(settings),
+      mcp_(mcp),
+      gateway_(gateway),
+      options_(options) {}
 
 net::head_verdict router::screen(const codec::http_request& head) const {
   net::head_verdict v;
@@ -239,7 +246,7 @@ net::awaitable<void> route_table::audit(router& r, request q) {
 }
 
 net::awaitable<void> route_table::reload(router& r, request q) {
-  auto outcome = co_await r.reload();
+  auto outcome = co_await r.reload_.reload_coalesced();
   if (outcome.ok)
     q.ex.respond(http_response::json(
         200, json::object{{"ok", true}, {"plugins", outcome.plugins}, {"durationMs", outcome.duration_ms}}));
@@ -266,8 +273,7 @@ net::awaitable<void> route_table::plugin_settings(router& r, request q) {
                                                         : json::str("Invalid JSON body: " + body.err().message)}}));
     co_return;
   }
-  auto problem = r.apply_plugin_settings ? r.apply_plugin_settings(std::string(*plugin), *settings)
-                                         : std::string("plugin settings are not available");
+  auto problem = r.settings_.store(std::string(*plugin), *settings);
   if (!problem.empty()) q.ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
   else q.ex.respond(http_response::json(200, json::object{{"ok", true}}));
 }

@@ -9,6 +9,7 @@
 #include "app/extension_hub.hpp"
 #include "app/peer_auth.hpp"
 #include "app/rate_limiter.hpp"
+#include "app/plugin_settings.hpp"
 #include "app/reload_pipeline.hpp"
 #include "app/server_state.hpp"
 #include "app/tool_pipeline.hpp"
@@ -24,8 +25,9 @@ struct route_options {
 
 class router {
  public:
-  router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, mcp::endpoint& mcp,
-         mcp::endpoint& gateway, route_options options);
+  // `reload` serves POST /reload (coalesced), `settings` POST /plugin-settings.
+  router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
+         plugin_settings& settings, mcp::endpoint& mcp, mcp::endpoint& gateway, route_options options);
 
   // Decides on a request head alone, before its body is read (Host, Origin, the secret,
   // the route): a refusal to send now, or admission and whether the secret was shown.
@@ -34,11 +36,6 @@ class router {
   net::awaitable<void> handle(net::http_exchange& ex);
   // The bound port, known after listen(): the MCP endpoint accepts the server's own origin.
   void set_port(std::uint16_t port) { port_ = port; }
-
-  // POST /reload: the reload pipeline (coalesced by the caller's implementation).
-  std::function<net::awaitable<reload_outcome>()> reload;
-  // POST /plugin-settings: validates and stores; error text or empty.
-  std::function<std::string(const std::string& plugin, const json::object& settings)> apply_plugin_settings;
 
  private:
   friend struct route_table;  // the paths and their handlers (routes.cpp)
@@ -56,6 +53,8 @@ class router {
   server_state& state_;
   extension_hub& hub_;
   tool_pipeline& pipeline_;
+  reload_pipeline& reload_;
+  plugin_settings& settings_;
   mcp::endpoint& mcp_;
   mcp::endpoint& gateway_;
   route_options options_;

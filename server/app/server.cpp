@@ -27,6 +27,7 @@
 #include "app/reload_pipeline.hpp"
 #include "app/routes.hpp"
 #include "app/server_state.hpp"
+#include "app/plugin_backend.hpp"
 #include "app/tool_pipeline.hpp"
 #include "app/webmcp_bridge.hpp"
 #include "config/config_paths.hpp"
@@ -118,16 +119,19 @@ class server_app {
         announce_(state_, hub_, events_, tasks_),
         reload_(io.get_executor(), state_, announce_, home),
         settings_(state_, reload_),
-        pipeline_(state_, hub_, confirm_, events_),
-        platform_(state_, [this](const std::string& p, tools::permission level, const std::string& v) {
-          return settings_.grant_reviewed(p, level, v);
-        }),
+        platform_(state_, settings_),
         webmcp_(state_, hub_, announce_),
+        browser_tools_(hub_, state_.paths.adapters_dir(),
+                       [this] { return output_locations_from_config(state_.cfg, state_.paths.dir, home_); }),
+        plugin_backend_(state_, hub_),
+        browser_backend_(state_, hub_, browser_tools_),
+        pipeline_(state_, hub_, confirm_, settings_,
+                  tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
-        router_(state_, hub_, pipeline_, mcp_, gateway_, route_options{o.conformance_mode}),
+        router_(state_, hub_, pipeline_, reload_, settings_, mcp_, gateway_, route_options{o.conformance_mode}),
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
         signals_(io),
         watcher_(io.get_executor(), state_, reload_, home,
@@ -140,33 +144,16 @@ class server_app {
     if (auto v = env_number("OPENTABS_EXTENSION_WAIT_MS")) hub_.set_reconnect_wait(std::chrono::milliseconds(*v));
     state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.server_source_path = OPENTABS_SOURCE_DIR;
-    pipeline_.set_browser_handler(std::make_unique<browser_tools>(
-        hub_, state_.paths.adapters_dir(), [this] { return output_locations_from_config(state_.cfg, state_.paths.dir, home_); }));
-    pipeline_.set_platform_handler([this](const tools::tool_def& t, const json::object& args) -> net::awaitable<tools::call_result> {
-      co_return platform_.call(t, args);
-    });
-    pipeline_.set_on_always_allow([this](const tools::tool_def& t) { settings_.always_allow(t); });
-    pipeline_.set_webmcp_handler([this](const tools::tool_def& t, json::object args, tools::call_options& o,
-                                        audit::audit_entry& e) { return webmcp_.call(t, std::move(args), o, e); });
-    pipeline_.set_webmcp_validator([this](const tools::tool_def& t) { return webmcp_.validator_for(t); });
     hub_.set_on_open([this](ext_connection& c) { announce_.greet(c); });
     announce_.set_before_greeting([this] { reload_.rewrite_adapter_files(); });
     hub_.set_on_close([this](const std::string& id) {
       webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
     });
-    register_extension_handlers(hub_.methods(), handler_context{
-        state_, hub_, confirm_, events_,
-        [this](bool rediscover, const config::config_file* saved) { reload_.apply_own_change(rediscover, saved); },
-        [this] { return sync_full_params(state_); }, [this] { return config_state(state_, hub_); },
-        [this](const std::string& plugin, const json::object& settings) { return settings_.problem(plugin, settings); }});
+    register_extension_handlers(hub_.methods(), handler_context{state_, hub_, confirm_, events_, reload_, settings_});
     plugin_manager_.register_methods(hub_.methods());
     webmcp_.register_methods(hub_.methods());
     http_.set_head_screen([this](const codec::http_request& head) { return router_.screen(head); });
-    router_.reload = [this]() -> net::awaitable<reload_outcome> { co_return co_await reload_.reload_coalesced(); };
-    router_.apply_plugin_settings = [this](const std::string& plugin, const json::object& settings) {
-      return settings_.store(plugin, settings);
-    };
   }
 
   int run() {
@@ -416,9 +403,12 @@ class server_app {
   announcer announce_;
   reload_pipeline reload_;
   plugin_settings settings_;
-  tool_pipeline pipeline_;
   platform_tools platform_;
   webmcp_bridge webmcp_;
+  browser_tools browser_tools_;
+  plugin_backend plugin_backend_;
+  browser_backend browser_backend_;
+  tool_pipeline pipeline_;
   std::unique_ptr<mcp::conformance_tools> conformance_;
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;

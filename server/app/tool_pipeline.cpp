@@ -1,18 +1,13 @@
 #include "app/tool_pipeline.hpp"
-#include "app/fan_out_results.hpp"
 
 #include <memory>
 
-#include "app/call_results.hpp"
-#include "app/extension_wire.hpp"
-#include "app/invocation_notice.hpp"
+#include "app/cancel_link.hpp"
+#include "app/plugin_tabs.hpp"
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/permission_prompt.hpp"
-#include "net/run_bounded.hpp"
 #include "schema/lazy_validator.hpp"
-#include "tools/browser_catalog.hpp"
-#include "tools/browser_wire.hpp"
 #include "util/clock.hpp"
 #include "util/env.hpp"
 #include "util/log.hpp"
@@ -22,35 +17,6 @@
 namespace opentabs::app {
 
 namespace {
-
-constexpr std::size_t kMaxConcurrentPerPlugin = 25;
-
-std::string host_of_pattern(std::string_view pattern) {
-  // "*://host[:port]/*" → "host[:port]"
-  auto p = pattern.find("://");
-  if (p == std::string_view::npos) return {};
-  auto rest = pattern.substr(p + 3);
-  return std::string(rest.substr(0, rest.find('/')));
-}
-
-std::string host_of_url(std::string_view url) {
-  auto p = url.find("://");
-  if (p == std::string_view::npos) return {};
-  auto rest = url.substr(p + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (auto at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);
-  return std::string(rest);
-}
-
-// 127.0.0.1 and [::1] count as localhost when matching instance hosts (spec §3.7 step 5).
-std::string normalize_host(std::string host) {
-  for (const char* loop : {"127.0.0.1", "[::1]"}) {
-    std::string_view l(loop);
-    if (host.rfind(l, 0) == 0 && (host.size() == l.size() || host[l.size()] == ':'))
-      host = "localhost" + host.substr(l.size());
-  }
-  return host;
-}
 
 // A client retrying without answering is asked again, this many rounds in all.
 constexpr std::int64_t kMaxPromptRounds = 5;
@@ -79,43 +45,35 @@ std::string_view decided_by_text(decision d, bool answered_in_agent) {
 tools::call_result bad_request(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
 
 // The site or tab a call acts on, for the permission question.
-std::string where_of(const json::object& args, std::optional<std::int64_t> tab_id, const std::string& instance) {
-  if (!instance.empty()) return "instance \"" + instance + "\"";
+std::string where_of(const json::object& args, const call_target& target) {
+  if (!target.instance.empty()) return "instance \"" + target.instance + "\"";
+  auto tab_id = target.tab_id;
   if (!tab_id) tab_id = json::get_int(args, "tabId");
   if (tab_id) return "tab " + std::to_string(*tab_id);
   if (const auto* url = json::get_string(args, "url")) return host_of_url(*url);
   return {};
 }
 
-// Connects a caller's cancel_source to the wait it is currently in, for the scope of that
-// wait: the waiter publishes its "cancel me" function in `hook`.
-class cancel_link {
- public:
-  explicit cancel_link(const std::shared_ptr<tools::cancel_source>& source) : source_(source) {
-    if (source_) source_->on_cancel([this] {
-        if (hook) hook();
-      });
+tools::call_result unknown_tool(const tool_registry& registry, const std::string& name) {
+  std::string text = "Tool " + name + " not found";
+  auto similar = registry.similar_names(name);
+  if (!similar.empty()) {
+    text += ". Did you mean: ";
+    for (std::size_t i = 0; i < similar.size(); ++i) text += (i ? ", " : "") + similar[i];
+    text += "?";
   }
-  ~cancel_link() {
-    if (source_) source_->clear_hook();
-  }
-  cancel_link(const cancel_link&) = delete;
-  cancel_link& operator=(const cancel_link&) = delete;
-
-  std::function<void()> hook;
-
- private:
-  std::shared_ptr<tools::cancel_source> source_;
-};
+  return tools::call_result::text(text, true, errc::not_found);
+}
 
 }  // namespace
 
-tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm,
-                             tools::server_events& events)
+tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm, permission_grants& grants,
+                             tool_backends backends)
     : state_(state),
       hub_(hub),
       confirm_(confirm),
-      events_(events),
+      grants_(grants),
+      backends_(backends),
       // Test knob: how long a permission question's requestState is honoured.
       seal_(env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
 
@@ -146,135 +104,87 @@ std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
 net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object args,
                                                             tools::call_options options) {
   test_fault::throw_if_armed("pipeline-throw", name);
+  // resolve.  `found` keeps the definition alive even if a reload swaps the registry meanwhile.
   auto found = state_.registry.find(name);
-  if (!found) {
-    std::string text = "Tool " + name + " not found";
-    auto similar = state_.registry.similar_names(name);
-    if (!similar.empty()) {
-      text += ". Did you mean: ";
-      for (std::size_t i = 0; i < similar.size(); ++i) text += (i ? ", " : "") + similar[i];
-      text += "?";
-    }
-    co_return tools::call_result::text(text, true, errc::not_found);
-  }
-  // `found` keeps the definition alive even if a reload swaps the registry meanwhile.  The
-  // call runs in this coroutine's frame (one frame per call less than a separate run()).
+  if (!found) co_return unknown_tool(state_.registry, name);
   const tools::tool_def& tool = *found;
+  tool_backend& backend = backends_.for_kind(tool.kind);
+  if (!backend.behind_gate()) {
+    audit::audit_entry not_recorded;
+    admitted_call call{tool, std::move(args), {}, options, not_recorded};
+    co_return co_await backend.dispatch(call);
+  }
 
-  if (tool.kind == tools::tool_kind::platform) {
-    if (!platform_) co_return tools::call_result::text("Tool " + tool.name + " is not available", true, errc::not_found);
-    co_return co_await platform_(tool, args);
-  }
-  auto started = std::chrono::steady_clock::now();
-  audit::audit_entry entry;
-  entry.timestamp = iso8601_now();
-  entry.tool = tool.name;
-  entry.plugin = tool.plugin;
-  auto finish = [&](tools::call_result r) {
-    entry.duration_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-    record(entry, r);
-    return r;
-  };
-
-  auto perm = effective_permission(tool);
-  if (perm == tools::permission::off) {
-    entry.error = audit::audit_error{"PERMISSION_DENIED", "tool is disabled", std::nullopt};
-    co_return finish(disabled_result(tool));
-  }
-  if (perm != tools::permission::ask && options.input && (options.input->responses || options.input->request_state))
-    co_return bad_request("params.inputResponses and params.requestState answer a question, and the tool \"" + tool.name +
-                          "\" asked none (it needs no approval): call it without them");
-  // A requestState is bound to the arguments as the request carried them.
-  const std::string digest = options.input && perm == tools::permission::ask ? mcp::arguments_digest(args) : std::string();
-
-  // Platform arguments are the server's business: strip them before validation.
-  std::optional<std::int64_t> tab_id;
-  std::string instance;
-  if (tool.kind == tools::tool_kind::plugin) {
-    if (auto t = json::get_int(args, "tabId"); t && *t > 0) tab_id = *t;
-    if (const auto* i = json::get_string(args, "instance"); i && !i->empty()) instance = std::string(*i);
-    args.erase("tabId");
-    args.erase("instance");
-  }
-  std::shared_ptr<const schema::validator> validator;
-  if (tool.validator) {
-    // Compiled on the tool's first call (schema/lazy_validator.hpp); a refusal is logged
-    // the first time and told to every caller.
-    bool first = !tool.validator->compiled();
-    const auto& compiled = tool.validator->get();
-    if (!compiled) {
-      if (first) log::warn("tool " + tool.name + ": input_schema cannot be compiled, the tool cannot be called: " + compiled.err().message);
-      entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
-      co_return finish(tools::call_result::text(
-          "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled: " + compiled.err().message,
-          true, errc::tool_failed));
-    }
-    validator = *compiled;
-  } else if (tool.kind == tools::tool_kind::webmcp && webmcp_validator_) {
-    auto compiled = co_await webmcp_validator_(tool);
-    if (!compiled) {
-      bool gone = compiled.err().is(errc::not_found);
-      entry.error = audit::audit_error{gone ? "NOT_FOUND" : "INVALID_SCHEMA",
-                                       gone ? "the page no longer offers this tool" : "input schema refused", std::nullopt};
-      co_return finish(tools::call_result::text(compiled.err().message, true, gone ? errc::not_found : errc::tool_failed));
-    }
-    validator = std::move(*compiled);
-  }
-  if (!validator) {
-    entry.error = audit::audit_error{"INVALID_SCHEMA", "input schema could not be compiled", std::nullopt};
-    co_return finish(tools::call_result::text(
-        "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled (see the server log).",
-        true, errc::tool_failed));
-  }
-  if (tool.kind == tools::tool_kind::plugin) {
-    if (auto st = validator->validate(args, tool.name); !st) {
-      entry.error = audit::audit_error{"VALIDATION_ERROR", st.err().message, std::nullopt};
-      co_return finish(tools::call_result::text(st.err().message, true, errc::tool_failed));
-    }
-  } else if (auto v = validator->check(args)) {
-    auto text = "Invalid arguments:\n  - " + v->display_path() + ": " + v->message;
-    entry.error = audit::audit_error{"VALIDATION_ERROR", text, std::nullopt};
-    co_return finish(tools::call_result::text(text, true, errc::tool_failed));
-  }
+  audit_record audit(state_.audit, tool);
+  admission admitted;
+  if (auto refused = co_await admit(tool, backend, args, options, admitted, audit)) co_return audit.finish(std::move(*refused));
 
   // Right after the server starts or the extension drops, the extension is about to
   // (re)connect: a call that needs it waits a bounded time instead of failing at once.
-  // Browser tools without a method of their own (PDF, HAR, site analysis) still ask the
-  // extension through browser_tools.
-  const bool needs_extension = tool.kind == tools::tool_kind::plugin || tool.kind == tools::tool_kind::browser;
-  if (needs_extension && hub_.extension_expected()) {
+  if (backend.needs_extension() && hub_.extension_expected()) {
     log::info("tool " + tool.name + ": waiting up to " + std::to_string(hub_.reconnect_wait().count()) +
               " ms for the browser extension to connect");
     co_await hub_.await_expected_extension();
   }
 
-  if (perm == tools::permission::ask) {
-    auto refused = co_await confirm(tool, args, where_of(args, tab_id, instance), digest, options, entry);
+  if (admitted.permission == tools::permission::ask) {
+    auto refused = co_await confirm(tool, args, where_of(args, admitted.target), admitted.digest, options, audit.entry());
     // Asking is not calling: the retry that brings the answer is audited.
-    if (refused && refused->input_required) co_return std::move(*refused);
-    if (refused) {
-      bool bad_input = refused->failure == errc::invalid_params;
-      entry.error = bad_input ? audit::audit_error{"INVALID_INPUT_RESPONSE", "the retry's requestState or inputResponses was refused", std::nullopt}
-                              : audit::audit_error{"PERMISSION_DENIED", "not approved", std::nullopt};
-      co_return finish(std::move(*refused));
-    }
+    if (refused && refused->input_required) audit.withdraw();
+    else if (refused && refused->failure == errc::invalid_params)
+      audit.fail(audit::audit_code::invalid_input_response, "the retry's requestState or inputResponses was refused");
+    else if (refused) audit.fail(audit::audit_code::permission_denied, "not approved");
+    if (refused) co_return audit.finish(std::move(*refused));
   }
 
-  tools::call_result result;
-  if (tool.kind == tools::tool_kind::plugin)
-    result = co_await dispatch_plugin(tool, std::move(args), tab_id, instance, options, entry);
-  else if (tool.kind == tools::tool_kind::webmcp && webmcp_)
-    result = co_await webmcp_(tool, std::move(args), options, entry);
-  else
-    result = co_await dispatch_browser(tool, std::move(args), options, entry);
-  co_return finish(std::move(result));
+  // A named object in this frame: the backend works on it by reference.
+  admitted_call call{tool, std::move(args), std::move(admitted.target), options, audit.entry()};
+  co_return audit.finish(co_await backend.dispatch(call));
 }
 
-std::string tool_pipeline::not_connected_text() const {
-  std::string text = "Extension not connected. Please ensure the OpenTabs Chrome extension is running";
-  if (!hub_.install_hint().empty()) text += " (loaded unpacked from " + hub_.install_hint() + ")";
-  return text + ": it connects within a few seconds of the server starting; then call the tool again.";
+net::awaitable<std::optional<tools::call_result>> tool_pipeline::admit(const tools::tool_def& tool, tool_backend& backend,
+                                                                       json::object& args,
+                                                                       const tools::call_options& options,
+                                                                       admission& out, audit_record& audit) {
+  out.permission = effective_permission(tool);
+  if (out.permission == tools::permission::off) {
+    audit.fail(audit::audit_code::permission_denied, "tool is disabled");
+    co_return disabled_result(tool);
+  }
+  const bool asks = out.permission == tools::permission::ask;
+  if (!asks && options.input && (options.input->responses || options.input->request_state)) {
+    audit.withdraw();  // a malformed request, not a call
+    co_return bad_request("params.inputResponses and params.requestState answer a question, and the tool \"" + tool.name +
+                          "\" asked none (it needs no approval): call it without them");
+  }
+  // A requestState is bound to the arguments as the request carried them.
+  if (options.input && asks) out.digest = mcp::arguments_digest(args);
+  out.target = backend.take_target(args);
+
+  auto validator = co_await validator_of(tool, backend);
+  if (!validator) {
+    const bool gone = validator.err().is(errc::not_found);
+    audit.fail(gone ? audit::audit_code::not_found : audit::audit_code::invalid_schema, gone ? "the page no longer offers this tool" : "input schema could not be compiled");
+    co_return tools::call_result::text(validator.err().message, true, gone ? errc::not_found : errc::tool_failed);
+  }
+  if (auto checked = backend.check_arguments(**validator, tool, args); !checked) {
+    audit.fail(audit::audit_code::validation_error, checked.err().message);
+    co_return tools::call_result::text(checked.err().message, true, errc::tool_failed);
+  }
+  co_return std::nullopt;
+}
+
+net::awaitable<result<std::shared_ptr<const schema::validator>>> tool_pipeline::validator_of(const tools::tool_def& tool,
+                                                                                             tool_backend& backend) {
+  if (!tool.validator) co_return co_await backend.validator_for(tool);
+  // Compiled on the tool's first call (schema/lazy_validator.hpp); a refusal is logged
+  // the first time and told to every caller.
+  const bool first = !tool.validator->compiled();
+  const auto& compiled = tool.validator->get();
+  if (compiled) co_return *compiled;
+  if (first) log::warn("tool " + tool.name + ": input_schema cannot be compiled, the tool cannot be called: " + compiled.err().message);
+  co_return make_error(errc::tool_failed,
+                       "Tool \"" + tool.name + "\" cannot be called: its input schema could not be compiled: " + compiled.err().message);
 }
 
 tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) const {
@@ -311,20 +221,6 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
           "enable it in the OpenTabs side panel, or run `opentabs config set plugin-permission." +
           tool.plugin + " ask`.";
   return tools::call_result::text(text, true, errc::tool_failed);
-}
-
-void tool_pipeline::record(audit::audit_entry& entry, const tools::call_result& result) {
-  entry.success = !result.is_error;
-  if (result.is_error && !entry.error) {
-    audit::audit_error e;
-    e.code = "UNKNOWN";
-    if (!result.content.empty())
-      if (const auto* t = json::get_string(result.content.front().as_object(), "text")) e.message = std::string(*t);
-    entry.error = std::move(e);
-  }
-  if (entry.success) entry.error.reset();
-  auto st = state_.audit.append(std::move(entry));
-  if (!st) log::warn("audit log: " + st.err().message);
 }
 
 net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const tools::tool_def& tool,
@@ -437,7 +333,7 @@ std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::too
   switch (d) {
     case decision::allow: return std::nullopt;
     case decision::allow_always:
-      if (on_always_allow_) on_always_allow_(tool);
+      grants_.always_allow(tool);
       return std::nullopt;
     case decision::deny: return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, errc::tool_failed);
     case decision::disconnected:
@@ -447,203 +343,6 @@ std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::too
     case decision::shutdown: return tools::call_result::text("Server shutting down", true, errc::tool_failed);
   }
   return std::nullopt;
-}
-
-net::awaitable<tools::call_result> tool_pipeline::dispatch_plugin(const tools::tool_def& tool, json::object args,
-                                                                  std::optional<std::int64_t> tab_id,
-                                                                  const std::string& instance,
-                                                                  tools::call_options& options,
-                                                                  audit::audit_entry& entry) {
-  if (hub_.open_requests_for_plugin(tool.plugin) >= kMaxConcurrentPerPlugin) {
-    entry.error = audit::audit_error{"RATE_LIMITED", "too many concurrent dispatches", std::nullopt};
-    co_return tools::call_result::text("Too many concurrent dispatches for plugin \"" + tool.plugin +
-                                           "\" (limit: 25). Wait for in-flight requests to complete.",
-                                       true, errc::rate_limited);
-  }
-  invocation_notice notice(hub_, tool.plugin, tool.base_name);
-  auto end = [&](const tools::call_result& r) { notice.finish(!r.is_error); };
-  if (!hub_.connected()) {
-    auto r = tools::call_result::text(not_connected_text(), true, errc::tool_failed);
-    entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
-    end(r);
-    co_return r;
-  }
-  if (!instance.empty() && !tab_id) {
-    const auto* p = state_.find_plugin(tool.plugin);
-    const json::value* pattern = p ? p->settings.instance_map.if_contains(instance) : nullptr;
-    if (!pattern || !pattern->is_string()) {
-      std::string valid;
-      if (p)
-        for (const auto& kv : p->settings.instance_map) valid += (valid.empty() ? "" : ", ") + std::string(kv.key());
-      auto r = tools::call_result::text("Unknown instance \"" + instance + "\" for plugin \"" + tool.plugin +
-                                            "\". Valid instances: " + (valid.empty() ? "(none)" : valid),
-                                        true, errc::tool_failed);
-      end(r);
-      co_return r;
-    }
-    std::string pattern_text(pattern->get_string());
-    auto want = normalize_host(host_of_pattern(pattern_text));
-    std::optional<std::int64_t> fallback;
-    for (auto* c : hub_.connections()) {
-      const auto* entry = c->tabs.find(tool.plugin);
-      if (!entry) continue;
-      for (const auto& t : entry->tabs) {
-        if (normalize_host(host_of_url(t.url)) != want) continue;
-        if (t.ready) {
-          tab_id = t.tab_id;
-          break;
-        }
-        if (!fallback) fallback = t.tab_id;
-      }
-      if (tab_id) break;
-    }
-    if (!tab_id) tab_id = fallback;
-    if (!tab_id) {
-      auto r = tools::call_result::text("No open tab found for instance \"" + instance + "\" (" + pattern_text +
-                                            "). Open the site in the browser first.",
-                                        true, errc::tool_failed);
-      end(r);
-      co_return r;
-    }
-  }
-  std::string params = tool_dispatch_params(tool.plugin, tool.base_name, args, tab_id);
-  request_options ro;
-  ro.plugin = tool.plugin;
-  ro.label.reserve(tool.plugin.size() + 1 + tool.base_name.size());
-  ro.label.append(tool.plugin).append("/").append(tool.base_name);
-  ro.connection_id = hub_.choose_connection("", tab_id, tool.plugin);
-  if (options.on_progress) {
-    auto cb = options.on_progress;
-    ro.on_progress = [cb](double progress, std::optional<double> total, const std::string& message) {
-      cb({progress, total, message});
-    };
-  }
-  cancel_link link(options.cancel);
-  ro.cancel_hook = &link.hook;
-  auto reply = co_await hub_.request_json("tool.dispatch", std::move(params), std::move(ro));
-  tools::call_result r = reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);
-  if (!reply.ok()) entry.error = audit_error_of(reply);
-  end(r);
-  co_return r;
-}
-
-json::value tool_pipeline::list_plugin_tabs(const std::string& plugin) const {
-  json::array out;
-  for (const auto& p : state_.plugins) {
-    if (!plugin.empty() && p.name() != plugin) continue;
-    auto state = tab_state::closed;
-    json::array tabs;
-    for (const auto* c : hub_.connections()) {
-      const auto* e = c->tabs.find(p.name());
-      if (!e) continue;
-      state = best_of(state, e->state);
-      for (const auto& t : e->tabs) {
-        json::object tab = t.to_json();
-        tab["connectionId"] = json::str(c->id);
-        auto host = normalize_host(host_of_url(t.url));
-        for (const auto& kv : p.settings.instance_map)
-          if (kv.value().is_string() && normalize_host(host_of_pattern(kv.value().get_string())) == host)
-            tab["instance"] = json::str(kv.key());
-        tabs.push_back(std::move(tab));
-      }
-    }
-    out.push_back(json::object{{"plugin", json::str(p.name())},
-                               {"displayName", json::str(p.loaded.display_name)},
-                               {"state", json::str(to_string(state))},
-                               {"tabs", std::move(tabs)}});
-  }
-  if (!plugin.empty() && out.empty()) {
-    std::string names;
-    for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name();
-    return json::object{{"error", json::str("Plugin \"" + plugin + "\" not found. Available plugins: " +
-                                            (names.empty() ? std::string("(none)") : names))}};
-  }
-  return out;
-}
-
-net::awaitable<tools::call_result> tool_pipeline::dispatch_browser(const tools::tool_def& tool, json::object args,
-                                                                   tools::call_options& options,
-                                                                   audit::audit_entry& entry) {
-  // Defaults filled, then the wire shape of the extension contract (extension/PROTOCOL.md).
-  args = tools::to_wire_params(tool.name, tools::with_schema_defaults(tool, std::move(args)));
-  if (tool.name == "plugin_list_tabs") {
-    const auto* p = json::get_string(args, "plugin");
-    co_return tools::call_result::text(json::dump(list_plugin_tabs(p ? std::string(*p) : std::string())));
-  }
-  if (browser_handler_) {
-    if (auto served = co_await browser_handler_->call(tool, args, options)) {
-      if (served->is_error && !entry.error) entry.error = audit::audit_error{"UNKNOWN", "", std::nullopt};
-      co_return std::move(*served);
-    }
-  }
-  if (tool.method.empty())
-    co_return tools::call_result::text("Browser tool error: " + tool.name + " is not available in this build", true, errc::tool_failed);
-  invocation_notice notice(hub_, "browser", tool.name);
-  tools::call_result r;
-  if (!hub_.connected()) {
-    r = tools::call_result::text("Browser tool error: " + not_connected_text(), true, errc::tool_failed);
-    entry.error = audit::audit_error{"UNKNOWN", "Extension not connected", std::nullopt};
-  } else if (tool.fan_out) {
-    // ★ tools ask every connected browser profile at once and tag each entry with its
-    // connection; a profile that fails is reported as {connectionId, error} rather than
-    // silently left out, unless every profile failed (then the call fails).  The merged
-    // shapes are in fan_out_results.hpp.
-    // Shared with the request tasks: a cancelled call may stop waiting before they finish.
-    auto answers = std::make_shared<std::vector<profile_answer>>();
-    for (auto* c : hub_.connections()) answers->push_back({c->id, {}});
-    auto shared_args = std::make_shared<const json::object>(args);
-    std::vector<net::task_fn> asks;
-    for (std::size_t i = 0; i < answers->size(); ++i)
-      asks.push_back([this, answers, i, method = tool.method, shared_args]() -> net::awaitable<void> {
-        request_options ro;
-        ro.connection_id = (*answers)[i].connection_id;
-        auto reply = co_await hub_.request(method, *shared_args, std::move(ro));
-        (*answers)[i].reply = std::move(reply);
-      });
-    auto ex = co_await asio::this_coro::executor;
-    co_await net::run_bounded(ex, std::move(asks), answers->size(), "fan-out request");
-    const ext_reply* first_error = nullptr;
-    std::size_t answered = 0;
-    for (const auto& [cid, reply] : *answers) {
-      if (!reply.ok()) {
-        if (!first_error) first_error = &reply;
-        continue;
-      }
-      ++answered;
-      if (tool.name != "browser_list_tabs") continue;
-      if (const auto* arr = reply.result.if_array())
-        for (const auto& item : *arr)
-          if (const auto* o = item.if_object())
-            if (auto tid = json::get_int(*o, "id")) hub_.set_tab_owner(*tid, cid);
-    }
-    if (answered == 0 && first_error) {
-      r = browser_failure(*first_error);
-      entry.error = audit_error_of(*first_error);
-    } else {
-      r = success_result(merge_fan_out(tool.name, *answers), false);
-    }
-  } else {
-    request_options ro;
-    std::optional<std::int64_t> tab = json::get_int(args, "tabId");
-    if (const auto* cid = json::get_string(args, "connectionId")) ro.connection_id = std::string(*cid);
-    else ro.connection_id = hub_.choose_connection("", tab, "");
-    ro.label = tool.method;
-    if (options.on_progress) {
-      auto cb = options.on_progress;
-      ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
-    }
-    cancel_link link(options.cancel);
-    ro.cancel_hook = &link.hook;
-    auto reply = co_await hub_.request(tool.method, std::move(args), std::move(ro));
-    if (reply.ok()) {
-      r = browser_success(tool.name, reply.result);
-    } else {
-      r = browser_failure(reply);
-      entry.error = audit_error_of(reply);
-    }
-  }
-  notice.finish(!r.is_error);
-  co_return r;
 }
 
 }  // namespace opentabs::app

@@ -185,8 +185,8 @@ net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::
   co_return slot->validator;
 }
 
-net::awaitable<tools::call_result> webmcp_bridge::call(const tools::tool_def& tool, json::object args,
-                                                       tools::call_options& options, audit::audit_entry& audit) {
+net::awaitable<tools::call_result> webmcp_bridge::call_page_tool(const tools::tool_def& tool, json::object args,
+                                                                 tools::call_options& options, audit::audit_entry& audit) {
   auto target = state_.webmcp.find(tool.name);
   if (!target) {
     audit.error = audit::make_audit_error(errc::not_found, "the page no longer offers this tool");

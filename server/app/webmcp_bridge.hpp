@@ -14,13 +14,15 @@
 #include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
 #include "app/server_state.hpp"
+#include "app/tool_backend.hpp"
 #include "audit/audit_entry.hpp"
 #include "tools/events.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::app {
 
-class webmcp_bridge {
+// The backend of tool_kind::webmcp.
+class webmcp_bridge final : public tool_backend {
  public:
   // After the set of page tools changed, `announce` tells the MCP sessions (tools/list_changed)
   // and the side panel (plugins.changed: its site list).
@@ -35,10 +37,13 @@ class webmcp_bridge {
   // time a call needs it and kept for the registration.  Errors carry the caller's text:
   // code "not_found" when the page no longer offers the tool, "invalid_schema" when its
   // schema was refused (the message says why).
-  net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_for(const tools::tool_def& tool);
+  net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_for(const tools::tool_def& tool) override;
 
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override {
+    return call_page_tool(call.tool, std::move(call.args), call.options, call.audit);
+  }
   // A call that passed the pipeline's gate and validation.
-  net::awaitable<tools::call_result> call(const tools::tool_def& tool, json::object args,
+  net::awaitable<tools::call_result> call_page_tool(const tools::tool_def& tool, json::object args,
                                           tools::call_options& options, audit::audit_entry& audit);
 
  private:

@@ -19,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <variant>
 
 #include "codec/gzip.hpp"
 #include "jsonrpc/jsonrpc.hpp"
@@ -189,7 +190,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
     if (method == "POST") {
-      co_await handle_post(ex);
+      send(ex, co_await handle_post(ex));
     } else if (method == "GET") {
       co_await handle_get(ex);
     } else if (method == "DELETE") {
@@ -201,33 +202,41 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     }
   }
 
-  // The session a GET/DELETE/POST names, or an error response already sent.
-  std::shared_ptr<live_session> session_for(net::http_exchange& ex) {
-    auto sid = trim(ex.request().header(session_header));
-    if (sid.empty()) {
-      ex.respond(transport_error(400, rpc_error::invalid_request("Bad Request: Mcp-Session-Id header is required (send initialize first to start a session)")));
-      return nullptr;
-    }
+  // The session a GET/DELETE/POST names, or the response refusing the request.
+  std::variant<std::shared_ptr<live_session>, net::http_response> find_session(const codec::http_request& req) {
+    auto sid = trim(req.header(session_header));
+    if (sid.empty())
+      return transport_error(400, rpc_error::invalid_request("Bad Request: Mcp-Session-Id header is required (send initialize first to start a session)"));
     auto s = sessions.find(sid);
-    if (!s) {
-      ex.respond(transport_error(404, rpc_error{rpc_code::session_not_found, "Session not found: it expired or was deleted; start a new session with initialize", nullptr}));
-      return nullptr;
-    }
-    auto version = effective_version(ex.request().header(version_header), s->rec->protocol_version);
-    if (!version) {
-      ex.respond(transport_error(400, version.err().message));
-      return nullptr;
-    }
+    if (!s)
+      return transport_error(404, rpc_error{rpc_code::session_not_found, "Session not found: it expired or was deleted; start a new session with initialize", nullptr});
+    auto version = effective_version(req.header(version_header), s->rec->protocol_version);
+    if (!version) return transport_error(400, version.err().message);
     return s;
+  }
+
+  // The session a GET/DELETE names, or null with the refusal already sent.
+  std::shared_ptr<live_session> session_for(net::http_exchange& ex) {
+    auto found = find_session(ex.request());
+    if (auto* refusal = std::get_if<net::http_response>(&found)) {
+      ex.respond(std::move(*refusal));
+      return nullptr;
+    }
+    return std::get<std::shared_ptr<live_session>>(std::move(found));
   }
 
   // A request naming a session that is gone gets 404 before its Accept header is judged:
   // the client's next step is a new initialize, not a new header.
+  std::optional<net::http_response> stale_session_refusal(const codec::http_request& req) {
+    auto sid = trim(req.header(session_header));
+    if (sid.empty() || sessions.find(sid)) return std::nullopt;
+    return std::get<net::http_response>(find_session(req));
+  }
+
   bool answered_stale_session(net::http_exchange& ex) {
-    auto sid = trim(ex.request().header(session_header));
-    if (sid.empty() || sessions.find(sid)) return false;
-    session_for(ex);
-    return true;
+    auto refusal = stale_session_refusal(ex.request());
+    if (refusal) ex.respond(std::move(*refusal));
+    return refusal.has_value();
   }
 
   void handle_delete(net::http_exchange& ex) {
@@ -270,47 +279,64 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // ---- POST -------------------------------------------------------------------------
 
-  awaitable<void> handle_post(net::http_exchange& ex) {
-    const auto& req = ex.request();
+  // What a POST is answered with: one response (for tools/list, the shared listing queued
+  // behind its head), or nothing more to send when the answer went out as it was produced
+  // (a tools/call stream, a 2026-07-28 request).
+  struct post_answer {
+    std::optional<net::http_response> response;
+    std::shared_ptr<const std::string> listing;
+    std::string after;
+  };
+  static post_answer answer_with(net::http_response r) { return post_answer{std::move(r), nullptr, {}}; }
+  static post_answer already_answered() { return post_answer{}; }
+
+  static void send(net::http_exchange& ex, post_answer answer) {
+    if (!answer.response) return;
+    if (answer.listing) ex.respond(std::move(*answer.response), std::move(answer.listing), std::move(answer.after));
+    else ex.respond(std::move(*answer.response));
+  }
+
+  // The headers every POST needs (and, before 2026-07-28, a session that still exists).
+  std::optional<net::http_response> refuse_post_headers(const codec::http_request& req) {
     // A 2026-07-28 request has no session: an Mcp-Session-Id it still carries is ignored.
-    if (!is_modern_version(trim(req.header(version_header))) && answered_stale_session(ex)) co_return;
-    if (!accepts(req.header("Accept"), "application/json") || !accepts(req.header("Accept"), "text/event-stream")) {
-      ex.respond(transport_error(406, "Not Acceptable: the client must accept both application/json and text/event-stream"));
-      co_return;
-    }
-    if (!is_json_content_type(req.header("Content-Type"))) {
-      ex.respond(transport_error(415, "Unsupported Media Type: Content-Type must be application/json"));
-      co_return;
-    }
+    if (!is_modern_version(trim(req.header(version_header))))
+      if (auto stale = stale_session_refusal(req)) return stale;
+    if (!accepts(req.header("Accept"), "application/json") || !accepts(req.header("Accept"), "text/event-stream"))
+      return transport_error(406, "Not Acceptable: the client must accept both application/json and text/event-stream");
+    if (!is_json_content_type(req.header("Content-Type")))
+      return transport_error(415, "Unsupported Media Type: Content-Type must be application/json");
+    return std::nullopt;
+  }
+
+  awaitable<post_answer> handle_post(net::http_exchange& ex) {
+    const auto& req = ex.request();
+    if (auto refused = refuse_post_headers(req)) co_return answer_with(std::move(*refused));
     // The body and what classify() views in it die with this request; everything kept
     // longer (ids, arguments, progress tokens) is copied out into default storage.
     json::arena memory;
     auto body = json::parse(req.body, memory);
-    if (!body) {
-      ex.respond(transport_error(400, rpc_error::parse_error(body.err().message)));
-      co_return;
-    }
+    if (!body) co_return answer_with(transport_error(400, rpc_error::parse_error(body.err().message)));
     const bool has_session = !trim(req.header(session_header)).empty();
     if (speaks_modern(req.header(version_header), *body, has_session)) {
       co_await modern_post(ex, *body);
-      co_return;
+      co_return already_answered();
     }
-    if (!has_session) {
-      post_without_session(ex, *body);
-      co_return;
-    }
-    auto s = session_for(ex);
-    if (!s) co_return;
+    if (!has_session) co_return answer_with(answer_without_session(*body));
+    auto found = find_session(req);
+    if (auto* refusal = std::get_if<net::http_response>(&found)) co_return answer_with(std::move(*refusal));
+    auto s = std::get<std::shared_ptr<live_session>>(std::move(found));
     table.touch(*s->rec);
-
     auto posted = read_post_messages(*body, s->rec->protocol_version, options.max_batch_messages);
-    if (posted.refusal) {
-      ex.respond(std::move(*posted.refusal));
-      co_return;
-    }
-    const auto& items = posted.items;
+    if (posted.refusal) co_return answer_with(std::move(*posted.refusal));
+    co_return co_await post_in_session(ex, s, *body, posted);
+  }
 
-    // Notifications and client responses take effect at once; requests are answered.
+  // The messages of one POST to a session: notifications and client responses take effect
+  // at once; requests are answered — in one JSON response, or over SSE when a tools/call
+  // is among them (it may report progress and ask questions before its result).
+  awaitable<post_answer> post_in_session(net::http_exchange& ex, const std::shared_ptr<live_session>& s,
+                                         const json::value& body, const post_messages& posted) {
+    const auto& items = posted.items;
     bool any_request = false, stream = false;
     for (std::size_t i = 0; i < items.size(); ++i) {
       const auto& it = items[i];
@@ -319,62 +345,60 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         continue;
       }
       if (it.msg->kind == message_kind::notification) s->handle_notification(*it.msg);
-      if (it.msg->kind == message_kind::response) s->handle_response(*it.msg, posted.batch ? body->get_array()[i] : *body);
+      if (it.msg->kind == message_kind::response) s->handle_response(*it.msg, posted.batch ? body.get_array()[i] : body);
       if (it.msg->kind != message_kind::request) continue;
       any_request = true;
       if (it.msg->method == "tools/call") stream = true;
     }
-    if (!any_request) {
-      ex.respond(net::http_response::empty(202));
-      co_return;
-    }
-
-    // tools/list alone: to a client that takes gzip, the catalog's listing compressed once
-    // per generation (megabytes of JSON are tens of KiB); to others, the cached listing
-    // itself, queued behind the response's head instead of copied into each response.
+    if (!any_request) co_return answer_with(net::http_response::empty(202));
     if (!stream && !posted.batch && items.size() == 1 && items[0] && answers_from_cached_listing(options.gateway, *items[0].msg)) {
       busy_guard busy(s->rec, table);
-      std::optional<std::string> gz;
-      if (codec::accepts_gzip(req.header("Accept-Encoding"))) {
-        try {
-          gz = catalog.tools_list_gzip(items[0].msg->id);
-        } catch (const std::exception& e) {
-          log::error(std::string(name()) + ": compressing tools/list failed (" + e.what() + "); answering uncompressed");
-        }
-      }
-      if (gz) {
-        ex.respond(gzip_json_response(200, std::move(*gz)));
-      } else {
-        auto split = catalog.tools_list_response(items[0].msg->id);
-        ex.respond(json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after));
-      }
-      co_return;
+      co_return cached_listing_answer(ex.request(), items[0].msg->id);
     }
-    if (!stream) {
-      std::vector<std::string> responses;
-      for (const auto& it : items) {
-        if (!it) {
-          responses.push_back(error_json(it.id, it.error));
-        } else if (it.msg->kind == message_kind::request) {
-          auto r = co_await run_request(s, *it.msg, nullptr);
-          if (r) responses.push_back(std::move(*r));
-        }
-      }
-      if (responses.empty()) {
-        ex.respond(net::http_response::empty(202));
-      } else {
-        ex.respond(json_response(200, posted.batch ? batch_json(responses) : std::move(responses[0])));
-      }
-      co_return;
-    }
+    if (!stream) co_return co_await answer_in_one_response(s, posted);
+    co_await answer_in_stream(ex, s, posted);
+    co_return already_answered();
+  }
 
+  // tools/list alone: to a client that takes gzip, the catalog's listing compressed once
+  // per generation (megabytes of JSON are tens of KiB); to others, the cached listing
+  // itself, queued behind the response's head instead of copied into each response.
+  post_answer cached_listing_answer(const codec::http_request& req, const json::value& id) {
+    std::optional<std::string> gz;
+    if (codec::accepts_gzip(req.header("Accept-Encoding"))) {
+      try {
+        gz = catalog.tools_list_gzip(id);
+      } catch (const std::exception& e) {
+        log::error(std::string(name()) + ": compressing tools/list failed (" + e.what() + "); answering uncompressed");
+      }
+    }
+    if (gz) return answer_with(gzip_json_response(200, std::move(*gz)));
+    auto split = catalog.tools_list_response(id);
+    return post_answer{json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after)};
+  }
+
+  awaitable<post_answer> answer_in_one_response(const std::shared_ptr<live_session>& s, const post_messages& posted) {
+    std::vector<std::string> responses;
+    for (const auto& it : posted.items) {
+      if (!it) {
+        responses.push_back(error_json(it.id, it.error));
+      } else if (it.msg->kind == message_kind::request) {
+        auto r = co_await run_request(s, *it.msg, nullptr);
+        if (r) responses.push_back(std::move(*r));
+      }
+    }
+    if (responses.empty()) co_return answer_with(net::http_response::empty(202));
+    co_return answer_with(json_response(200, posted.batch ? batch_json(responses) : std::move(responses[0])));
+  }
+
+  awaitable<void> answer_in_stream(net::http_exchange& ex, const std::shared_ptr<live_session>& s, const post_messages& posted) {
     // The head waits for the first event (or the keeper's head delay): most calls are
     // answered in one write.
     ex.start_stream_deferred(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
     sink_guard guard{sink};
-    for (const auto& it : items) {
+    for (const auto& it : posted.items) {
       if (!it) {
         sink->send(error_json(it.id, it.error));
       } else if (it.msg->kind == message_kind::request) {
@@ -442,29 +466,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         ex.respond(json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after));
       }
     } else if (m.method == "tools/call") {
-      if (auto refused = check_param_headers(ex.request(), m)) {
-        ex.respond(json_response(refused->http_status, error_json(m.id, refused->error)));
-        co_return;
-      }
-      const auto* named = json::get_string(m.params(), "name");
-      // The gateway's opentabs_call may reach any tool: it runs with the default traits.
-      const auto traits = named && !options.gateway ? service.traits_of(*named) : tools::call_traits{};
-      if (auto refused = refuse_undeclared(named ? std::string_view(*named) : std::string_view(), traits, client)) {
-        ex.respond(json_response(400, error_json(m.id, *refused)));
-        co_return;
-      }
-      if (client.declares_extension(tasks_extension) && traits.tasks != tools::task_support::forbidden) {
-        co_await call_as_task(ex, body, client);
-        co_return;
-      }
-      ex.start_stream_deferred(200, sse_headers());
-      auto sink = std::make_shared<stream_sink>();
-      sink->ex = &ex;
-      sink_guard guard{sink};
-      auto answer = guarded(m, [&] { return call(nullptr, m, sink, &client); });
-      auto r = co_await std::move(answer);
-      if (r) sink->send(*r);
-      ex.end_stream();
+      co_await modern_tools_call(ex, body, m, client);
     } else if (m.method == "subscriptions/listen") {
       co_await listen(ex, m);
     } else if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
@@ -474,6 +476,36 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       auto refused = method_not_found(m.method);
       ex.respond(json_response(refused.http_status, error_json(m.id, refused.error)));
     }
+  }
+
+  // A 2026-07-28 tools/call: its headers must repeat the params; a tool the client cannot
+  // use as it declared itself is refused; the call runs as a task when the client takes
+  // them, else on an SSE stream.
+  awaitable<void> modern_tools_call(net::http_exchange& ex, const json::value& body, const message& m,
+                                    const client_context& client) {
+    if (auto refused = check_param_headers(ex.request(), m)) {
+      ex.respond(json_response(refused->http_status, error_json(m.id, refused->error)));
+      co_return;
+    }
+    const auto* named = json::get_string(m.params(), "name");
+    // The gateway's opentabs_call may reach any tool: it runs with the default traits.
+    const auto traits = named && !options.gateway ? service.traits_of(*named) : tools::call_traits{};
+    if (auto refused = refuse_undeclared(named ? std::string_view(*named) : std::string_view(), traits, client)) {
+      ex.respond(json_response(400, error_json(m.id, *refused)));
+      co_return;
+    }
+    if (client.declares_extension(tasks_extension) && traits.tasks != tools::task_support::forbidden) {
+      co_await call_as_task(ex, body, client);
+      co_return;
+    }
+    ex.start_stream_deferred(200, sse_headers());
+    auto sink = std::make_shared<stream_sink>();
+    sink->ex = &ex;
+    sink_guard guard{sink};
+    auto answer = guarded(m, [&] { return call(nullptr, m, sink, &client); });
+    auto r = co_await std::move(answer);
+    if (r) sink->send(*r);
+    ex.end_stream();
   }
 
   // A tool the client cannot use as it declared itself: one that needs a client capability
@@ -696,41 +728,31 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // A POST without Mcp-Session-Id that is not a 2026-07-28 request: initialize starts a
   // session; anything else is a 400 telling the client to initialize first.
-  void post_without_session(net::http_exchange& ex, const json::value& body) {
+  net::http_response answer_without_session(const json::value& body) {
+    const auto not_initialize = [] {
+      return transport_error(400, rpc_error::invalid_request("Bad Request: no Mcp-Session-Id header and not an initialize request "
+                                                             "(send initialize first to start a session)"));
+    };
     if (body.is_array()) {
       for (const auto& v : body.get_array())
         if (v.is_object())
-          if (const auto* m = json::get_string(v.get_object(), "method"); m && *m == "initialize") {
-            ex.respond(transport_error(400, rpc_error::invalid_request("initialize must not be sent in a batch")));
-            return;
-          }
-      ex.respond(transport_error(400, rpc_error::invalid_request("Bad Request: no Mcp-Session-Id header and not an initialize request")));
-      return;
+          if (const auto* m = json::get_string(v.get_object(), "method"); m && *m == "initialize")
+            return transport_error(400, rpc_error::invalid_request("initialize must not be sent in a batch"));
+      return transport_error(400, rpc_error::invalid_request("Bad Request: no Mcp-Session-Id header and not an initialize request"));
     }
     auto c = classify(body);
-    if (!c) {
-      ex.respond(json_response(400, error_json(c.id, c.error)));
-      return;
-    }
+    if (!c) return json_response(400, error_json(c.id, c.error));
     const auto& m = *c.msg;
-    if (m.kind != message_kind::request || m.method != "initialize") {
-      ex.respond(transport_error(400, rpc_error::invalid_request("Bad Request: no Mcp-Session-Id header and not an initialize request "
-                                                                 "(send initialize first to start a session)")));
-      return;
-    }
+    if (m.kind != message_kind::request || m.method != "initialize") return not_initialize();
     auto init = parse_initialize(m.params());
-    if (!init) {
-      ex.respond(json_response(400, error_json(m.id, init.error)));
-      return;
-    }
+    if (!init) return json_response(400, error_json(m.id, init.error));
     if (!table.admit_new_session()) {
       auto retry = table.retry_after_seconds();
       auto res = transport_error(429, "Too Many Requests: at most " + std::to_string(options.max_new_sessions_per_minute) +
                                           " new MCP sessions per minute; retry in " + std::to_string(retry) + " s");
       res.with_header("Retry-After", std::to_string(retry));
-      ex.respond(std::move(res));
       log::warn(std::string(name()) + ": new session refused (rate limit)");
-      return;
+      return res;
     }
     auto version = negotiate_version(init.value->protocol_version);
     auto live = sessions.start(version, shared_from_this());
@@ -738,9 +760,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     auto result = initialize_result(options.gateway, version, options.server_version);
     auto res = json_response(200, response_json(m.id, result));
     res.with_header(std::string(session_header), live->id);
-    ex.respond(std::move(res));
     log::info(std::string(name()) + " session " + short_id(live->id) + " started by \"" + init.value->client_name.substr(0, 64) +
               "\" (protocol " + version + ")");
+    return res;
   }
 
   // ---- requests ---------------------------------------------------------------------

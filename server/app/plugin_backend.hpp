@@ -1,0 +1,38 @@
+// Calls of site plugins' tools (spec §3.7): the platform arguments tabId and instance are
+// taken out before validation, a call addressed by instance goes to a tab matching the
+// instance's URL pattern, at most kMaxConcurrentPerPlugin calls of one plugin are in
+// flight, and the call goes out as tool.dispatch to the connection that owns the tab,
+// with the side panel's activity feed told when it starts and ends.
+#pragma once
+
+#include <cstddef>
+
+#include "app/extension_hub.hpp"
+#include "app/server_state.hpp"
+#include "app/tool_backend.hpp"
+
+namespace opentabs::app {
+
+inline constexpr std::size_t kMaxConcurrentPerPlugin = 25;
+
+class plugin_backend final : public tool_backend {
+ public:
+  // `state` gives the loaded plugins (their instance maps), read at each call.
+  plugin_backend(const server_state& state, extension_hub& hub) : state_(state), hub_(hub) {}
+
+  bool needs_extension() const override { return true; }
+  call_target take_target(json::object& args) const override;
+  status check_arguments(const schema::validator& validator, const tools::tool_def& tool,
+                         const json::object& args) const override;
+  net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
+
+ private:
+  // The tab an instance-addressed call goes to, or the caller's error text.
+  result<std::int64_t> instance_tab(const tools::tool_def& tool, const std::string& instance) const;
+  net::awaitable<tools::call_result> send(admitted_call& call, std::optional<std::int64_t> tab_id);
+
+  const server_state& state_;
+  extension_hub& hub_;
+};
+
+}  // namespace opentabs::app
