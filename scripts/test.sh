@@ -1,9 +1,71 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs every test: doctest unit tests and the
 # Node-driven integration, MCP conformance and real-Chromium e2e suites, all through ctest
-# against the real binary.  Usage: scripts/test.sh [extra ctest args]
+# against the real binary built with GCC; then the same code built with two more toolchains:
+#   libcxx  clang-16 against libc++ (the standard library macOS uses), without the precompiled
+#           header (so it also proves every file includes what it uses): unit + integration.
+#   mingw   the Windows x86-64 build (mingw-w64, linked -static): the unit suites of the
+#           modules that build for Windows, run under Wine.
+# Usage: scripts/test.sh [extra ctest args for the GCC build]
+# OPENTABS_TEST_STAGES (default "gcc libcxx mingw") picks the stages.  Each stage prints
+# its wall time.  The extra builds are -O1 without debug info: they exist to compile and
+# run the code with another compiler and library, not to be debugged.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/setup.sh"
-cd "$root/build"
-ctest --output-on-failure --timeout 1500 "$@"
+stages="${OPENTABS_TEST_STAGES:-gcc libcxx mingw}"
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
+jobs="$(nproc)"
+ci_flags=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g0 -DNDEBUG" -DOPENTABS_BUILD_TESTS=ON)
+
+timings=()
+stage() {
+  local name="$1"; shift
+  local start; start=$(date +%s)
+  printf '[test] stage %s\n' "$name" >&2
+  "$@"
+  local secs=$(( $(date +%s) - start ))
+  timings+=("$name ${secs}s")
+  printf '[test] stage %s: %d s\n' "$name" "$secs" >&2
+}
+has_stage() { [[ " $stages " == *" $1 "* ]]; }
+
+# The modules whose unit suites build for Windows today; the others wait for their OS calls
+# to move behind server/platform (README, "Windows").
+windows_modules=(util json codec schema tools audit jsonrpc)
+
+gcc_ctest() {
+  local skip=()
+  # The libc++ build compiles every unit without the precompiled header, which is what
+  # build_without_pch checks with GCC; one of the two is enough.
+  if has_stage libcxx; then skip=(-E '^build_without_pch$'); fi
+  (cd "$root/build" && ctest --output-on-failure --timeout 1500 "${skip[@]}" "$@")
+}
+
+libcxx_build() {
+  local re2; re2="$("$root/scripts/deps/re2.sh" libcxx)"
+  cmake -S "$root" -B "$root/build-libcxx" -DCMAKE_CXX_COMPILER=clang++-16 -DOPENTABS_LIBCXX=ON \
+    -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF "${ci_flags[@]}" >/dev/null
+  nice cmake --build "$root/build-libcxx" -j"$jobs"
+}
+libcxx_ctest() {
+  (cd "$root/build-libcxx" && ctest --output-on-failure --timeout 1500 -R '^(unit\..*|integration)$')
+}
+
+mingw_build() {
+  local re2; re2="$("$root/scripts/deps/re2.sh" mingw)"
+  cmake -S "$root" -B "$root/build-mingw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
+    -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF "${ci_flags[@]}" >/dev/null
+  local targets=()
+  for m in "${windows_modules[@]}"; do targets+=(--target "test_$m"); done
+  nice cmake --build "$root/build-mingw" -j"$jobs" "${targets[@]}"
+}
+mingw_ctest() {
+  local names; names=$(IFS='|'; echo "${windows_modules[*]}")
+  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R "^unit\.($names)$")
+}
+
+stage setup "$root/scripts/setup.sh"
+if has_stage gcc; then stage gcc-ctest gcc_ctest "$@"; fi
+if has_stage libcxx; then stage libcxx-build libcxx_build; stage libcxx-ctest libcxx_ctest; fi
+if has_stage mingw; then stage mingw-build mingw_build; stage mingw-wine-ctest mingw_ctest; fi
+printf '[test] timings: %s\n' "${timings[*]}" >&2
