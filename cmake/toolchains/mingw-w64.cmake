@@ -34,6 +34,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(ZLIB_USE_STATIC_LIBS ON)
+# pkg-config must not offer the host's libraries.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/${OPENTABS_MINGW_TRIPLE}/lib/pkgconfig)
 
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 # Wine keeps its state in a prefix of this build's own; WINEDEBUG=-all keeps its log quiet.

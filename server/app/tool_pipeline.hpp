@@ -91,7 +91,7 @@ class tool_pipeline final : public tools::tool_service {
   server_state& state_;
   extension_hub& hub_;
   confirmations& confirm_;
-  tools::server_events& events_;
+  [[maybe_unused]] tools::server_events& events_;  // held for the pipeline redesign; nothing reads it yet
   std::unique_ptr<browser_tool_handler> browser_handler_;
   platform_fn platform_;
   webmcp_fn webmcp_;
