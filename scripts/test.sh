@@ -29,9 +29,12 @@ stage() {
 }
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
-# The modules whose unit suites build for Windows today; the others wait for their OS calls
-# to move behind server/platform (README, "Windows").
-windows_modules=(util json codec schema tools audit jsonrpc)
+# Windows, module by module, as the OS calls move behind server/platform (README, "What was run
+# here"): windows_compile_modules are the modules whose sources compile for Windows (checked
+# object by object: their libraries cannot link before server/util compiles);
+# windows_test_modules are those whose unit suites also link and pass under Wine.
+windows_compile_modules=(json codec tools net jsonrpc mcp)
+windows_test_modules=()
 
 gcc_ctest() {
   (cd "$root/build" && ctest --output-on-failure --timeout 1500 "$@")
@@ -49,14 +52,25 @@ libcxx_ctest() {
 
 mingw_build() {
   local re2; re2="$("$root/scripts/deps/re2.sh" mingw)"
-  cmake -S "$root" -B "$root/build-mingw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
+  cmake -G Ninja -S "$root" -B "$root/build-mingw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
     -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF "${ci_flags[@]}" >/dev/null
-  local targets=()
-  for m in "${windows_modules[@]}"; do targets+=(--target "test_$m"); done
-  nice cmake --build "$root/build-mingw" -j"$jobs" "${targets[@]}"
+  local names objects=() targets=()
+  names=$(IFS='|'; echo "${windows_compile_modules[*]}")
+  if [ -n "$names" ]; then
+    mapfile -t objects < <(ninja -C "$root/build-mingw" -t targets all |
+      sed -nE "s#^(CMakeFiles/ot_($names)\.dir/[^:]*\.obj):.*#\1#p")
+  fi
+  for m in "${windows_test_modules[@]}"; do targets+=("test_$m"); done
+  if [ ${#objects[@]} -eq 0 ] && [ ${#targets[@]} -eq 0 ]; then
+    printf '[test] mingw: no module is marked as building for Windows yet\n' >&2; return 0
+  fi
+  nice ninja -C "$root/build-mingw" -j"$jobs" "${objects[@]}" "${targets[@]}"
 }
 mingw_ctest() {
-  local names; names=$(IFS='|'; echo "${windows_modules[*]}")
+  if [ ${#windows_test_modules[@]} -eq 0 ]; then
+    printf '[test] mingw: no unit suite links for Windows yet\n' >&2; return 0
+  fi
+  local names; names=$(IFS='|'; echo "${windows_test_modules[*]}")
   (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R "^unit\.($names)$")
 }
 
