@@ -32,6 +32,11 @@ product_packages=(g++ cmake make pkg-config
 # Building and running the tests as well: doctest, Node.js for the integration and e2e
 # suites, Chromium for e2e, git and jq for the scripts.
 test_packages=(git ca-certificates doctest-dev nodejs npm chromium jq)
+# The extra toolchains scripts/test.sh builds with: clang-16 with libc++, and mingw-w64 for
+# Windows with its zlib and Wine to run what it builds; RE2's source is rebuilt for both
+# (scripts/deps/re2.sh: dpkg-dev unpacks it, perl, python3 and unicode-data regenerate its tables).
+test_packages+=(ninja-build clang-16 libc++-16-dev libc++abi-16-dev g++-mingw-w64-x86-64-posix libz-mingw-w64-dev
+  wine64 dpkg-dev perl python3 unicode-data)
 
 apt_packages=("${product_packages[@]}")
 if ! $product; then apt_packages+=("${test_packages[@]}"); fi
