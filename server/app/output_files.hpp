@@ -44,7 +44,7 @@ class output_file_policy {
   const output_locations& locations() const noexcept { return where_; }
 
   // The absolute (lexically normal) path `requested` names, or an error naming the path and
-  // the rule it breaks (code "invalid_path").  Looks only at the text, not the disk.
+  // the rule it breaks (errc::invalid_params).  Looks only at the text, not the disk.
   result<fs::path> resolve(std::string_view requested) const;
 
   // Read side (browser_upload_file `paths`): the real path of an existing regular file that
@@ -52,11 +52,11 @@ class output_file_policy {
   // absolute ones inside an allowed folder, no '..', no symbolic link below the allowed
   // folder or at the file, and never a file of the config folder (auth.json, config.json,
   // logs, extension/) outside a private output folder there.  Errors have code
-  // "invalid_path" and name the path.
+  // errc::invalid_params and name the path.
   result<fs::path> readable(std::string_view requested) const;
 
   // Writes `content` to `requested` under every rule above and returns the path written.
-  // Errors (code "invalid_path" for a rule, "io" for the file system) name the path.
+  // Errors (errc::invalid_params for a rule, errc::io for the file system) name the path.
   result<fs::path> write(std::string_view requested, std::string_view content, bool overwrite) const;
 
  private:

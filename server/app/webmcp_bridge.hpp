@@ -35,7 +35,7 @@ class webmcp_bridge final : public tool_backend {
 
   // The validator of a WebMCP tool's inputSchema, compiled on the worker thread the first
   // time a call needs it and kept for the registration.  Errors carry the caller's text:
-  // code "not_found" when the page no longer offers the tool, "invalid_schema" when its
+  // errc::not_found when the page no longer offers the tool, errc::unsupported when its
   // schema was refused (the message says why).
   net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_for(const tools::tool_def& tool) override;
 
