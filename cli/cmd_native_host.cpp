@@ -56,7 +56,9 @@ result<std::string> our_extension_id(const context& ctx) {
   return native::extension_id_from_manifest(app::extension_source_dir() / "manifest.json");
 }
 
-fs::path launcher_path(const context& ctx) { return ctx.paths.dir / "native-host" / "opentabs-native-host"; }
+fs::path launcher_path(const context& ctx) {
+  return ctx.paths.dir / "native-host" / std::string(native::launcher_file_name(platform::current_os()));
+}
 
 result<std::vector<native::manifest_location>> locations(const parsed_command& cmd) {
   auto folders = platform::user_folders_now();
@@ -175,7 +177,8 @@ int cmd_native_host_install(context& ctx, const parsed_command& cmd) {
   // it like every command (config.json "port", then 9515).
   std::optional<std::uint16_t> pinned;
   if (ctx.port.source == "--port" || ctx.port.source == "OPENTABS_PORT") pinned = ctx.port.port;
-  if (auto st = write_file_atomic(launcher, native::launcher_script(*exe, fs::absolute(ctx.paths.dir), pinned), 0700); !st)
+  auto script = native::launcher_script(platform::current_os(), *exe, fs::absolute(ctx.paths.dir), pinned);
+  if (auto st = write_file_atomic(launcher, script, 0700); !st)
     return report_error(ctx, st.err());
   json::array written;
   auto manifest = json::dump_pretty(native::host_manifest(launcher, *id)) + "\n";

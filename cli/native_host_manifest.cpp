@@ -61,15 +61,42 @@ std::string sh_quote(const std::string& s) {
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
-}  // namespace
 
-std::string launcher_script(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port) {
+// Quoted for a batch file: inside "…" only % still expands (doubled to stay literal); a
+// Windows path cannot contain ".
+std::string cmd_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string sh_launcher(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port) {
   std::string s = "#!/bin/sh\n# Started by Chrome for the OpenTabs extension (native messaging). Written by\n"
                   "# `opentabs native-host install`; removed by `opentabs native-host uninstall`.\n";
   s += "OPENTABS_CONFIG_DIR=" + sh_quote(config_dir.string()) + "\nexport OPENTABS_CONFIG_DIR\n";
   if (port) s += "OPENTABS_PORT=" + std::to_string(*port) + "\nexport OPENTABS_PORT\n";
   s += "exec " + sh_quote(binary.string()) + " native-host run \"$@\"\n";
   return s;
+}
+
+// Batch files want CRLF line ends; `setlocal` keeps the variables to this run.
+std::string cmd_launcher(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port) {
+  std::string s = "@echo off\r\nrem Started by Chrome for the OpenTabs extension (native messaging). Written by\r\n"
+                  "rem `opentabs native-host install`; removed by `opentabs native-host uninstall`.\r\nsetlocal\r\n";
+  s += "set " + cmd_quote("OPENTABS_CONFIG_DIR=" + config_dir.string()) + "\r\n";
+  if (port) s += "set \"OPENTABS_PORT=" + std::to_string(*port) + "\"\r\n";
+  s += cmd_quote(binary.string()) + " native-host run %*\r\n";
+  return s;
+}
+}  // namespace
+
+std::string_view launcher_file_name(platform::os target) {
+  return target == platform::os::windows ? "opentabs-native-host.cmd" : "opentabs-native-host";
+}
+
+std::string launcher_script(platform::os target, const fs::path& binary, const fs::path& config_dir,
+                            std::optional<std::uint16_t> port) {
+  return target == platform::os::windows ? cmd_launcher(binary, config_dir, port) : sh_launcher(binary, config_dir, port);
 }
 
 }  // namespace opentabs::cli::native

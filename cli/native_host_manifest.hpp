@@ -45,8 +45,14 @@ result<std::vector<manifest_location>> manifest_locations(platform::os target, c
 // The host manifest Chrome reads.
 json::object host_manifest(const fs::path& launcher, std::string_view extension_id);
 
-// The launcher script Chrome starts: pins the config dir (and port, when given) and runs
-// `opentabs native-host run` with Chrome's arguments.
-std::string launcher_script(const fs::path& binary, const fs::path& config_dir, std::optional<std::uint16_t> port);
+// The launcher's file name on `target`: Windows starts a host through a batch file, the
+// others through a shell script.
+std::string_view launcher_file_name(platform::os target);
+
+// The launcher script Chrome starts on `target`: pins the config dir (and port, when given)
+// and runs `opentabs native-host run` with Chrome's arguments.  A /bin/sh script on Linux
+// and macOS, a .cmd batch file on Windows.
+std::string launcher_script(platform::os target, const fs::path& binary, const fs::path& config_dir,
+                            std::optional<std::uint16_t> port);
 
 }  // namespace opentabs::cli::native

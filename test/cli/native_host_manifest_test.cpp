@@ -56,11 +56,26 @@ TEST_CASE("the host manifest names only our extension") {
 }
 
 TEST_CASE("the launcher pins the config dir (and a chosen port) and quotes paths for sh") {
-  auto s = launcher_script("/opt/o't/opentabs", "/home/u/.opentabs", std::nullopt);
+  auto s = launcher_script(platform::os::linux_, "/opt/o't/opentabs", "/home/u/.opentabs", std::nullopt);
   CHECK(s.rfind("#!/bin/sh\n", 0) == 0);
   CHECK(s.find("OPENTABS_CONFIG_DIR='/home/u/.opentabs'\nexport OPENTABS_CONFIG_DIR\n") != std::string::npos);
   CHECK(s.find("OPENTABS_PORT") == std::string::npos);
   CHECK(s.find("exec '/opt/o'\\''t/opentabs' native-host run \"$@\"\n") != std::string::npos);
-  auto with_port = launcher_script("/b", "/c", std::uint16_t{9700});
+  auto with_port = launcher_script(platform::os::macos, "/b", "/c", std::uint16_t{9700});
   CHECK(with_port.find("OPENTABS_PORT=9700\nexport OPENTABS_PORT\n") != std::string::npos);
+}
+
+TEST_CASE("on Windows the launcher is a .cmd batch file that pins the same values") {
+  CHECK(launcher_file_name(platform::os::windows) == "opentabs-native-host.cmd");
+  CHECK(launcher_file_name(platform::os::linux_) == "opentabs-native-host");
+  auto s = launcher_script(platform::os::windows, "C:\\Program Files\\opentabs 100%\\opentabs.exe",
+                           "C:\\Users\\u\\.opentabs", std::uint16_t{9700});
+  CHECK(s.rfind("@echo off\r\n", 0) == 0);
+  CHECK(s.find("\n#") == std::string::npos);  // no shell comments or shebang
+  CHECK(s.find("set \"OPENTABS_CONFIG_DIR=C:\\Users\\u\\.opentabs\"\r\n") != std::string::npos);
+  CHECK(s.find("set \"OPENTABS_PORT=9700\"\r\n") != std::string::npos);
+  // % would start a variable in a batch file: doubled, and the path stays quoted for its spaces.
+  CHECK(s.find("\"C:\\Program Files\\opentabs 100%%\\opentabs.exe\" native-host run %*\r\n") != std::string::npos);
+  for (std::size_t at = s.find('\n'); at != std::string::npos; at = s.find('\n', at + 1)) CHECK(s[at - 1] == '\r');
+  CHECK(launcher_script(platform::os::windows, "C:\\o.exe", "C:\\c", std::nullopt).find("OPENTABS_PORT") == std::string::npos);
 }
