@@ -32,8 +32,12 @@ std::optional<int> reap_child(platform::child& child) {
 
 namespace {
 
+// How long one wait on the pipes lasts: `tick` runs once per wait, so a progress line keeps
+// moving while a quiet child runs.
+constexpr std::chrono::milliseconds kTickInterval{100};
+
 // Reads both pipes of `child` until they end or `deadline` passes (then its group is
-// stopped); `tick` runs about every 100 ms.
+// stopped); `tick` runs after every wait on the pipes.
 void collect_output(platform::child& child, captured& c, std::chrono::steady_clock::time_point deadline,
                     const std::function<void()>& tick, std::size_t max_bytes) {
   platform::native_handle pipes[2] = {child.take_stdout(), child.take_stderr()};
@@ -44,7 +48,7 @@ void collect_output(platform::child& child, captured& c, std::chrono::steady_clo
       child.kill_group(false);
       break;
     }
-    unsigned ready = platform::wait_readable(pipes, std::chrono::milliseconds(100));
+    unsigned ready = platform::wait_readable(pipes, kTickInterval);
     if (tick) tick();
     for (int i = 0; i < 2; ++i) {
       if (!(ready & (1U << i))) continue;

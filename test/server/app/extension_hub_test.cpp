@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/extension_wire.hpp"
+#include "drive_io.hpp"
 #include "fake_extension.hpp"
 
 using namespace opentabs;
@@ -25,19 +26,10 @@ struct hub_fixture {
   }
 
   void start(std::string method, json::object params, request_options options, std::optional<ext_reply>& out) {
-    asio::co_spawn(io, hub.request(std::move(method), std::move(params), std::move(options)),
-                   [&out](std::exception_ptr e, ext_reply r) {
-                     REQUIRE_FALSE(e);
-                     out = std::move(r);
-                   });
+    opentabs::testing::spawn_into(io, hub.request(std::move(method), std::move(params), std::move(options)), out);
   }
-  // Runs handlers until `done` holds (bounded).
   template <class Done>
-  void run_until(Done done) {
-    io.restart();
-    for (int i = 0; i < 10'000 && !done(); ++i) io.run_one_for(std::chrono::milliseconds(10));
-    REQUIRE(done());
-  }
+  void run_until(Done done) { opentabs::testing::run_until(io, done); }
 
   asio::io_context io;
   extension_hub hub;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/cancel_link.hpp"
+#include "drive_io.hpp"
 #include "mcp/permission_prompt.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/random.hpp"
@@ -132,19 +133,10 @@ struct pipeline_fixture {
     return std::move(*out);
   }
   void start(std::string name, std::string_view args, tools::call_options options, std::optional<tools::call_result>& out) {
-    asio::co_spawn(io, pipeline.call_tool(std::move(name), json::parse_object(args).value(), std::move(options)),
-                   [&out](std::exception_ptr e, tools::call_result r) {
-                     REQUIRE_FALSE(e);
-                     out = std::move(r);
-                   });
+    opentabs::testing::spawn_into(io, pipeline.call_tool(std::move(name), json::parse_object(args).value(), std::move(options)), out);
   }
-  // Runs handlers until `done` holds (bounded).
   template <class Done>
-  void run_until(Done done) {
-    io.restart();
-    for (int i = 0; i < 10'000 && !done(); ++i) io.run_one_for(std::chrono::milliseconds(10));
-    REQUIRE(done());
-  }
+  void run_until(Done done) { opentabs::testing::run_until(io, done); }
 
   std::vector<audit::audit_entry> audits() const { return state.audit.query(audit::audit_query{}); }
 
