@@ -259,7 +259,8 @@ int cmd_plugin_install(context& ctx, const parsed_command& cmd) {
       return kExitOk;
     }
     last_reason = npm_reason(*r);
-    if (last_reason.find("404") == std::string::npos && last_reason.find("E404") == std::string::npos) break;
+    // Only a package the registry does not have sends us on to the next candidate name.
+    if (app::npm::describe_failure(r->err, r->exit_code).kind != app::npm::failure_kind::package_not_found) break;
   }
   return report_error(ctx, cli_failure::install_failed, "could not install '" + name + "': " + last_reason);
 }

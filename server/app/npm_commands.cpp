@@ -278,6 +278,8 @@ failure describe_failure(std::string_view stderr_text, int exit_code) {
   f.reason = cut(redact_credentials(f.reason), 300);
   if (f.code.size() > 40) f.code.clear();
   f.kind = kind_of_code(f.code);
+  // npm versions that print no "code" line still print the registry's "404 Not Found".
+  if (f.code.empty() && !not_found_line.empty()) f.kind = failure_kind::package_not_found;
   return f;
 }
 

@@ -197,6 +197,7 @@ TEST_CASE("failures: code and the most telling line") {
       "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log\n",
       1);
   CHECK(e404.code == "E404");
+  CHECK(e404.kind == npm::failure_kind::package_not_found);
   CHECK(e404.reason.rfind("404 Not Found - GET", 0) == 0);
   auto msg = npm::failure_message("install", "@opentabs-dev/opentabs-plugin-nope", e404);
   CHECK(msg.find("npm install @opentabs-dev/opentabs-plugin-nope failed: the package was not found") == 0);
@@ -226,6 +227,12 @@ TEST_CASE("failures: code and the most telling line") {
   CHECK(errno_only.reason == "network timeout");
   auto numeric_errno = npm::describe_failure("npm error errno -13\nnpm error boom\n", 1);
   CHECK(numeric_errno.code.empty());
+
+  // No "code" line, only the registry's answer: still a package the registry does not have.
+  auto bare_404 = npm::describe_failure("npm ERR! 404 Not Found - GET http://127.0.0.1:9/opentabs-plugin-x\n", 1);
+  CHECK(bare_404.code.empty());
+  CHECK(bare_404.kind == npm::failure_kind::package_not_found);
+  CHECK(silent.kind == npm::failure_kind::other);
 }
 
 TEST_CASE("credentials never reach error text") {
