@@ -5,7 +5,6 @@
 
 #include "app/call_results.hpp"
 #include "audit/audit_code.hpp"
-#include "app/cancel_link.hpp"
 #include "app/fan_out_results.hpp"
 #include "app/invocation_notice.hpp"
 #include "app/plugin_tabs.hpp"
@@ -91,8 +90,7 @@ net::awaitable<tools::call_result> browser_backend::ask_one(admitted_call& call)
     auto cb = call.options.on_progress;
     ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
   }
-  cancel_link link(call.options.cancel);
-  ro.cancel_hook = &link.hook;
+  ro.cancel = call.options.cancel;
   auto reply = co_await hub_.request(call.tool.method, std::move(call.args), std::move(ro));
   if (reply.ok()) co_return browser_success(call.tool.name, reply.result);
   call.audit.error = audit_error_of(reply);

@@ -1,6 +1,7 @@
-// Connects a caller's cancel_source to the wait a call is currently in, for the scope of
-// that wait: the waiter (confirmations, the extension hub) publishes its "cancel me"
-// function in `hook`, and a cancel reaching the source calls it.
+// Ties a caller's cancel_source to the wait a callee is in, for the scope of that wait: the
+// callee (confirmations, the extension hub) makes one in its own frame with the action that
+// ends its wait, and a cancel reaching the source runs it.  The caller only hands over the
+// source it owns; nothing is written into the caller's frame.
 #pragma once
 
 #include <functional>
@@ -12,18 +13,14 @@ namespace opentabs::app {
 
 class cancel_link {
  public:
-  explicit cancel_link(const std::shared_ptr<tools::cancel_source>& source) : source_(source) {
-    if (source_) source_->on_cancel([this] {
-        if (hook) hook();
-      });
+  cancel_link(const std::shared_ptr<tools::cancel_source>& source, std::function<void()> end_wait) : source_(source) {
+    if (source_) source_->on_cancel(std::move(end_wait));
   }
   ~cancel_link() {
     if (source_) source_->clear_hook();
   }
   cancel_link(const cancel_link&) = delete;
   cancel_link& operator=(const cancel_link&) = delete;
-
-  std::function<void()> hook;
 
  private:
   std::shared_ptr<tools::cancel_source> source_;

@@ -1,20 +1,19 @@
 #include "app/confirmations.hpp"
 
+#include "app/cancel_link.hpp"
+
 namespace opentabs::app {
 
-net::awaitable<decision> confirmations::wait(const std::string& id, std::function<void()>* cancel_hook) {
+net::awaitable<decision> confirmations::wait(const std::string& id, const std::shared_ptr<tools::cancel_source>& cancel) {
   auto rec = std::make_shared<record>();
   pending_[id] = rec;
-  if (cancel_hook) *cancel_hook = [this, id] { settle(id, decision::cancelled); };
   struct cleanup {
     confirmations* self;
     const std::string& id;
-    std::function<void()>* hook;
-    ~cleanup() {
-      self->pending_.erase(id);
-      if (hook) *hook = nullptr;
-    }
-  } guard{this, id, cancel_hook};
+    ~cleanup() { self->pending_.erase(id); }
+  } guard{this, id};
+  // Declared after the guard: the cancel is unhooked before the record goes.
+  cancel_link link(cancel, [this, id] { settle(id, decision::cancelled); });
   while (!rec->outcome) co_await settled_.wait();
   co_return *rec->outcome;
 }

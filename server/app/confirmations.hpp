@@ -18,6 +18,7 @@
 
 #include "net/asio.hpp"
 #include "net/event.hpp"
+#include "tools/tool_service.hpp"
 
 namespace opentabs::app {
 
@@ -28,8 +29,8 @@ class confirmations {
   explicit confirmations(asio::any_io_executor ex) : settled_(std::move(ex)) {}
 
   // Waits for the decision on `id` (the caller already broadcast confirmation.request).
-  // `cancel_hook`, when given, is set to a function that settles the wait as cancelled.
-  net::awaitable<decision> wait(const std::string& id, std::function<void()>* cancel_hook);
+  // A cancel reaching `cancel` (may be null) settles the wait as cancelled.
+  net::awaitable<decision> wait(const std::string& id, const std::shared_ptr<tools::cancel_source>& cancel);
   // confirmation.response: false for unknown or already-settled ids.
   bool settle(const std::string& id, decision d);
   // Every waiting confirmation gets `d` (last connection gone, shutdown).

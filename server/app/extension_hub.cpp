@@ -1,5 +1,6 @@
 #include "app/extension_hub.hpp"
 
+#include "app/cancel_link.hpp"
 #include "app/extension_wire.hpp"
 #include "app/oversize_reply.hpp"
 #include "codec/ws_codec.hpp"
@@ -386,11 +387,9 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
   waiter w(ex_, deadlines_);
   w.on_progress = std::move(options.on_progress);
   waiter_entry<decltype(waiters_), waiter> registered{waiters_, alive_, id, &w};
-  if (options.cancel_hook) {
-    *options.cancel_hook = [this, id] {
-      if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
-    };
-  }
+  cancel_link link(options.cancel, [this, id] {
+    if (table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled by the client", {}})) wake(id);
+  });
   const std::string frame = request_frame(method, id, std::move(params));
   // A send that fails settles the request at once; the wait below then returns immediately.
   auto* target = find(conn_id);
@@ -408,10 +407,8 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
     // The awaiting coroutine was cancelled from outside: forget the request.
     table_.settle(id, ext_reply{ext_reply::kind::cancelled, {}, 0, "Cancelled", {}});
     table_.take(id);
-    if (options.cancel_hook) *options.cancel_hook = nullptr;
     throw;
   }
-  if (options.cancel_hook) *options.cancel_hook = nullptr;
   auto out = table_.take(id);
   co_return out ? std::move(*out) : ext_reply{ext_reply::kind::disconnected, {}, 0, "Extension disconnected", {}};
 }

@@ -21,6 +21,7 @@
 #include "net/asio.hpp"
 #include "net/deadline_set.hpp"
 #include "net/http_exchange.hpp"
+#include "tools/tool_service.hpp"
 
 namespace opentabs::app {
 
@@ -46,7 +47,7 @@ struct request_options {
   std::string label;          // for the timeout message
   // Called with each tool.progress for this request.
   std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
-  std::function<void()>* cancel_hook = nullptr;  // set to a function that cancels the wait
+  std::shared_ptr<tools::cancel_source> cancel;  // may be null; a cancel ends the wait as cancelled
 };
 
 class extension_hub {

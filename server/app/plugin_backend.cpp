@@ -2,7 +2,6 @@
 
 #include "app/call_results.hpp"
 #include "audit/audit_code.hpp"
-#include "app/cancel_link.hpp"
 #include "app/extension_wire.hpp"
 #include "app/invocation_notice.hpp"
 #include "app/plugin_tabs.hpp"
@@ -77,8 +76,7 @@ net::awaitable<tools::call_result> plugin_backend::send(admitted_call& call, std
       cb({progress, total, message});
     };
   }
-  cancel_link link(call.options.cancel);
-  ro.cancel_hook = &link.hook;
+  ro.cancel = call.options.cancel;
   auto reply = co_await hub_.request("tool.dispatch", std::move(params), std::move(ro));
   if (!reply.ok()) call.audit.error = audit_error_of(reply);
   co_return reply.ok() ? success_result(reply.result, true) : plugin_failure(reply);

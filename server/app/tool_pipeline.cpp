@@ -2,7 +2,6 @@
 
 #include <memory>
 
-#include "app/cancel_link.hpp"
 #include "app/plugin_tabs.hpp"
 #include "config/permissions.hpp"
 #include "jsonrpc/jsonrpc.hpp"
@@ -253,11 +252,7 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
     options.on_progress({0, 1.0, agent ? "Waiting for user approval (in this client or the OpenTabs side panel)"
                                        : "Waiting for user approval in the OpenTabs side panel"});
   if (panel) ask_side_panel(id, tool, args);
-  decision d;
-  {
-    cancel_link link(options.cancel);
-    d = co_await confirm_.wait(id, &link.hook);
-  }
+  const decision d = co_await confirm_.wait(id, options.cancel);
   if (d == decision::allow || d == decision::allow_always || d == decision::deny) entry.decided_by = *answered_in_agent ? "elicitation" : "side_panel";
   if (panel) withdraw_side_panel_question(id, decided_by_text(d, *answered_in_agent));
   co_return apply_decision(tool, d);

@@ -206,18 +206,13 @@ net::awaitable<tools::call_result> webmcp_bridge::call_page_tool(const tools::to
   ro.connection_id = target->connection_id;
   ro.plugin = tool.plugin;
   ro.label = "WebMCP " + tool.name;
-  std::function<void()> hook;
-  ro.cancel_hook = &hook;
-  if (options.cancel) options.cancel->on_cancel([&hook] {
-      if (hook) hook();
-    });
+  ro.cancel = options.cancel;
   json::object params{{"tabId", target->tab_id},
                       {"frameId", target->frame_id},
                       {"tool", json::str(target->tool)},
                       {"arguments", std::move(args)}};
   if (!target->document_id.empty()) params["documentId"] = json::str(target->document_id);
   auto reply = co_await hub_.request("webmcp.callTool", std::move(params), std::move(ro));
-  if (options.cancel) options.cancel->clear_hook();
   tools::call_result r;
   if (reply.ok()) {
     r = result_of(reply.result);

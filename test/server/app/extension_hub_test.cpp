@@ -90,13 +90,13 @@ TEST_CASE("an unanswered request times out; a detached connection fails its requ
   f.run_until([&] { return timed_out.has_value(); });
   CHECK(timed_out->outcome == ext_reply::kind::timeout);
 
-  std::function<void()> cancel;
+  auto cancel = std::make_shared<tools::cancel_source>();
   request_options cancellable;
-  cancellable.cancel_hook = &cancel;
+  cancellable.cancel = cancel;
   std::optional<ext_reply> cancelled;
   f.start("browser.listTabs", {}, std::move(cancellable), cancelled);
-  f.run_until([&] { return static_cast<bool>(cancel); });
-  cancel();
+  f.run_until([&] { return ext->calls("browser.listTabs").size() == 2; });
+  cancel->cancel();
   f.run_until([&] { return cancelled.has_value(); });
   CHECK(cancelled->outcome == ext_reply::kind::cancelled);
 

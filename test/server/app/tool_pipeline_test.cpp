@@ -66,12 +66,11 @@ class scripted_backend final : public tool_backend {
   // Waits until `deadline` or the caller's cancel, whichever comes first.
   net::awaitable<tools::call_result> wait(admitted_call& call, asio::steady_timer::time_point deadline) {
     asio::steady_timer timer(co_await asio::this_coro::executor, deadline);
-    cancel_link link(call.options.cancel);
     bool cancelled = false;
-    link.hook = [&] {
+    cancel_link link(call.options.cancel, [&] {
       cancelled = true;
       timer.cancel();
-    };
+    });
     co_await timer.async_wait(net::as_value);
     if (cancelled) co_return tools::call_result::text("cancelled by the caller", true, errc::cancelled);
     co_return tools::call_result::text("no answer in time", true, errc::timeout);
