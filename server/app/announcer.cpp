@@ -25,15 +25,16 @@ std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std:
   return out;
 }
 
-announcer::announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks)
-    : state_(state), hub_(hub), events_(events), tasks_(tasks) {}
+announcer::announcer(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp,
+                     extension_hub& hub, tools::server_events& events, net::task_group& tasks)
+    : config_(config), catalog_(catalog), webmcp_(webmcp), hub_(hub), events_(events), tasks_(tasks) {}
 
 void announcer::greet(ext_connection& c) {
   if (sync_held_) return;
   // Like the original, every sync.full a connection gets is preceded by writing the adapter
   // files it names: the extension folder may have been replaced or re-linked since.
   if (before_greeting_) before_greeting_();
-  c.send(json::dump(notification("sync.full", sync_full_params(state_))));
+  c.send(json::dump(notification("sync.full", sync_full_params(config_, catalog_))));
   log::original_line("Sent sync.full to extension");
 }
 
@@ -41,12 +42,12 @@ void announcer::release_sync() {
   if (!sync_held_) return;
   sync_held_ = false;
   if (hub_.connected()) {
-    hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+    hub_.broadcast(notification("sync.full", sync_full_params(config_, catalog_)));
     log::original_line("Sent sync.full to extension");
   }
 }
 
-void announcer::plugins_changed() { hub_.broadcast(notification("plugins.changed", config_state(state_, hub_))); }
+void announcer::plugins_changed() { hub_.broadcast(notification("plugins.changed", config_state(config_, catalog_, webmcp_, hub_))); }
 
 void announcer::config_changed() {
   plugins_changed();
@@ -55,12 +56,12 @@ void announcer::config_changed() {
 
 void announcer::reloaded(const reload_news& news) {
   if (hub_.connected() && !sync_held_) {
-    hub_.broadcast(notification("sync.full", sync_full_params(state_)));
+    hub_.broadcast(notification("sync.full", sync_full_params(config_, catalog_)));
     log::original_line("Sent sync.full to extension");
-    if (state_.dev)
-      for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, state_.plugins))
-        hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(*p, permissions_of(state_, *p),
-                                                                                  state_.update_for(*p))));
+    if (config_.dev)
+      for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, catalog_.plugins))
+        hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(*p, permissions_of(config_.cfg, *p),
+                                                                                  catalog_.update_for(*p))));
     plugins_changed();
     if (news.secret_rotated) tasks_.spawn(reload_extensions_later(), "extension.reload after a new secret");
   }

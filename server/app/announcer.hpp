@@ -11,7 +11,9 @@
 #include <string>
 
 #include "app/extension_hub.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/server_config.hpp"
+#include "app/webmcp_directory.hpp"
 #include "json/json.hpp"
 #include "net/task_group.hpp"
 #include "tools/events.hpp"
@@ -35,7 +37,8 @@ std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std:
 class announcer {
  public:
   // `tasks` holds the delayed extension.reload.
-  announcer(server_state& state, extension_hub& hub, tools::server_events& events, net::task_group& tasks);
+  announcer(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp, extension_hub& hub,
+            tools::server_events& events, net::task_group& tasks);
 
   // A new extension connection: sync.full to it alone (while sync.full is held, later),
   // after `before_greeting` (the server rewrites the adapter files sync.full names there).
@@ -63,7 +66,9 @@ class announcer {
  private:
   net::awaitable<void> reload_extensions_later();
 
-  server_state& state_;
+  const server_config& config_;
+  const plugin_catalog& catalog_;
+  const webmcp_directory& webmcp_;
   extension_hub& hub_;
   tools::server_events& events_;
   net::task_group& tasks_;

@@ -20,7 +20,7 @@ net::awaitable<tools::call_result> browser_backend::dispatch(admitted_call& call
   if (tool.name == "plugin_list_tabs") {
     const auto* p = json::get_string(call.args, "plugin");
     co_return tools::call_result::text(
-        json::dump(list_plugin_tabs(state_.plugins, hub_, p ? std::string(*p) : std::string())));
+        json::dump(list_plugin_tabs(catalog_.plugins, hub_, p ? std::string(*p) : std::string())));
   }
   if (auto served = co_await handler_.call(tool, call.args, call.options)) {
     if (served->is_error && !call.audit.error) call.audit.error = audit::make_audit_error(audit::audit_code::unknown, "");

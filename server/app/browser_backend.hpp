@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "app/extension_hub.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
 #include "app/tool_backend.hpp"
 
 namespace opentabs::app {
@@ -24,9 +24,9 @@ class browser_tool_handler {
 
 class browser_backend final : public tool_backend {
  public:
-  // `state` gives the loaded plugins (plugin_list_tabs), read at each call.
-  browser_backend(const server_state& state, extension_hub& hub, browser_tool_handler& handler)
-      : state_(state), hub_(hub), handler_(handler) {}
+  // `catalog` gives the loaded plugins (plugin_list_tabs), read at each call.
+  browser_backend(const plugin_catalog& catalog, extension_hub& hub, browser_tool_handler& handler)
+      : catalog_(catalog), hub_(hub), handler_(handler) {}
 
   bool needs_extension() const override { return true; }
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
@@ -37,7 +37,7 @@ class browser_backend final : public tool_backend {
   // Every connection at once; one failing profile is reported, not dropped.
   net::awaitable<tools::call_result> ask_every(admitted_call& call);
 
-  const server_state& state_;
+  const plugin_catalog& catalog_;
   extension_hub& hub_;
   browser_tool_handler& handler_;
 };

@@ -35,43 +35,46 @@ std::map<std::string, config::file_stamp> local_plugin_stamps(const std::vector<
   return out;
 }
 
-config_watcher::config_watcher(asio::any_io_executor ex, server_state& state, reload_pipeline& reload, fs::path home,
+config_watcher::config_watcher(asio::any_io_executor ex, const server_config& config, const plugin_catalog& catalog,
+                               watcher_stats& watcher, reload_pipeline& reload, fs::path home,
                                std::chrono::milliseconds interval)
-    : state_(state),
+    : config_(config),
+      catalog_(catalog),
+      watcher_(watcher),
       reload_(reload),
       home_(std::move(home)),
       interval_(std::max<std::chrono::milliseconds>(interval, min_interval)),
       timer_(ex) {}
 
 std::map<std::string, config::file_stamp> config_watcher::dev_stamps() const {
-  return local_plugin_stamps(state_.plugins, state_.cfg, home_, state_.paths.dir);
+  return local_plugin_stamps(catalog_.plugins, config_.cfg, home_, config_.paths.dir);
 }
 
 net::awaitable<void> config_watcher::run() {
-  auto plugin_stamps = state_.dev ? dev_stamps() : std::map<std::string, config::file_stamp>{};
-  state_.watcher.watched_plugins = plugin_stamps.size() / dev_stamp_files;
-  log::original_line("Config watcher: Watching " + state_.store.path().string());
-  if (state_.dev)
-    log::original_line("File watcher: Watching " + std::to_string(state_.watcher.watched_plugins) + " local plugin(s) for rebuilds");
+  auto plugin_stamps = config_.dev ? dev_stamps() : std::map<std::string, config::file_stamp>{};
+  watcher_.watched_plugins = plugin_stamps.size() / dev_stamp_files;
+  log::original_line("Config watcher: Watching " + config_.store.path().string());
+  if (config_.dev)
+    log::original_line("File watcher: Watching " + std::to_string(watcher_.watched_plugins) + " local plugin(s) for rebuilds");
   while (!stopping_) {
     timer_.expires_after(interval_);
     auto [ec] = co_await timer_.async_wait(net::as_value);
     if (ec || stopping_) co_return;
-    state_.watcher.last_poll_ms = now_epoch_ms();
-    bool config_moved = config::stamp_of(state_.store.path()) != state_.cfg_stamp;
+    watcher_.last_poll_ms = now_epoch_ms();
+    bool config_moved = config::stamp_of(config_.store.path()) != config_.cfg_stamp;
     bool dist_moved = false;
-    if (state_.dev) {
+    if (config_.dev) {
       auto now = dev_stamps();
       dist_moved = now != plugin_stamps;
       plugin_stamps = std::move(now);
-      state_.watcher.watched_plugins = plugin_stamps.size() / dev_stamp_files;
+      watcher_.watched_plugins = plugin_stamps.size() / dev_stamp_files;
     }
     if (!config_moved && !dist_moved) continue;
-    ++state_.watcher.poll_detections;
+    ++watcher_.poll_detections;
     log::info(config_moved ? "config.json changed on disk; reloading" : "a local plugin was rebuilt; reloading");
     auto outcome = co_await reload_.reload_off_thread(true);
     if (config_moved && outcome.ok) log::original_line("Config reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
-    if (state_.dev) plugin_stamps = dev_stamps();
+    if (config_.dev) plugin_stamps = dev_stamps();
   }
 }
 

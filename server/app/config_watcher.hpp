@@ -11,7 +11,9 @@
 #include <string>
 
 #include "app/reload_pipeline.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/runtime_stats.hpp"
+#include "app/server_config.hpp"
 #include "config/config_store.hpp"
 #include "net/asio.hpp"
 
@@ -34,8 +36,8 @@ class config_watcher {
   static constexpr std::chrono::milliseconds default_interval{2000};
   static constexpr std::chrono::milliseconds min_interval{50};
   // `interval` below min_interval is raised to it.
-  config_watcher(asio::any_io_executor ex, server_state& state, reload_pipeline& reload, std::filesystem::path home,
-                 std::chrono::milliseconds interval = default_interval);
+  config_watcher(asio::any_io_executor ex, const server_config& config, const plugin_catalog& catalog, watcher_stats& watcher,
+                 reload_pipeline& reload, std::filesystem::path home, std::chrono::milliseconds interval = default_interval);
 
   // Polls until stop().
   net::awaitable<void> run();
@@ -44,7 +46,9 @@ class config_watcher {
  private:
   std::map<std::string, config::file_stamp> dev_stamps() const;
 
-  server_state& state_;
+  const server_config& config_;
+  const plugin_catalog& catalog_;
+  watcher_stats& watcher_;  // /health fileWatcher: this watcher alone writes it
   reload_pipeline& reload_;
   std::filesystem::path home_;
   std::chrono::milliseconds interval_;

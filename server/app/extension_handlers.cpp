@@ -75,7 +75,7 @@ class handlers {
     std::string problem;
     if (!plugin) problem = "Missing params: plugin";
     else if (!state || !parse_tab_state(*state)) problem = "Invalid state: must be closed, unavailable or ready";
-    else if (!ctx_.state.find_plugin(*plugin)) problem = "Plugin not found: " + std::string(*plugin);
+    else if (!ctx_.catalog.find_plugin(*plugin)) problem = "Plugin not found: " + std::string(*plugin);
     if (!problem.empty()) {
       if (is_request) return error_reply(errc::invalid_params, problem);
       log::debug("tab.stateChanged rejected: " + problem);
@@ -114,11 +114,11 @@ class handlers {
     if (const auto* d = json::find(params, "data")) e.data = *d;
     e.ts = json::get_int(params, "ts").value_or(0);
     // Only plugins we know get a ring: a page cannot make us allocate rings for made-up names.
-    if (!ctx_.state.find_plugin(e.plugin)) return none();
+    if (!ctx_.catalog.find_plugin(e.plugin)) return none();
     std::string line = e.level + " " + e.message;
     if (!e.data.is_null()) line += " " + json::dump(e.data).substr(0, 4096);
     write_plugin_log_line(e.plugin, line);
-    ctx_.state.plugin_logs[e.plugin].push(e);
+    ctx_.plugin_logs[e.plugin].push(e);
     ctx_.events.plugin_log(e);
     return handled();
   }
@@ -146,26 +146,26 @@ class handlers {
       if (!webmcp::valid_tool_name(tool)) return "Invalid WebMCP tool name: " + std::string(tool);
       return std::nullopt;
     }
-    const auto* p = ctx_.state.find_plugin(plugin);
+    const auto* p = ctx_.catalog.find_plugin(plugin);
     if (!p) return "Plugin not found: " + std::string(plugin);
     if (p->find_tool(tool)) return std::nullopt;
     return "Tool not found: " + std::string(tool) + " in plugin " + std::string(plugin);
   }
 
   reply persist(const config::config_store::edit_fn& edit) {
-    auto r = ctx_.state.store.update(edit);
+    auto r = ctx_.config.store.update(edit);
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.reload.apply_own_change(false, &r->cfg);
     return ok_result();
   }
 
   reply sync_request_full(ext_connection& c, const json::object&, const json::value*) {
-    ctx_.hub.send_to(c.id, jsonrpc::notification_object("sync.full", sync_full_params(ctx_.state)));
+    ctx_.hub.send_to(c.id, jsonrpc::notification_object("sync.full", sync_full_params(ctx_.config, ctx_.catalog)));
     return none();
   }
 
   reply config_get_state(ext_connection&, const json::object&, const json::value*) {
-    return answer(json::object{{"result", config_state(ctx_.state, ctx_.hub)}});
+    return answer(json::object{{"result", config_state(ctx_.config, ctx_.catalog, ctx_.webmcp, ctx_.hub)}});
   }
 
   // The real server updates itself with npm; a native build is updated the way it was
@@ -185,7 +185,7 @@ class handlers {
     if (!level) return error_reply(errc::invalid_params, "Invalid permission: must be off, ask or auto");
     if (auto problem = check_tool(*plugin, *tool)) return error_reply(errc::invalid_params, *problem);
     std::string p(*plugin), t(*tool);
-    auto plugin_default = config::plugin_permission(ctx_.state.cfg, p);
+    auto plugin_default = config::plugin_permission(ctx_.config.cfg, p);
     return persist([p, t, level = *level, plugin_default](json::object& root) -> result<bool> {
       // An override equal to the plugin default is no override at all.
       if (level == plugin_default) return config::remove_tool_permission(root, p, t);
@@ -199,7 +199,7 @@ class handlers {
     if (!plugin || !perm) return error_reply(errc::invalid_params, "Missing params: plugin and permission are required");
     auto level = tools::parse_permission(*perm);
     if (!level) return error_reply(errc::invalid_params, "Invalid permission: must be off, ask or auto");
-    const plugins::plugin* installed = ctx_.state.find_plugin(*plugin);
+    const plugins::plugin* installed = ctx_.catalog.find_plugin(*plugin);
     if (*plugin != "browser" && !webmcp::is_permission_key(*plugin) && !installed)
       return error_reply(errc::invalid_params, "Plugin not found: " + std::string(*plugin));
     config::plugin_permission_change change;
@@ -229,7 +229,7 @@ class handlers {
   reply set_skip_permissions(ext_connection&, const json::object& params, const json::value*) {
     auto v = json::get_bool(params, "skipPermissions");
     if (!v) return error_reply(errc::invalid_params, "Invalid params: skipPermissions must be a boolean");
-    ctx_.state.skip_permissions = *v;
+    ctx_.config.skip_permissions = *v;
     ctx_.reload.apply_own_change(false, nullptr);
     return ok_result();
   }
@@ -242,7 +242,7 @@ class handlers {
       return error_reply(errc::invalid_params, "Settings validation failed: " + *problem);
     std::string p(*plugin);
     json::object values = *settings;
-    auto r = ctx_.state.store.update([p, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
+    auto r = ctx_.config.store.update([p, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.reload.apply_own_change(true, &r->cfg);
     return ok_result();

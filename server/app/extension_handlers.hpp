@@ -13,13 +13,19 @@
 #include "app/extension_hub.hpp"
 #include "app/plugin_settings.hpp"
 #include "app/reload_pipeline.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/runtime_stats.hpp"
+#include "app/server_config.hpp"
+#include "app/webmcp_directory.hpp"
 #include "tools/events.hpp"
 
 namespace opentabs::app {
 
 struct handler_context {
-  server_state& state;
+  server_config& config;  // config.setPluginPermission & co. write through its store
+  const plugin_catalog& catalog;
+  const webmcp_directory& webmcp;
+  std::map<std::string, log_ring>& plugin_logs;  // plugin.log fills them
   extension_hub& hub;
   confirmations& confirm;
   tools::server_events& events;

@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kSdkVersion = "0.0.115";
 
 
-json::array browser_tools_payload(const server_state& state) {
+json::array browser_tools_payload(const config::config_file& cfg) {
   std::vector<const tools::tool_def*> sorted;
   for (const auto& t : tools::browser_tool_catalog()) sorted.push_back(&t);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
@@ -24,7 +24,7 @@ json::array browser_tools_payload(const server_state& state) {
   for (const auto* t : sorted) {
     json::object o{{"name", json::str(t->name)}, {"description", json::str(t->description)}};
     if (!t->summary.empty()) o["summary"] = json::str(t->summary);
-    o["permission"] = json::str(tools::to_string(config::configured_permission(state.cfg, "browser", t->name)));
+    o["permission"] = json::str(tools::to_string(config::configured_permission(cfg, "browser", t->name)));
     if (!t->icon.empty()) o["icon"] = json::str(t->icon);
     if (!t->group.empty()) o["group"] = json::str(t->group);
     out.push_back(std::move(o));
@@ -32,9 +32,9 @@ json::array browser_tools_payload(const server_state& state) {
   return out;
 }
 
-json::array failed_plugins(const server_state& state) {
+json::array failed_plugins(const plugin_catalog& catalog) {
   json::array out;
-  for (const auto& e : state.discovery_errors)
+  for (const auto& e : catalog.discovery_errors)
     out.push_back(json::object{{"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}});
   return out;
 }
@@ -55,66 +55,67 @@ json::array tabs_of(const extension_hub& hub, const std::string& plugin) {
 
 }  // namespace
 
-json::array webmcp_sites_payload(const server_state& state) {
+json::array webmcp_sites_payload(const config::config_file& cfg, const webmcp_directory& webmcp) {
   json::array out;
-  for (const auto& s : state.webmcp.sites()) {
+  for (const auto& s : webmcp.sites()) {
     json::array tools, tabs;
     for (const auto& t : s.tools)
       tools.push_back(json::object{
           {"name", json::str(t)},
-          {"permission", json::str(tools::to_string(config::configured_permission(state.cfg, s.key, t)))}});
+          {"permission", json::str(tools::to_string(config::configured_permission(cfg, s.key, t)))}});
     for (auto t : s.tabs) tabs.push_back(t);
     out.push_back(json::object{{"key", json::str(s.key)},
                                {"site", json::str(s.site)},
-                               {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, s.key)))},
+                               {"permission", json::str(tools::to_string(config::plugin_permission(cfg, s.key)))},
                                {"tabs", std::move(tabs)},
                                {"tools", std::move(tools)}});
   }
   return out;
 }
 
-plugins::permission_state permissions_of(const server_state& state, const plugins::plugin& p) {
+plugins::permission_state permissions_of(const config::config_file& cfg, const plugins::plugin& p) {
   plugins::permission_state perms;
-  perms.plugin = config::plugin_permission(state.cfg, p.name());
-  perms.reviewed = config::is_reviewed(state.cfg, p.name(), p.loaded.version);
-  if (auto it = state.cfg.permissions.find(p.name()); it != state.cfg.permissions.end())
+  perms.plugin = config::plugin_permission(cfg, p.name());
+  perms.reviewed = config::is_reviewed(cfg, p.name(), p.loaded.version);
+  if (auto it = cfg.permissions.find(p.name()); it != cfg.permissions.end())
     for (const auto& [tool, level] : it->second.tools) perms.tools.emplace(tool, level);
   return perms;
 }
 
-std::string browser_permission(const server_state& state) {
-  return std::string(tools::to_string(config::plugin_permission(state.cfg, "browser")));
+std::string browser_permission(const config::config_file& cfg) {
+  return std::string(tools::to_string(config::plugin_permission(cfg, "browser")));
 }
 
-json::object sync_full_params(const server_state& state) {
+json::object sync_full_params(const server_config& config, const plugin_catalog& catalog) {
   json::array plugins;
-  for (const auto& p : state.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(state, p), state.update_for(p)));
+  for (const auto& p : catalog.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(config.cfg, p), catalog.update_for(p)));
   json::object o{{"plugins", std::move(plugins)},
-                 {"failedPlugins", failed_plugins(state)},
-                 {"browserTools", browser_tools_payload(state)},
-                 {"browserPermission", json::str(browser_permission(state))},
+                 {"failedPlugins", failed_plugins(catalog)},
+                 {"browserTools", browser_tools_payload(config.cfg)},
+                 {"browserPermission", json::str(browser_permission(config.cfg))},
                  {"serverVersion", OPENTABS_VERSION},
-                 {"serverSourcePath", json::str(state.server_source_path)},
-                 {"skipPermissions", state.skip_permissions}};
+                 {"serverSourcePath", json::str(config.server_source_path)},
+                 {"skipPermissions", config.skip_permissions}};
   // The hash the installed bundle itself carries, read at each use as the original does: the
   // side panel compares it with the hash it was built with, so it must come from the folder
   // Chrome loaded (which may hold an extension opentabs did not install), not from our files.
-  if (auto hash = installed_extension_hash(state.paths.extension_dir()); !hash.empty())
+  if (auto hash = installed_extension_hash(config.paths.extension_dir()); !hash.empty())
     o["extensionHash"] = json::str(hash);
   return o;
 }
 
-json::object config_state(const server_state& state, const extension_hub& hub) {
+json::object config_state(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp,
+                          const extension_hub& hub) {
   std::vector<const plugins::plugin*> sorted;
-  for (const auto& p : state.plugins) sorted.push_back(&p);
+  for (const auto& p : catalog.plugins) sorted.push_back(&p);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
   json::array plugins;
   for (const auto* p : sorted)
-    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(state, *p), tab_state_of(hub, p->name()),
-                                                           state.update_for(*p)));
-  auto o = sync_full_params(state);
+    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(config.cfg, *p), tab_state_of(hub, p->name()),
+                                                           catalog.update_for(*p)));
+  auto o = sync_full_params(config, catalog);
   o["plugins"] = std::move(plugins);
-  o["webmcpSites"] = webmcp_sites_payload(state);  // side panel WebMCP card (opentabs addition)
+  o["webmcpSites"] = webmcp_sites_payload(config.cfg, webmcp);  // side panel WebMCP card (opentabs addition)
   return o;
 }
 
@@ -122,31 +123,31 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
                             const mcp::client_counts& in_use) {
   json::array details;
   std::size_t plugin_tools = 0;
-  for (const auto& p : state.plugins) {
+  for (const auto& p : state.catalog.plugins) {
     json::array tool_names;
     for (const auto& t : p.tools) tool_names.push_back(json::str(t.name));
     plugin_tools += p.tools.size();
     json::array patterns;
     for (const auto& u : p.settings.url_patterns) patterns.push_back(json::str(u));
-    auto logs = state.plugin_logs.find(p.name());
+    auto logs = state.stats.plugin_logs.find(p.name());
     json::object d{{"name", json::str(p.name())},
                    {"displayName", json::str(p.loaded.display_name)},
                    {"toolCount", p.tools.size()},
                    {"tools", std::move(tool_names)},
                    {"urlPatterns", std::move(patterns)},
-                   {"permission", json::str(tools::to_string(config::plugin_permission(state.cfg, p.name())))},
+                   {"permission", json::str(tools::to_string(config::plugin_permission(state.config.cfg, p.name())))},
                    {"tabState", json::str(tab_state_of(hub, p.name()))},
                    {"tabs", tabs_of(hub, p.name())},
                    {"source", json::str(p.loaded.source)},
                    {"sdkVersion", p.loaded.sdk_version ? json::str(*p.loaded.sdk_version) : json::value(nullptr)},
-                   {"logBufferSize", logs == state.plugin_logs.end() ? 0 : logs->second.size()},
+                   {"logBufferSize", logs == state.stats.plugin_logs.end() ? 0 : logs->second.size()},
                    {"needsSetup", p.needs_setup}};
     if (p.loaded.config_schema) d["configSchema"] = *p.loaded.config_schema;
     if (!p.loaded.icon_svg.empty()) d["iconSvg"] = json::str(p.loaded.icon_svg);
     details.push_back(std::move(d));
   }
   json::array failed, discovery;
-  for (const auto& e : state.discovery_errors) {
+  for (const auto& e : state.catalog.discovery_errors) {
     failed.push_back(json::object{{"path", json::str(e.specifier)}, {"error", json::str(e.error)}});
     discovery.push_back(json::object{
         {"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}, {"source", json::str(e.source)}});
@@ -154,10 +155,10 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
   json::array browser_names, disabled;
   for (const auto& t : tools::browser_tool_catalog()) {
     browser_names.push_back(json::str(t.name));
-    if (config::configured_permission(state.cfg, "browser", t.name) == tools::permission::off)
+    if (config::configured_permission(state.config.cfg, "browser", t.name) == tools::permission::off)
       disabled.push_back(json::str(t.name));
   }
-  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - state.started).count();
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - state.stats.started).count();
   json::object audit_summary = state.audit.summary(now_epoch_ms()).to_json();
   if (state.audit.disk_failures() > 0) {
     audit_summary["diskFailures"] = state.audit.disk_failures();
@@ -167,31 +168,31 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"status", "ok"},
       {"version", OPENTABS_VERSION},
       {"sdkVersion", kSdkVersion},
-      {"mode", state.dev ? "dev" : "production"},
+      {"mode", state.config.dev ? "dev" : "production"},
       {"extensionConnected", hub.connected()},
       {"extensionConnections", hub.connection_count()},
       {"mcpClients", mcp_sessions},
       {"mcpClientsActive", in_use.active()},
       {"mcpSessionsIdle", in_use.idle_sessions},
-      {"plugins", state.plugins.size()},
+      {"plugins", state.catalog.plugins.size()},
       {"pluginDetails", std::move(details)},
       {"failedPlugins", std::move(failed)},
-      {"toolCount", state.registry.all().size()},
+      {"toolCount", state.catalog.registry.all().size()},
       {"browserToolCount", tools::browser_tool_catalog().size()},
       {"pluginToolCount", plugin_tools},
       {"browserToolNames", std::move(browser_names)},
       {"disabledBrowserTools", std::move(disabled)},
-      {"skipPermissions", state.skip_permissions},
+      {"skipPermissions", state.config.skip_permissions},
       {"uptime", uptime},
-      {"reloadCount", state.reloads.count},
-      {"lastReloadTimestamp", state.reloads.last_timestamp_ms},
-      {"lastReloadDurationMs", state.reloads.last_duration_ms},
+      {"reloadCount", state.stats.reloads.count},
+      {"lastReloadTimestamp", state.stats.reloads.last_timestamp_ms},
+      {"lastReloadDurationMs", state.stats.reloads.last_duration_ms},
       {"stateSchemaVersion", 8},
       {"discoveryErrors", std::move(discovery)},
-      {"fileWatcher", json::object{{"watchedPlugins", state.watcher.watched_plugins},
+      {"fileWatcher", json::object{{"watchedPlugins", state.stats.watcher.watched_plugins},
                                    {"pendingPlugins", 0},
-                                   {"lastPollAt", state.watcher.last_poll_ms ? json::value(state.watcher.last_poll_ms) : json::value(nullptr)},
-                                   {"pollDetections", state.watcher.poll_detections}}},
+                                   {"lastPollAt", state.stats.watcher.last_poll_ms ? json::value(state.stats.watcher.last_poll_ms) : json::value(nullptr)},
+                                   {"pollDetections", state.stats.watcher.poll_detections}}},
       {"auditSummary", std::move(audit_summary)}};
 }
 

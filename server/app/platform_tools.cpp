@@ -107,7 +107,7 @@ tools::call_result platform_tools::call(const tools::tool_def& tool, const json:
 
 tools::call_result platform_tools::not_found(const std::string& name) const {
   std::string names;
-  for (const auto& p : state_.plugins) names += (names.empty() ? "" : ", ") + p.name();
+  for (const auto& p : catalog_.plugins) names += (names.empty() ? "" : ", ") + p.name();
   return tools::call_result::text("Plugin \"" + name + "\" not found. Available plugins: " +
                                       (names.empty() ? std::string("(none)") : names),
                                   true);
@@ -115,7 +115,7 @@ tools::call_result platform_tools::not_found(const std::string& name) const {
 
 tools::call_result platform_tools::inspect(const json::object& args) {
   std::string name(*json::get_string(args, "plugin"));
-  const auto* p = state_.find_plugin(name);
+  const auto* p = catalog_.find_plugin(name);
   if (!p) return not_found(name);
   const auto& l = p->loaded;
   json::object out{{"plugin", json::str(l.name)}, {"version", json::str(l.version)}};
@@ -139,7 +139,7 @@ tools::call_result platform_tools::mark_reviewed(const json::object& args) {
   std::string version(*json::get_string(args, "version"));
   std::string token(*json::get_string(args, "reviewToken"));
   auto level = *tools::parse_permission(*json::get_string(args, "permission"));
-  const auto* p = state_.find_plugin(name);
+  const auto* p = catalog_.find_plugin(name);
   if (!p) return not_found(name);
   if (p->loaded.version != version)
     return tools::call_result::text("Version mismatch: plugin \"" + name + "\" is v" + p->loaded.version +

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app/permission_grants.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
 #include "app/tool_backend.hpp"
 #include "tools/tool.hpp"
 #include "tools/tool_service.hpp"
@@ -42,7 +42,7 @@ std::vector<tools::tool_def> platform_tool_defs();
 class platform_tools final : public tool_backend {
  public:
   // `grants` keeps {permission, reviewedVersion} for a plugin and announces the change.
-  platform_tools(server_state& state, permission_grants& grants) : state_(state), grants_(grants) {}
+  platform_tools(const plugin_catalog& catalog, permission_grants& grants) : catalog_(catalog), grants_(grants) {}
 
   bool behind_gate() const override { return false; }
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
@@ -54,7 +54,7 @@ class platform_tools final : public tool_backend {
   // "Plugin "x" not found. Available plugins: a, b" (as plugin_list_tabs says it).
   tools::call_result not_found(const std::string& name) const;
 
-  server_state& state_;
+  const plugin_catalog& catalog_;
   permission_grants& grants_;
   review_tokens tokens_;
 };

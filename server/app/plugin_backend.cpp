@@ -23,7 +23,7 @@ status plugin_backend::check_arguments(const schema::validator& validator, const
 }
 
 result<std::int64_t> plugin_backend::instance_tab(const tools::tool_def& tool, const std::string& instance) const {
-  const auto* p = state_.find_plugin(tool.plugin);
+  const auto* p = catalog_.find_plugin(tool.plugin);
   const json::value* pattern = p ? p->settings.instance_map.if_contains(instance) : nullptr;
   if (!pattern || !pattern->is_string()) {
     std::string valid;

@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "app/extension_hub.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
 #include "app/tool_backend.hpp"
 
 namespace opentabs::app {
@@ -17,8 +17,8 @@ inline constexpr std::size_t kMaxConcurrentPerPlugin = 25;
 
 class plugin_backend final : public tool_backend {
  public:
-  // `state` gives the loaded plugins (their instance maps), read at each call.
-  plugin_backend(const server_state& state, extension_hub& hub) : state_(state), hub_(hub) {}
+  // `catalog` gives the loaded plugins (their instance maps), read at each call.
+  plugin_backend(const plugin_catalog& catalog, extension_hub& hub) : catalog_(catalog), hub_(hub) {}
 
   bool needs_extension() const override { return true; }
   call_target take_target(json::object& args) const override;
@@ -31,7 +31,7 @@ class plugin_backend final : public tool_backend {
   result<std::int64_t> instance_tab(const tools::tool_def& tool, const std::string& instance) const;
   net::awaitable<tools::call_result> send(admitted_call& call, std::optional<std::int64_t> tab_id);
 
-  const server_state& state_;
+  const plugin_catalog& catalog_;
   extension_hub& hub_;
 };
 

@@ -114,11 +114,12 @@ struct plugin_manager::npm_run {
   bool ok() const { return outcome.exit_code == 0; }
 };
 
-plugin_manager::plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, fs::path home,
+plugin_manager::plugin_manager(net::task_group& tasks, server_config& config, plugin_catalog& catalog, extension_hub& hub, fs::path home,
                                reload_pipeline& reload, announcer& announce, npm_timing timing)
     : tasks_(tasks),
       ex_(tasks.executor()),
-      state_(state),
+      config_(config),
+      catalog_(catalog),
       hub_(hub),
       home_(std::move(home)),
       reload_(reload),
@@ -194,12 +195,12 @@ std::optional<plugin_manager::found_plugin> plugin_manager::find_installed(std::
     return found_plugin{p.name(), p.loaded.display_name, p.loaded.version, p.loaded.package_name,
                         p.loaded.source, p.loaded.source_path, p.tools.size()};
   };
-  if (const auto* p = state_.find_plugin(name)) return summary(*p);
+  if (const auto* p = catalog_.find_plugin(name)) return summary(*p);
   auto candidates = npm::plugin_package_candidates(name);
   if (!candidates) return std::nullopt;
   for (const auto& c : *candidates) {
     auto derived = plugins::plugin_name_from_package(c);
-    for (const auto& p : state_.plugins)
+    for (const auto& p : catalog_.plugins)
       if (p.loaded.package_name == c || (derived && p.name() == *derived)) return summary(p);
   }
   return std::nullopt;
@@ -291,14 +292,14 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
   co_await reload_.reload_off_thread(true);
 
   auto derived = plugins::plugin_name_from_package(installed);
-  for (const auto& p : state_.plugins) {
+  for (const auto& p : catalog_.plugins) {
     if (p.loaded.package_name == installed || (derived && p.name() == *derived)) {
       log::info("plugin \"" + p.name() + "\" " + p.loaded.version + " installed (" + std::to_string(p.tools.size()) +
                 " tools); it starts disabled until reviewed");
       co_return plugin_result(p.name(), p.loaded.display_name, p.loaded.version, p.tools.size());
     }
   }
-  for (const auto& e : state_.discovery_errors)
+  for (const auto& e : catalog_.discovery_errors)
     if (e.specifier == installed)
       co_return failed(errc::unsupported, "Package \"" + installed + "\" was installed but could not be loaded as an OpenTabs plugin: " + e.error);
   co_return failed(errc::unsupported, "Package \"" + installed +
@@ -340,8 +341,8 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
 result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
   std::vector<std::string> entries;
   std::error_code ec;
-  for (const auto& spec : state_.cfg.local_plugins) {
-    auto r = plugins::resolve_specifier(spec, home_, state_.paths.dir);
+  for (const auto& spec : config_.cfg.local_plugins) {
+    auto r = plugins::resolve_specifier(spec, home_, config_.paths.dir);
     bool same = false;
     if (r.path) {
       auto real = fs::canonical(*r.path, ec);
@@ -352,15 +353,15 @@ result<bool> plugin_manager::drop_local_plugin(const found_plugin& p) {
     if (same) entries.push_back(spec);
   }
   if (entries.empty()) {
-    for (const auto& dir : state_.cfg.local_plugin_dirs) {
-      auto r = plugins::resolve_specifier(dir, home_, state_.paths.dir);
+    for (const auto& dir : config_.cfg.local_plugin_dirs) {
+      auto r = plugins::resolve_specifier(dir, home_, config_.paths.dir);
       if (r.path && fs::canonical(*r.path, ec) == p.source_path.parent_path())
         return invalid("Plugin \"" + p.name + "\" is found through the localPluginDirs entry " + quote_for_error(dir, 200) +
                        "; delete its directory " + p.source_path.string() + " or remove that entry");
     }
     return invalid("Plugin \"" + p.name + "\" was not found in localPlugins in config.json");
   }
-  auto w = state_.store.update([entries](json::object& root) -> result<bool> {
+  auto w = config_.store.update([entries](json::object& root) -> result<bool> {
     bool changed = false;
     for (const auto& e : entries) changed |= config::remove_from_string_list(root, "localPlugins", e);
     return changed;
@@ -407,7 +408,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
   auto spec = required_string(params, "specifier", kMaxPathLength);
   if (!spec) co_return spec.err();
   const plugins::discovery_error* failure = nullptr;
-  for (const auto& e : state_.discovery_errors)
+  for (const auto& e : catalog_.discovery_errors)
     if (e.specifier == *spec) failure = &e;
   if (!failure) co_return invalid("No failed plugin has the specifier " + quote_for_error(*spec, 200));
   std::string source = failure->source;
@@ -423,14 +424,14 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     if (!r) co_return r.err();
     if (!r->ok()) co_return npm::failure_error(r->failure, npm::failure_message("uninstall", *spec, r->failure));
   } else {
-    const auto& cfg = state_.cfg;
+    const auto& cfg = config_.cfg;
     auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), *spec) != list.end(); };
     std::string list_key = in(cfg.local_plugins) ? "localPlugins" : in(cfg.local_plugin_dirs) ? "localPluginDirs" : "";
     if (list_key.empty())
       co_return invalid("The failed plugin " + quote_for_error(*spec, 200) +
                         " was found through localPluginDirs; delete or fix that directory, or remove its parent from "
                         "localPluginDirs");
-    auto w = state_.store.update([list_key, spec = *spec](json::object& root) -> result<bool> {
+    auto w = config_.store.update([list_key, spec = *spec](json::object& root) -> result<bool> {
       return config::remove_from_string_list(root, list_key, spec);
     });
     if (!w) co_return failed(errc::io, "Could not save config.json: " + w.err().message);
@@ -474,7 +475,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
     std::string problem;
   };
   auto checks = std::make_shared<std::vector<check>>();
-  for (const auto& p : state_.plugins)
+  for (const auto& p : catalog_.plugins)
     if (p.loaded.source == "npm" && npm::is_plugin_package_name(p.loaded.package_name))
       checks->push_back({p.loaded.package_name, p.loaded.version, std::nullopt, {}});
   if (checks->empty()) {
@@ -506,7 +507,7 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
       ++unreachable;
       if (first_problem.empty()) first_problem = c.problem;
       // npm could not say this time: what an earlier check found still holds.
-      if (auto known = state_.plugin_updates.find(c.package); known != state_.plugin_updates.end()) found.insert(*known);
+      if (auto known = catalog_.plugin_updates.find(c.package); known != catalog_.plugin_updates.end()) found.insert(*known);
       continue;
     }
     if (npm::is_newer(c.current, *c.latest))
@@ -531,14 +532,14 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
 }
 
 void plugin_manager::set_updates(std::map<std::string, plugins::update_info, std::less<>> found) {
-  if (found == state_.plugin_updates) return;
-  state_.plugin_updates = std::move(found);
+  if (found == catalog_.plugin_updates) return;
+  catalog_.plugin_updates = std::move(found);
   announce_.plugins_changed();
 }
 
 void plugin_manager::forget_update(const std::string& package_name) {
   // No announcement: the reload that follows sends the new state anyway.
-  state_.plugin_updates.erase(package_name);
+  catalog_.plugin_updates.erase(package_name);
 }
 
 void plugin_manager::start_update_checks() {
@@ -556,7 +557,7 @@ net::awaitable<void> plugin_manager::update_check_loop() {
     update_timer_.expires_after(wait);
     auto [ec] = co_await update_timer_.async_wait(net::as_value);
     if (ec || stopping_) break;
-    const auto minutes = state_.cfg.update_check_interval_minutes;
+    const auto minutes = config_.cfg.update_check_interval_minutes;
     if (minutes <= 0) {
       wait = std::chrono::minutes(1);  // paused: look at the config again in a minute
       continue;

@@ -22,7 +22,8 @@
 #include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
 #include "app/reload_pipeline.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/server_config.hpp"
 #include "json/json.hpp"
 #include "net/asio.hpp"
 #include "net/task_group.hpp"
@@ -57,7 +58,7 @@ class plugin_manager {
   // (the server's background group: shutdown closes and awaits it).  After a change the
   // plugins are rediscovered through `reload` (which announces the result); a changed set
   // of known updates is announced through `announce` (plugins.changed carries them).
-  plugin_manager(net::task_group& tasks, server_state& state, extension_hub& hub, std::filesystem::path home,
+  plugin_manager(net::task_group& tasks, server_config& config, plugin_catalog& catalog, extension_hub& hub, std::filesystem::path home,
                  reload_pipeline& reload, announcer& announce, npm_timing timing = npm_timing_from_env());
 
   // Adds plugin.search, plugin.install, plugin.updateFromRegistry, plugin.remove,
@@ -106,7 +107,8 @@ class plugin_manager {
 
   net::task_group& tasks_;
   asio::any_io_executor ex_;
-  server_state& state_;
+  server_config& config_;    // its store writes the local plugin lists
+  plugin_catalog& catalog_;  // it records the updates a check found
   extension_hub& hub_;
   std::filesystem::path home_;
   reload_pipeline& reload_;

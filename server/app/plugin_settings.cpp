@@ -42,22 +42,23 @@ std::optional<std::string> settings_problem(const std::vector<plugins::plugin>& 
   return std::nullopt;
 }
 
-plugin_settings::plugin_settings(server_state& state, reload_pipeline& reload) : state_(state), reload_(reload) {}
+plugin_settings::plugin_settings(server_config& config, const plugin_catalog& catalog, reload_pipeline& reload)
+    : config_(config), catalog_(catalog), reload_(reload) {}
 
 std::optional<std::string> plugin_settings::problem(const std::string& plugin, const json::object& settings) const {
-  return settings_problem(state_.plugins, plugin, settings);
+  return settings_problem(catalog_.plugins, plugin, settings);
 }
 
 std::string plugin_settings::store(const std::string& plugin, const json::object& settings) {
   json::object values = settings;
-  if (const auto* p = state_.find_plugin(plugin)) {
+  if (const auto* p = catalog_.find_plugin(plugin)) {
     auto v = plugins::validate_settings(p->loaded.config_fields, settings);
     if (!v) return v.err().message;
     values = std::move(*v);
   } else if (auto problem = unloaded_plugin_settings_problem(plugin, settings)) {
     return "Settings validation failed: " + *problem;
   }
-  auto r = state_.store.update([plugin, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
+  auto r = config_.store.update([plugin, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
   if (!r) return "Could not save config.json: " + r.err().message;
   reload_.reload(true);
   return {};
@@ -67,14 +68,14 @@ std::string plugin_settings::grant_reviewed(const std::string& plugin, tools::pe
   config::plugin_permission_change change;
   change.level = level;
   change.reviewed_version = version;
-  auto r = state_.store.update([plugin, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
+  auto r = config_.store.update([plugin, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, plugin, change); });
   if (!r) return "Could not save config.json: " + r.err().message;
   reload_.apply_own_change(false, &r->cfg);
   return {};
 }
 
 void plugin_settings::always_allow(const tools::tool_def& tool) {
-  auto r = state_.store.update([plugin = tool.plugin, name = tool.base_name](json::object& root) -> result<bool> {
+  auto r = config_.store.update([plugin = tool.plugin, name = tool.base_name](json::object& root) -> result<bool> {
     return config::set_tool_permission(root, plugin, name, tools::permission::auto_);
   });
   if (!r) log::warn("could not save \"always allow\": " + r.err().message);

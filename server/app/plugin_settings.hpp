@@ -11,7 +11,8 @@
 
 #include "app/permission_grants.hpp"
 #include "app/reload_pipeline.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/server_config.hpp"
 #include "json/json.hpp"
 #include "plugins/plugin.hpp"
 #include "tools/tool.hpp"
@@ -31,7 +32,7 @@ std::optional<std::string> settings_problem(const std::vector<plugins::plugin>& 
 
 class plugin_settings final : public permission_grants {
  public:
-  plugin_settings(server_state& state, reload_pipeline& reload);
+  plugin_settings(server_config& config, const plugin_catalog& catalog, reload_pipeline& reload);
 
   // handler_context::validate_settings (config.setPluginSettings from the extension).
   std::optional<std::string> problem(const std::string& plugin, const json::object& settings) const;
@@ -44,7 +45,8 @@ class plugin_settings final : public permission_grants {
   void always_allow(const tools::tool_def& tool) override;
 
  private:
-  server_state& state_;
+  server_config& config_;  // its store writes config.json
+  const plugin_catalog& catalog_;
   reload_pipeline& reload_;
 };
 

@@ -63,9 +63,12 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
                                                              : plugins::canonical_tool_name(plugin, base_name);
 }
 
-reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, fs::path home)
+reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_config& config, plugin_catalog& catalog, reload_stats& reloads,
+                                 announcer& announce, fs::path home)
     : ex_(ex),
-      state_(state),
+      config_(config),
+      catalog_(catalog),
+      reloads_(reloads),
       announce_(announce),
       home_(std::move(home)),
       reload_done_(ex),
@@ -76,7 +79,7 @@ reload_pipeline::~reload_pipeline() { reader_.join(); }
 reload_pipeline::prepared reload_pipeline::prepare() {
   prepared prep;
   prep.started = std::chrono::steady_clock::now();
-  auto loaded = state_.store.load();
+  auto loaded = config_.store.load();
   if (!loaded) {
     // Keep serving with the last good configuration.
     prep.config_error = loaded.err().message;
@@ -84,24 +87,24 @@ reload_pipeline::prepared reload_pipeline::prepare() {
   } else {
     for (const auto& w : loaded->warnings) log::warn(w);
     prep.cfg = loaded->cfg;
-    log::original_line("Config loaded from " + state_.store.path().string());
+    log::original_line("Config loaded from " + config_.store.path().string());
   }
-  prep.cfg_stamp = state_.store.last_stamp();
-  if (auto s = config::ensure_secret(state_.paths.auth_json())) {
+  prep.cfg_stamp = config_.store.last_stamp();
+  if (auto s = config::ensure_secret(config_.paths.auth_json())) {
     for (const auto& w : s->warnings) log::warn(w);
-    if (s->generated) log::info("generated a new secret in " + state_.paths.auth_json().string());
+    if (s->generated) log::info("generated a new secret in " + config_.paths.auth_json().string());
     prep.secret = s->secret;
   } else {
     log::error(s.err().message);
   }
-  plugins::remove_exec_leftovers(state_.paths.adapters_dir());
+  plugins::remove_exec_leftovers(config_.paths.adapters_dir());
 
-  const config::config_file& cfg = prep.cfg ? *prep.cfg : state_.cfg;
+  const config::config_file& cfg = prep.cfg ? *prep.cfg : config_.cfg;
   plugins::discovery_input& in = prep.discovery;
   in.local_plugins = cfg.local_plugins;
   in.local_plugin_dirs = cfg.local_plugin_dirs;
   in.additional_allowed_directories = cfg.additional_allowed_directories;
-  in.config_dir = state_.paths.dir;
+  in.config_dir = config_.paths.dir;
   in.home = home_;
   std::error_code ec;
   in.tmpdir = fs::temp_directory_path(ec);
@@ -154,23 +157,23 @@ net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce)
 reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, bool announce) {
   reload_outcome out;
   if (prep.cfg) {
-    state_.cfg = std::move(*prep.cfg);
+    config_.cfg = std::move(*prep.cfg);
   } else {
     out.ok = false;
     out.error = prep.config_error;
   }
-  state_.cfg_stamp = prep.cfg_stamp;
-  auto old_secret = state_.secret;
-  if (prep.secret) state_.secret = std::move(*prep.secret);
+  config_.cfg_stamp = prep.cfg_stamp;
+  auto old_secret = config_.secret;
+  if (prep.secret) config_.secret = std::move(*prep.secret);
   for (const auto& w : found.warnings) log::warn(w);
 
   reload_news news;
-  for (const auto& p : state_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
+  for (const auto& p : catalog_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
   std::vector<plugins::plugin> next;
   for (auto& l : found.plugins) {
     for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
-    auto it = state_.cfg.settings.find(l.name);
-    next.push_back(plugins::make_plugin(std::move(l), it == state_.cfg.settings.end() ? nullptr : &it->second));
+    auto it = config_.cfg.settings.find(l.name);
+    next.push_back(plugins::make_plugin(std::move(l), it == config_.cfg.settings.end() ? nullptr : &it->second));
     for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
   }
   for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
@@ -178,22 +181,22 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
     log::original_line("Discovered plugin: " + p.name() + " v" + p.loaded.version + " (" + p.loaded.source + ")");
   log::original_line("Plugin discovery complete: " + std::to_string(next.size()) + " plugin(s), " +
                      std::to_string(found.errors.size()) + " failed");
-  if (state_.dev)
+  if (config_.dev)
     for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, next)) log::original_line("IIFE updated for " + p->name());
-  state_.plugins = std::move(next);
-  state_.discovery_errors = std::move(found.errors);
+  catalog_.plugins = std::move(next);
+  catalog_.discovery_errors = std::move(found.errors);
 
   // Reviews of plugins whose version changed no longer hold (spec §2.2).
   std::map<std::string, std::string> versions;
-  for (const auto& p : state_.plugins) versions[p.name()] = p.loaded.version;
+  for (const auto& p : catalog_.plugins) versions[p.name()] = p.loaded.version;
   // The store may keep the edit to run again once config.json.lock is free: by value.
   auto reset = std::make_shared<std::vector<std::string>>();
-  auto r = state_.store.update([versions, reset](json::object& root) -> result<bool> {
+  auto r = config_.store.update([versions, reset](json::object& root) -> result<bool> {
     *reset = config::reset_stale_reviews(root, versions);
     return !reset->empty();
   });
   if (r && !reset->empty()) {
-    state_.cfg = r->cfg;
+    config_.cfg = r->cfg;
     for (const auto& n : *reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
   }
   // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
@@ -203,28 +206,28 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
   if (defer_adapters_) {
     defer_adapters_ = false;
     std::vector<const plugins::loaded_plugin*> loaded_ptrs;
-    for (const auto& p : state_.plugins) loaded_ptrs.push_back(&p.loaded);
+    for (const auto& p : catalog_.plugins) loaded_ptrs.push_back(&p.loaded);
     deferred_adapters_ = plugins::adapter_files_for(loaded_ptrs);
   } else {
     rewrite_adapter_files();
   }
 
   std::vector<tools::tool_def> plugin_tools;
-  for (auto& p : state_.plugins)
+  for (auto& p : catalog_.plugins)
     for (auto& t : p.tools) {
-      t.name = listed_tool_name(t.plugin, t.base_name, state_.cfg.tool_names);
+      t.name = listed_tool_name(t.plugin, t.base_name, config_.cfg.tool_names);
       plugin_tools.push_back(t);
     }
-  state_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+  catalog_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
 
-  out.plugins = state_.plugins.size();
+  out.plugins = catalog_.plugins.size();
   out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prep.started).count();
-  ++state_.reloads.count;
-  state_.reloads.last_timestamp_ms = now_epoch_ms();
-  state_.reloads.last_duration_ms = out.duration_ms;
+  ++reloads_.count;
+  reloads_.last_timestamp_ms = now_epoch_ms();
+  reloads_.last_duration_ms = out.duration_ms;
 
   if (announce) {
-    news.secret_rotated = !old_secret.empty() && old_secret != state_.secret;
+    news.secret_rotated = !old_secret.empty() && old_secret != config_.secret;
     announce_.reloaded(news);
   }
   last_applied_ = out;
@@ -255,15 +258,15 @@ net::awaitable<void> reload_pipeline::wait_for_running_reload() { co_await reloa
 void reload_pipeline::rewrite_adapter_files() {
   if (before_adapter_writes_) before_adapter_writes_();
   std::vector<const plugins::loaded_plugin*> loaded;
-  for (const auto& p : state_.plugins) loaded.push_back(&p.loaded);
-  auto files = plugins::write_adapter_files(state_.paths.adapters_dir(), loaded);
+  for (const auto& p : catalog_.plugins) loaded.push_back(&p.loaded);
+  auto files = plugins::write_adapter_files(config_.paths.adapters_dir(), loaded);
   for (const auto& e : files.errors) log::warn("adapter files: " + e);
   if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
 }
 
 void reload_pipeline::defer_locked_config_writes() {
-  state_.store.set_lock_patience(std::chrono::milliseconds(0));
-  state_.store.defer_when_locked([this] {
+  config_.store.set_lock_patience(std::chrono::milliseconds(0));
+  config_.store.defer_when_locked([this] {
     if (writing_pending_config_) return;
     writing_pending_config_ = true;
     asio::co_spawn(ex_, write_pending_config(), net::log_failure("config write"));
@@ -273,12 +276,12 @@ void reload_pipeline::defer_locked_config_writes() {
 net::awaitable<void> reload_pipeline::write_pending_config() {
   asio::steady_timer pause(ex_);
   std::string last_problem;
-  while (state_.store.has_pending()) {
+  while (config_.store.has_pending()) {
     pause.expires_after(config::config_lock::retry_interval);
     co_await pause.async_wait(net::as_value);
-    auto r = state_.store.write_pending();
+    auto r = config_.store.write_pending();
     if (r) {
-      log::info("config.json: saved the change that waited for " + config::config_lock::lock_path_for(state_.store.path()).string());
+      log::info("config.json: saved the change that waited for " + config::config_lock::lock_path_for(config_.store.path()).string());
       // A full reload: the lock's holder may have changed config.json too (a plugin build
       // adds to localPlugins), and this write moves the stamp the watcher compares.
       reload(true);
@@ -299,8 +302,8 @@ void reload_pipeline::apply_own_change(bool rediscover, const config::config_fil
     // `saved` came from the update just made, which re-read config.json under the lock, so
     // it holds every other writer's earlier change too; its stamp is the version written.
     // Restamping from the disk here could swallow a change another process made since.
-    state_.cfg = *saved;
-    state_.cfg_stamp = state_.store.last_stamp();
+    config_.cfg = *saved;
+    config_.cfg_stamp = config_.store.last_stamp();
   }
   announce_.config_changed();
 }

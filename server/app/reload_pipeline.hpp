@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "app/announcer.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/runtime_stats.hpp"
+#include "app/server_config.hpp"
 #include "config/config.hpp"
 #include "config/config_store.hpp"
 #include "net/asio.hpp"
@@ -45,7 +47,8 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
 
 class reload_pipeline {
  public:
-  reload_pipeline(asio::any_io_executor ex, server_state& state, announcer& announce, std::filesystem::path home);
+  reload_pipeline(asio::any_io_executor ex, server_config& config, plugin_catalog& catalog, reload_stats& reloads,
+                  announcer& announce, std::filesystem::path home);
   ~reload_pipeline();
 
   // Reloads now, on this thread.  A config.json that does not parse keeps the last good
@@ -105,7 +108,9 @@ class reload_pipeline {
   net::awaitable<void> write_pending_config();
 
   asio::any_io_executor ex_;
-  server_state& state_;
+  server_config& config_;    // a reload replaces the config and the secret
+  plugin_catalog& catalog_;  // and the plugins and the registry, as a whole
+  reload_stats& reloads_;
   announcer& announce_;
   std::filesystem::path home_;
   asio::steady_timer reload_done_;  // cancelled when a coalesced reload finished

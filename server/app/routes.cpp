@@ -43,7 +43,7 @@ std::optional<std::string_view> param(const codec::http_request& req, std::strin
 
 }  // namespace
 
-router::router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
+router::router(const server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
                plugin_settings& settings, mcp::endpoint& mcp, mcp::endpoint& gateway, route_options options)
     : state_(state),
       hub_(hub),
@@ -69,7 +69,7 @@ net::head_verdict router::screen(const codec::http_request& head) const {
   }
   if (path == "/ws") {
     // The WebSocket credential travels in Sec-WebSocket-Protocol, never as a bearer token.
-    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.secret, proof_check()).authorized) {
+    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.config.secret, proof_check()).authorized) {
       // The browser only shows a failed handshake; a real 401 on the raw socket tells
       // other clients what went wrong.
       auto r = http_response::error(401, "unauthorized", "Unauthorized");
@@ -203,7 +203,7 @@ net::awaitable<void> router::route(net::http_exchange& ex, bool authed) {
 }
 
 net::awaitable<void> route_table::ws(router& r, request q) {
-  auto creds = check_ws_subprotocols(codec::offered_subprotocols(q.ex.request()), r.state_.secret, r.proof_check());
+  auto creds = check_ws_subprotocols(codec::offered_subprotocols(q.ex.request()), r.state_.config.secret, r.proof_check());
   if (!codec::is_websocket_upgrade(q.ex.request())) {
     q.ex.respond(http_response::error(426, "upgrade_required", "WebSocket upgrade required"));
     co_return;
@@ -280,16 +280,16 @@ net::awaitable<void> route_table::plugin_settings(router& r, request q) {
 
 bool router::authorization_matches(std::string_view header) const {
   if (auto token = peer_proof::token_from_authorization(header))
-    return peer_auth_.accepts(*token, state_.secret, peer_auth::clock::now());
-  return bearer_matches(header, state_.secret);
+    return peer_auth_.accepts(*token, state_.config.secret, peer_auth::clock::now());
+  return bearer_matches(header, state_.config.secret);
 }
 
 std::function<bool(std::string_view)> router::proof_check() const {
-  return [this](std::string_view token) { return peer_auth_.accepts(token, state_.secret, peer_auth::clock::now()); };
+  return [this](std::string_view token) { return peer_auth_.accepts(token, state_.config.secret, peer_auth::clock::now()); };
 }
 
 void router::answer_challenge(net::http_exchange& ex) {
-  auto answer = peer_auth_.challenge(ex.request().query_param("clientNonce"), state_.secret, peer_auth::clock::now());
+  auto answer = peer_auth_.challenge(ex.request().query_param("clientNonce"), state_.config.secret, peer_auth::clock::now());
   if (!answer) {
     ex.respond(http_response::error(400, "invalid_request", answer.err().message));
     return;

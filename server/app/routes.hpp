@@ -26,7 +26,7 @@ struct route_options {
 class router {
  public:
   // `reload` serves POST /reload (coalesced), `settings` POST /plugin-settings.
-  router(server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
+  router(const server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
          plugin_settings& settings, mcp::endpoint& mcp, mcp::endpoint& gateway, route_options options);
 
   // Decides on a request head alone, before its body is read (Host, Origin, the secret,
@@ -50,7 +50,7 @@ class router {
   std::function<bool(std::string_view)> proof_check() const;
   void answer_challenge(net::http_exchange& ex);
 
-  server_state& state_;
+  const server_state& state_;  // the secret, the audit log and /health, which reports every piece
   extension_hub& hub_;
   tool_pipeline& pipeline_;
   reload_pipeline& reload_;

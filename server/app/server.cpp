@@ -116,16 +116,16 @@ class server_app {
         tasks_(io.get_executor()),
         hub_(io.get_executor(), timing_from_env()),
         confirm_(io.get_executor()),
-        announce_(state_, hub_, events_, tasks_),
-        reload_(io.get_executor(), state_, announce_, home),
-        settings_(state_, reload_),
-        platform_(state_, settings_),
-        webmcp_(state_, hub_, announce_),
-        browser_tools_(hub_, state_.paths.adapters_dir(),
-                       [this] { return output_locations_from_config(state_.cfg, state_.paths.dir, home_); }),
-        plugin_backend_(state_, hub_),
-        browser_backend_(state_, hub_, browser_tools_),
-        pipeline_(state_, hub_, confirm_, settings_,
+        announce_(state_.config, state_.catalog, state_.webmcp, hub_, events_, tasks_),
+        reload_(io.get_executor(), state_.config, state_.catalog, state_.stats.reloads, announce_, home),
+        settings_(state_.config, state_.catalog, reload_),
+        platform_(state_.catalog, settings_),
+        webmcp_(state_.webmcp, state_.catalog.registry, hub_, announce_),
+        browser_tools_(hub_, state_.config.paths.adapters_dir(),
+                       [this] { return output_locations_from_config(state_.config.cfg, state_.config.paths.dir, home_); }),
+        plugin_backend_(state_.catalog, hub_),
+        browser_backend_(state_.catalog, hub_, browser_tools_),
+        pipeline_(state_.config, state_.catalog, state_.audit, hub_, confirm_, settings_,
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
@@ -134,23 +134,23 @@ class server_app {
         router_(state_, hub_, pipeline_, reload_, settings_, mcp_, gateway_, route_options{o.conformance_mode}),
         http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
         signals_(io),
-        watcher_(io.get_executor(), state_, reload_, home,
+        watcher_(io.get_executor(), state_.config, state_.catalog, state_.stats.watcher, reload_, home,
                  std::chrono::milliseconds(
                      env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
-        plugin_manager_(tasks_, state_, hub_, home, reload_, announce_) {
-    state_.dev = o.dev;
+        plugin_manager_(tasks_, state_.config, state_.catalog, hub_, home, reload_, announce_) {
+    state_.config.dev = o.dev;
     // Caught from construction on, so that none of them kills a starting server.
     for (const auto& sig : platform::server_signals()) signals_.add(sig.number);
     if (auto v = env_number("OPENTABS_EXTENSION_WAIT_MS")) hub_.set_reconnect_wait(std::chrono::milliseconds(*v));
-    state_.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
-    state_.server_source_path = OPENTABS_SOURCE_DIR;
+    state_.config.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
+    state_.config.server_source_path = OPENTABS_SOURCE_DIR;
     hub_.set_on_open([this](ext_connection& c) { announce_.greet(c); });
     announce_.set_before_greeting([this] { reload_.rewrite_adapter_files(); });
     hub_.set_on_close([this](const std::string& id) {
       webmcp_.connection_closed(id);
       if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
     });
-    register_extension_handlers(hub_.methods(), handler_context{state_, hub_, confirm_, events_, reload_, settings_});
+    register_extension_handlers(hub_.methods(), handler_context{state_.config, state_.catalog, state_.webmcp, state_.stats.plugin_logs, hub_, confirm_, events_, reload_, settings_});
     plugin_manager_.register_methods(hub_.methods());
     webmcp_.register_methods(hub_.methods());
     http_.set_head_screen([this](const codec::http_request& head) { return router_.screen(head); });
@@ -167,22 +167,22 @@ class server_app {
       log::warn("MCP conformance suite's fixture tools. Never use this mode with a real browser.");
       log::warn("**************************************************************************");
     }
-    if (auto st = config::ensure_config_dir(state_.paths); !st) {
+    if (auto st = config::ensure_config_dir(state_.config.paths); !st) {
       std::fprintf(stderr, "opentabs: %s\n", st.err().message.c_str());
       return 1;
     }
     // Files derived from others (extension copy, adapters, server.json) are flushed by one
     // file-system flush on a thread of its own once the server is ready (util/background_sync.hpp);
     // without it (the folder cannot be opened), each is flushed before start-up goes on.
-    if (auto d = background_sync::open(state_.paths.dir)) {
+    if (auto d = background_sync::open(state_.config.paths.dir)) {
       durable_ = std::move(*d);
     } else {
       log::warn("flushing synchronously: " + d.err().message);
-      reload_.set_flush([dir = state_.paths.dir] {
+      reload_.set_flush([dir = state_.config.paths.dir] {
         if (auto st = sync_filesystem(dir); !st) log::warn(st.err().message);
       });
     }
-    if (auto removed = state_.store.remove_leftover_temp_files(); !removed)
+    if (auto removed = state_.config.store.remove_leftover_temp_files(); !removed)
       log::warn("could not remove leftover config.json temp files: " + removed.err().message);
     else if (*removed > 0)
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
@@ -203,7 +203,7 @@ class server_app {
     // The extension reads its default port from here when the user has not set one in the
     // side panel (an ephemeral or non-default port would otherwise be unreachable).
     // Rewritten at every start: flushed with the other derived files below.
-    const auto server_json = state_.paths.extension_dir() / "server.json";
+    const auto server_json = state_.config.paths.extension_dir() / "server.json";
     const auto port_text = json::dump(json::object{{"port", *port}}) + "\n";
     if (auto st = durable_ ? write_file_unsynced(server_json, port_text, 0644) : write_file_atomic(server_json, port_text, 0644);
         !st)
@@ -233,8 +233,8 @@ class server_app {
 
   // The extension folder and the hint given to users, before anything else needs them.
   void prepare_extension_folder() {
-    config::ensure_extension_dirs(state_.paths);
-    hub_.set_install_hint(state_.paths.extension_dir().string());
+    config::ensure_extension_dirs(state_.config.paths);
+    hub_.set_install_hint(state_.config.paths.extension_dir().string());
   }
 
   // The extension copy Chrome loads (spec §6.1), made once the server listens: creating its
@@ -252,8 +252,8 @@ class server_app {
     install_options options;
     options.defer_sync = durable_ != nullptr;
     const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
-    auto copy = [this, options, source = extension_source_dir(), target = state_.paths.extension_dir(), port, delay,
-                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.paths.adapters_dir()] {
+    auto copy = [this, options, source = extension_source_dir(), target = state_.config.paths.extension_dir(), port, delay,
+                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.config.paths.adapters_dir()] {
       for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
         std::this_thread::sleep_for(copy_retry_interval);
       auto installed = install_extension(source, target, options);
@@ -288,13 +288,13 @@ class server_app {
       log::warn("extension not installed: " + installed.err().message);
     } else {
       if (!installed->installed) {
-        log::warn(foreign_extension_notice(state_.paths.extension_dir(), installed->foreign_label));
-        hub_.set_install_hint(state_.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
+        log::warn(foreign_extension_notice(state_.config.paths.extension_dir(), installed->foreign_label));
+        hub_.set_install_hint(state_.config.paths.extension_dir().string() + " after `opentabs extension install --force` (it now holds " +
                               (installed->foreign_label.empty() ? std::string("another extension") : installed->foreign_label) +
                               ", which is backed up first)");
       }
       if (installed->first_install)
-        log::info("extension installed in " + state_.paths.extension_dir().string() +
+        log::info("extension installed in " + state_.config.paths.extension_dir().string() +
                   " — load it in Chrome: chrome://extensions → Developer mode → Load unpacked");
       if (installed->wrote && durable_) durable_->request();
     }
@@ -306,7 +306,7 @@ class server_app {
     std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), port);
     std::fflush(stdout);
     log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(port) + " (" +
-              std::to_string(state_.plugins.size()) + " plugins, " + std::to_string(state_.registry.all().size()) +
+              std::to_string(state_.catalog.plugins.size()) + " plugins, " + std::to_string(state_.catalog.registry.all().size()) +
               " tools)");
   }
 

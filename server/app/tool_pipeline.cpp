@@ -66,9 +66,12 @@ tools::call_result unknown_tool(const tool_registry& registry, const std::string
 
 }  // namespace
 
-tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm, permission_grants& grants,
+tool_pipeline::tool_pipeline(const server_config& config, const plugin_catalog& catalog, audit::audit_log& audit,
+                             extension_hub& hub, confirmations& confirm, permission_grants& grants,
                              tool_backends backends)
-    : state_(state),
+    : config_(config),
+      catalog_(catalog),
+      audit_(audit),
       hub_(hub),
       confirm_(confirm),
       grants_(grants),
@@ -77,19 +80,19 @@ tool_pipeline::tool_pipeline(server_state& state, extension_hub& hub, confirmati
       seal_(env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
 
 tools::permission tool_pipeline::effective_permission(const tools::tool_def& t) const {
-  return config::effective_permission(state_.cfg, t.plugin, t.base_name, state_.skip_permissions);
+  return config::effective_permission(config_.cfg, t.plugin, t.base_name, config_.skip_permissions);
 }
 
 std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
   std::vector<tools::listed_tool> out;
-  out.reserve(state_.registry.all().size());
-  for (const auto& t : state_.registry.all()) {
+  out.reserve(catalog_.registry.all().size());
+  for (const auto& t : catalog_.registry.all()) {
     tools::listed_tool l;
     l.name = t->name;
     l.plugin = t->kind == tools::tool_kind::platform ? "platform" : t->plugin;
     if (t->kind != tools::tool_kind::platform) {
       auto p = effective_permission(*t);
-      if (p == tools::permission::off && state_.cfg.hide_disabled_tools) continue;
+      if (p == tools::permission::off && config_.cfg.hide_disabled_tools) continue;
       if (p == tools::permission::off) l.description = "[Disabled] ";
       else if (p == tools::permission::ask) l.description = "[Requires approval] ";
     }
@@ -104,8 +107,8 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
                                                             tools::call_options options) {
   test_fault::throw_if_armed("pipeline-throw", name);
   // resolve.  `found` keeps the definition alive even if a reload swaps the registry meanwhile.
-  auto found = state_.registry.find(name);
-  if (!found) co_return unknown_tool(state_.registry, name);
+  auto found = catalog_.registry.find(name);
+  if (!found) co_return unknown_tool(catalog_.registry, name);
   const tools::tool_def& tool = *found;
   tool_backend& backend = backends_.for_kind(tool.kind);
   if (!backend.behind_gate()) {
@@ -114,7 +117,7 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     co_return co_await backend.dispatch(call);
   }
 
-  audit_record audit(state_.audit, tool);
+  audit_record audit(audit_, tool);
   admission admitted;
   if (auto refused = co_await admit(tool, backend, args, options, admitted, audit)) co_return audit.finish(std::move(*refused));
 
@@ -203,14 +206,14 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
             tool.plugin + " ask` (or auto).",
         true, errc::tool_failed);
   }
-  const auto* p = state_.find_plugin(tool.plugin);
+  const auto* p = catalog_.find_plugin(tool.plugin);
   std::string version = p ? p->loaded.version : "?";
-  const auto it = state_.cfg.permissions.find(tool.plugin);
+  const auto it = config_.cfg.permissions.find(tool.plugin);
   std::string text;
-  if (it != state_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
+  if (it != config_.cfg.permissions.end() && it->second.reviewed_version && *it->second.reviewed_version != version) {
     text = "Plugin \"" + tool.plugin + "\" has been updated from v" + *it->second.reviewed_version + " to v" + version +
            " and needs re-review.";
-  } else if (it != state_.cfg.permissions.end() && it->second.reviewed_version) {
+  } else if (it != config_.cfg.permissions.end() && it->second.reviewed_version) {
     text = "Tool \"" + tool.name + "\" of plugin \"" + tool.plugin + "\" is turned off.";
   } else {
     text = "Plugin \"" + tool.plugin + "\" (v" + version + ") has not been reviewed yet.";

@@ -19,7 +19,9 @@
 #include "app/confirmations.hpp"
 #include "app/extension_hub.hpp"
 #include "app/permission_grants.hpp"
-#include "app/server_state.hpp"
+#include "app/plugin_catalog.hpp"
+#include "app/server_config.hpp"
+#include "audit/audit_log.hpp"
 #include "app/tool_backend.hpp"
 #include "mcp/request_state.hpp"
 #include "tools/tool_service.hpp"
@@ -28,7 +30,7 @@ namespace opentabs::app {
 
 class tool_pipeline final : public tools::tool_service {
  public:
-  tool_pipeline(server_state& state, extension_hub& hub, confirmations& confirm, permission_grants& grants,
+  tool_pipeline(const server_config& config, const plugin_catalog& catalog, audit::audit_log& audit, extension_hub& hub, confirmations& confirm, permission_grants& grants,
                 tool_backends backends);
 
   std::vector<tools::listed_tool> list_tools() const override;
@@ -71,7 +73,9 @@ class tool_pipeline final : public tools::tool_service {
   std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
 
-  server_state& state_;
+  const server_config& config_;
+  const plugin_catalog& catalog_;
+  audit::audit_log& audit_;
   extension_hub& hub_;
   confirmations& confirm_;
   permission_grants& grants_;

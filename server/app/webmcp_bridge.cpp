@@ -101,29 +101,29 @@ tools::call_result result_of(const json::value& reply) {
 
 }  // namespace
 
-webmcp_bridge::webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce)
-    : state_(state), hub_(hub), announce_(announce) {}
+webmcp_bridge::webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce)
+    : webmcp_(webmcp), registry_(registry), hub_(hub), announce_(announce) {}
 
 void webmcp_bridge::publish() {
-  state_.registry.set_webmcp_tools(state_.webmcp.tool_defs());
+  registry_.set_webmcp_tools(webmcp_.tool_defs());
   announce_.config_changed();
 }
 
 void webmcp_bridge::register_methods(extension_hub::method_table& table) {
   using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
   table.add("webmcp.frameTools", {[this](ext_connection& c, const json::object& params, const json::value* id) {
-                                    return apply("webmcp.frameTools", state_.webmcp.replace_frame(c.id, params), id);
+                                    return apply("webmcp.frameTools", webmcp_.replace_frame(c.id, params), id);
                                   },
                                   params_kind::object, call_kind::either, rate_class::limited});
   table.add("webmcp.syncAll", {[this](ext_connection& c, const json::object& params, const json::value* id) {
-                                 return apply("webmcp.syncAll", state_.webmcp.sync_all(c.id, params), id);
+                                 return apply("webmcp.syncAll", webmcp_.sync_all(c.id, params), id);
                                },
                                params_kind::object, call_kind::either, rate_class::limited});
   table.add("webmcp.tabRemoved", {[this](ext_connection& c, const json::object& params, const json::value* id) {
                                     result<webmcp_update> update = webmcp_update{};
                                     auto tab = json::get_int(params, "tabId");
                                     if (!tab) update = make_error(errc::invalid_params, "tabId must be an integer");
-                                    else update->changed = state_.webmcp.remove_tab(c.id, *tab);
+                                    else update->changed = webmcp_.remove_tab(c.id, *tab);
                                     return apply("webmcp.tabRemoved", std::move(update), id);
                                   },
                                   params_kind::object, call_kind::either, rate_class::limited});
@@ -142,7 +142,7 @@ outcome webmcp_bridge::apply(const std::string& method, result<webmcp_update> up
 }
 
 void webmcp_bridge::connection_closed(const std::string& connection_id) {
-  if (state_.webmcp.remove_connection(connection_id)) publish();
+  if (webmcp_.remove_connection(connection_id)) publish();
 }
 
 namespace {
@@ -164,7 +164,7 @@ net::awaitable<compile_outcome> compile_schema(std::shared_ptr<webmcp_schema> sl
 }  // namespace
 
 net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::validator_for(const tools::tool_def& tool) {
-  auto slot = state_.webmcp.schema_of(tool.name);
+  auto slot = webmcp_.schema_of(tool.name);
   if (!slot)
     co_return make_error(errc::not_found, "WebMCP tool " + tool.name +
                                           " is no longer available: its page was closed, navigated away or unregistered it.");
@@ -187,7 +187,7 @@ net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::
 
 net::awaitable<tools::call_result> webmcp_bridge::call_page_tool(const tools::tool_def& tool, json::object args,
                                                                  tools::call_options& options, audit::audit_entry& audit) {
-  auto target = state_.webmcp.find(tool.name);
+  auto target = webmcp_.find(tool.name);
   if (!target) {
     audit.error = audit::make_audit_error(errc::not_found, "the page no longer offers this tool");
     co_return tools::call_result::text("WebMCP tool " + tool.name +

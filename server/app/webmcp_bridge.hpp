@@ -13,7 +13,8 @@
 
 #include "app/announcer.hpp"
 #include "app/extension_hub.hpp"
-#include "app/server_state.hpp"
+#include "app/tool_registry.hpp"
+#include "app/webmcp_directory.hpp"
 #include "app/tool_backend.hpp"
 #include "audit/audit_entry.hpp"
 #include "tools/events.hpp"
@@ -26,7 +27,7 @@ class webmcp_bridge final : public tool_backend {
  public:
   // After the set of page tools changed, `announce` tells the MCP sessions (tools/list_changed)
   // and the side panel (plugins.changed: its site list).
-  webmcp_bridge(server_state& state, extension_hub& hub, announcer& announce);
+  webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce);
 
   // Adds webmcp.frameTools, webmcp.syncAll and webmcp.tabRemoved to the hub's method
   // table.  Requests get a reply naming accepted and rejected tools.
@@ -51,7 +52,8 @@ class webmcp_bridge final : public tool_backend {
   extension_hub::inbound_outcome apply(const std::string& method, result<webmcp_update> update, const json::value* id);
   void publish();
 
-  server_state& state_;
+  webmcp_directory& webmcp_;  // the pages' tools (this bridge alone changes it)
+  tool_registry& registry_;   // told the WebMCP tools after each change
   extension_hub& hub_;
   announcer& announce_;
   // One thread: compiles are rare (once per registration and enabled site) and a page's

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/cancel_link.hpp"
+#include "app/server_state.hpp"
 #include "drive_io.hpp"
 #include "mcp/permission_prompt.hpp"
 #include "schema/lazy_validator.hpp"
@@ -108,7 +109,7 @@ fs::path fresh_dir() {
 struct pipeline_fixture {
   pipeline_fixture() {
     hub.set_reconnect_wait(std::chrono::milliseconds(0));  // no extension is ever expected
-    state.registry.rebuild({make_tool("demo", "echo", tools::tool_kind::plugin)}, browser_tools,
+    state.catalog.registry.rebuild({make_tool("demo", "echo", tools::tool_kind::plugin)}, browser_tools,
                            {make_tool("platform", "plugin_probe", tools::tool_kind::platform)});
     set_permission(tools::permission::auto_);
   }
@@ -118,8 +119,8 @@ struct pipeline_fixture {
   }
 
   void set_permission(tools::permission p) {
-    state.cfg.permissions["demo"].permission = p;
-    state.cfg.permissions["browser"].permission = p;
+    state.config.cfg.permissions["demo"].permission = p;
+    state.config.cfg.permissions["browser"].permission = p;
   }
 
   // Runs one call to its end.
@@ -149,7 +150,7 @@ struct pipeline_fixture {
   confirmations confirm{io.get_executor()};
   recording_grants grants;
   scripted_backend plugin{true, true}, browser{true, false}, platform{false, false}, webmcp{true, false};
-  tool_pipeline pipeline{state, hub, confirm, grants, tool_backends{plugin, browser, platform, webmcp}};
+  tool_pipeline pipeline{state.config, state.catalog, state.audit, hub, confirm, grants, tool_backends{plugin, browser, platform, webmcp}};
 };
 
 std::string text_of(const tools::call_result& r) {
