@@ -703,6 +703,86 @@ std::string snake_tool_name(std::string_view method, std::string_view path) {
   return out.substr(0, 60);
 }
 
+// What plugin_analyze_site learns from the page's network traffic: its same-origin-ish
+// JSON/XHR calls grouped by method + path, the headers that look like credentials, and
+// whether it speaks GraphQL.
+struct site_traffic {
+  std::map<std::string, json::object> apis;
+  std::set<std::string> auth_headers;
+  bool graphql = false;
+};
+
+bool is_auth_header(const std::string& lowercase_name) {
+  return lowercase_name == "authorization" || lowercase_name.find("token") != std::string::npos ||
+         lowercase_name.find("csrf") != std::string::npos || lowercase_name.find("api-key") != std::string::npos;
+}
+
+// browser.getNetworkRequests' result read into site_traffic.
+site_traffic read_site_traffic(const json::value& requests_result) {
+  site_traffic out;
+  const auto* o = requests_result.if_object();
+  const auto* list = o ? json::get_array(*o, "requests") : nullptr;
+  if (!list) return out;
+  for (const auto& rv : *list) {
+    if (!rv.is_object()) continue;
+    const auto& r = rv.get_object();
+    const std::string type = str_or(r, "type");
+    const std::string mime = str_or(r, "mimeType");
+    const std::string rurl = str_or(r, "url");
+    if (rurl.find("graphql") != std::string::npos) out.graphql = true;
+    if (const auto* h = json::get_object(r, "requestHeaders"))
+      for (const auto& [k, v] : *h) {
+        std::string key(k);
+        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (is_auth_header(key)) out.auth_headers.insert(key);
+      }
+    if (type != "XHR" && type != "Fetch" && mime.find("json") == std::string::npos) continue;
+    const std::string method = str_or(r, "method", "GET");
+    auto& api = out.apis[method + " " + path_of(rurl)];
+    api["method"] = json::str(method);
+    api["path"] = json::str(path_of(rurl));
+    api["status"] = json::get_int(r, "status").value_or(0);
+    api["mimeType"] = json::str(mime);
+    api["count"] = json::get_int(api, "count").value_or(0) + 1;
+  }
+  return out;
+}
+
+// The report's auth, apis (at most 50, each with a tool suggestion), graphql and
+// webSocketFrames, from the traffic and browser.getCookies / getWebSocketFrames results.
+void add_site_findings(json::object& report, site_traffic traffic, const json::value& cookies_result,
+                       const json::value& frames_result) {
+  json::array api_list;
+  json::array suggestions;
+  for (auto& [key, api] : traffic.apis) {
+    const std::string method(api["method"].as_string());
+    const std::string path(api["path"].as_string());
+    suggestions.push_back(json::object{
+        {"toolName", json::str(snake_tool_name(method, path))},
+        {"description", json::str("Call " + method + " " + path + " as the page does")},
+        {"approach", json::str("fetch('" + path + "', {method:'" + method + "', credentials:'include'}) from the adapter, reusing the page's session")},
+        {"complexity", json::str(method == "GET" ? "low" : "medium")}});
+    api_list.push_back(std::move(api));
+    if (api_list.size() >= 50) break;
+  }
+  json::array cookie_names;
+  if (const auto* o = cookies_result.if_object())
+    if (const auto* list = json::get_array(*o, "cookies"))
+      for (const auto& c : *list)
+        if (c.is_object())
+          if (const auto* n = json::get_string(c.get_object(), "name")) cookie_names.push_back(*n);
+  json::array auth_list;
+  for (const auto& h : traffic.auth_headers) auth_list.push_back(json::str(h));
+  std::size_t ws_count = 0;
+  if (const auto* o = frames_result.if_object())
+    if (const auto* list = json::get_array(*o, "frames")) ws_count = list->size();
+  report["auth"] = json::object{{"cookieNames", std::move(cookie_names)}, {"authHeaders", std::move(auth_list)}};
+  report["apis"] = std::move(api_list);
+  report["graphql"] = traffic.graphql;
+  report["webSocketFrames"] = static_cast<std::int64_t>(ws_count);
+  report["suggestions"] = std::move(suggestions);
+}
+
 }  // namespace
 
 net::awaitable<tools::call_result> browser_tools::analyze_site(const json::object& args) {
@@ -747,68 +827,7 @@ net::awaitable<tools::call_result> browser_tools::analyze_site(const json::objec
     json::object params_11{{"url", *url}};
     auto cookies = co_await ask(method_browser_getCookies, std::move(params_11));
 
-    // APIs: group same-origin-ish JSON/XHR traffic by method + path.
-    std::map<std::string, json::object> apis;
-    std::set<std::string> auth_headers;
-    bool graphql = false;
-    if (const auto* o = requests.result.if_object()) {
-      if (const auto* list = json::get_array(*o, "requests")) {
-        for (const auto& rv : *list) {
-          if (!rv.is_object()) continue;
-          const auto& r = rv.get_object();
-          const std::string type = str_or(r, "type");
-          const std::string mime = str_or(r, "mimeType");
-          const std::string rurl = str_or(r, "url");
-          if (rurl.find("graphql") != std::string::npos) graphql = true;
-          if (const auto* h = json::get_object(r, "requestHeaders"))
-            for (const auto& [k, v] : *h) {
-              std::string key(k);
-              std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
-              if (key == "authorization" || key.find("token") != std::string::npos || key.find("csrf") != std::string::npos ||
-                  key.find("api-key") != std::string::npos)
-                auth_headers.insert(key);
-            }
-          if (type != "XHR" && type != "Fetch" && mime.find("json") == std::string::npos) continue;
-          const std::string method = str_or(r, "method", "GET");
-          const std::string key = method + " " + path_of(rurl);
-          auto& api = apis[key];
-          api["method"] = json::str(method);
-          api["path"] = json::str(path_of(rurl));
-          api["status"] = json::get_int(r, "status").value_or(0);
-          api["mimeType"] = json::str(mime);
-          api["count"] = json::get_int(api, "count").value_or(0) + 1;
-        }
-      }
-    }
-    json::array api_list;
-    json::array suggestions;
-    for (auto& [key, api] : apis) {
-      const std::string method(api["method"].as_string());
-      const std::string path(api["path"].as_string());
-      suggestions.push_back(json::object{
-          {"toolName", json::str(snake_tool_name(method, path))},
-          {"description", json::str("Call " + method + " " + path + " as the page does")},
-          {"approach", json::str("fetch('" + path + "', {method:'" + method + "', credentials:'include'}) from the adapter, reusing the page's session")},
-          {"complexity", json::str(method == "GET" ? "low" : "medium")}});
-      api_list.push_back(std::move(api));
-      if (api_list.size() >= 50) break;
-    }
-    json::array cookie_names;
-    if (const auto* o = cookies.result.if_object())
-      if (const auto* list = json::get_array(*o, "cookies"))
-        for (const auto& c : *list)
-          if (c.is_object())
-            if (const auto* n = json::get_string(c.get_object(), "name")) cookie_names.push_back(*n);
-    json::array auth_list;
-    for (const auto& h : auth_headers) auth_list.push_back(json::str(h));
-    std::size_t ws_count = 0;
-    if (const auto* o = frames.result.if_object())
-      if (const auto* list = json::get_array(*o, "frames")) ws_count = list->size();
-    report["auth"] = json::object{{"cookieNames", std::move(cookie_names)}, {"authHeaders", std::move(auth_list)}};
-    report["apis"] = std::move(api_list);
-    report["graphql"] = graphql;
-    report["webSocketFrames"] = static_cast<std::int64_t>(ws_count);
-    report["suggestions"] = std::move(suggestions);
+    add_site_findings(report, read_site_traffic(requests.result), cookies.result, frames.result);
     (void)wait;
   }
   json::object params_12{{"tabId", *tab}};

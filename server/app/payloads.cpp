@@ -119,38 +119,75 @@ json::object config_state(const server_config& config, const plugin_catalog& cat
   return o;
 }
 
+namespace {
+
+// One plugin's entry in /health pluginDetails.
+json::object plugin_health(const plugins::plugin& p, const config::config_file& cfg, const runtime_stats& stats,
+                           const extension_hub& hub) {
+  json::array tool_names;
+  for (const auto& t : p.tools) tool_names.push_back(json::str(t.name));
+  json::array patterns;
+  for (const auto& u : p.settings.url_patterns) patterns.push_back(json::str(u));
+  auto logs = stats.plugin_logs.find(p.name());
+  json::object d{{"name", json::str(p.name())},
+                 {"displayName", json::str(p.loaded.display_name)},
+                 {"toolCount", p.tools.size()},
+                 {"tools", std::move(tool_names)},
+                 {"urlPatterns", std::move(patterns)},
+                 {"permission", json::str(tools::to_string(config::plugin_permission(cfg, p.name())))},
+                 {"tabState", json::str(tab_state_of(hub, p.name()))},
+                 {"tabs", tabs_of(hub, p.name())},
+                 {"source", json::str(p.loaded.source)},
+                 {"sdkVersion", p.loaded.sdk_version ? json::str(*p.loaded.sdk_version) : json::value(nullptr)},
+                 {"logBufferSize", logs == stats.plugin_logs.end() ? 0 : logs->second.size()},
+                 {"needsSetup", p.needs_setup}};
+  if (p.loaded.config_schema) d["configSchema"] = *p.loaded.config_schema;
+  if (!p.loaded.icon_svg.empty()) d["iconSvg"] = json::str(p.loaded.icon_svg);
+  return d;
+}
+
+// /health failedPlugins names the failed path, where sync.full's failedPlugins says specifier.
+json::array health_failed_plugins(const plugin_catalog& catalog) {
+  json::array failed;
+  for (const auto& e : catalog.discovery_errors)
+    failed.push_back(json::object{{"path", json::str(e.specifier)}, {"error", json::str(e.error)}});
+  return failed;
+}
+
+// /health discoveryErrors: every failure with where it came from.
+json::array discovery_errors_payload(const plugin_catalog& catalog) {
+  json::array discovery;
+  for (const auto& e : catalog.discovery_errors)
+    discovery.push_back(json::object{
+        {"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}, {"source", json::str(e.source)}});
+  return discovery;
+}
+
+json::object audit_summary_payload(const audit::audit_log& audit) {
+  json::object summary = audit.summary(now_epoch_ms()).to_json();
+  if (audit.disk_failures() > 0) {
+    summary["diskFailures"] = audit.disk_failures();
+    summary["lastDiskError"] = json::str(audit.last_disk_error());
+  }
+  return summary;
+}
+
+json::object file_watcher_payload(const watcher_stats& w) {
+  return json::object{{"watchedPlugins", w.watched_plugins},
+                      {"pendingPlugins", 0},
+                      {"lastPollAt", w.last_poll_ms ? json::value(w.last_poll_ms) : json::value(nullptr)},
+                      {"pollDetections", w.poll_detections}};
+}
+
+}  // namespace
+
 json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_sessions,
                             const mcp::client_counts& in_use) {
   json::array details;
   std::size_t plugin_tools = 0;
   for (const auto& p : state.catalog.plugins) {
-    json::array tool_names;
-    for (const auto& t : p.tools) tool_names.push_back(json::str(t.name));
     plugin_tools += p.tools.size();
-    json::array patterns;
-    for (const auto& u : p.settings.url_patterns) patterns.push_back(json::str(u));
-    auto logs = state.stats.plugin_logs.find(p.name());
-    json::object d{{"name", json::str(p.name())},
-                   {"displayName", json::str(p.loaded.display_name)},
-                   {"toolCount", p.tools.size()},
-                   {"tools", std::move(tool_names)},
-                   {"urlPatterns", std::move(patterns)},
-                   {"permission", json::str(tools::to_string(config::plugin_permission(state.config.cfg, p.name())))},
-                   {"tabState", json::str(tab_state_of(hub, p.name()))},
-                   {"tabs", tabs_of(hub, p.name())},
-                   {"source", json::str(p.loaded.source)},
-                   {"sdkVersion", p.loaded.sdk_version ? json::str(*p.loaded.sdk_version) : json::value(nullptr)},
-                   {"logBufferSize", logs == state.stats.plugin_logs.end() ? 0 : logs->second.size()},
-                   {"needsSetup", p.needs_setup}};
-    if (p.loaded.config_schema) d["configSchema"] = *p.loaded.config_schema;
-    if (!p.loaded.icon_svg.empty()) d["iconSvg"] = json::str(p.loaded.icon_svg);
-    details.push_back(std::move(d));
-  }
-  json::array failed, discovery;
-  for (const auto& e : state.catalog.discovery_errors) {
-    failed.push_back(json::object{{"path", json::str(e.specifier)}, {"error", json::str(e.error)}});
-    discovery.push_back(json::object{
-        {"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}, {"source", json::str(e.source)}});
+    details.push_back(plugin_health(p, state.config.cfg, state.stats, hub));
   }
   json::array browser_names, disabled;
   for (const auto& t : tools::browser_tool_catalog()) {
@@ -159,11 +196,6 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       disabled.push_back(json::str(t.name));
   }
   auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - state.stats.started).count();
-  json::object audit_summary = state.audit.summary(now_epoch_ms()).to_json();
-  if (state.audit.disk_failures() > 0) {
-    audit_summary["diskFailures"] = state.audit.disk_failures();
-    audit_summary["lastDiskError"] = json::str(state.audit.last_disk_error());
-  }
   return json::object{
       {"status", "ok"},
       {"version", OPENTABS_VERSION},
@@ -176,7 +208,7 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"mcpSessionsIdle", in_use.idle_sessions},
       {"plugins", state.catalog.plugins.size()},
       {"pluginDetails", std::move(details)},
-      {"failedPlugins", std::move(failed)},
+      {"failedPlugins", health_failed_plugins(state.catalog)},
       {"toolCount", state.catalog.registry.all().size()},
       {"browserToolCount", tools::browser_tool_catalog().size()},
       {"pluginToolCount", plugin_tools},
@@ -188,12 +220,9 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"lastReloadTimestamp", state.stats.reloads.last_timestamp_ms},
       {"lastReloadDurationMs", state.stats.reloads.last_duration_ms},
       {"stateSchemaVersion", 8},
-      {"discoveryErrors", std::move(discovery)},
-      {"fileWatcher", json::object{{"watchedPlugins", state.stats.watcher.watched_plugins},
-                                   {"pendingPlugins", 0},
-                                   {"lastPollAt", state.stats.watcher.last_poll_ms ? json::value(state.stats.watcher.last_poll_ms) : json::value(nullptr)},
-                                   {"pollDetections", state.stats.watcher.poll_detections}}},
-      {"auditSummary", std::move(audit_summary)}};
+      {"discoveryErrors", discovery_errors_payload(state.catalog)},
+      {"fileWatcher", file_watcher_payload(state.stats.watcher)},
+      {"auditSummary", audit_summary_payload(state.audit)}};
 }
 
 }  // namespace opentabs::app

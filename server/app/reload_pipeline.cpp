@@ -154,6 +154,51 @@ net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce)
   co_return apply(std::move(prep), std::move(found), announce);
 }
 
+std::vector<plugins::plugin> reload_pipeline::make_plugins(plugins::discovery_result& found) const {
+  std::vector<plugins::plugin> next;
+  for (auto& l : found.plugins) {
+    for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
+    auto it = config_.cfg.settings.find(l.name);
+    next.push_back(plugins::make_plugin(std::move(l), it == config_.cfg.settings.end() ? nullptr : &it->second));
+    for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
+  }
+  for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
+  for (const auto& p : next)
+    log::original_line("Discovered plugin: " + p.name() + " v" + p.loaded.version + " (" + p.loaded.source + ")");
+  log::original_line("Plugin discovery complete: " + std::to_string(next.size()) + " plugin(s), " +
+                     std::to_string(found.errors.size()) + " failed");
+  return next;
+}
+
+void reload_pipeline::reset_changed_reviews() {
+  // Reviews of plugins whose version changed no longer hold (spec §2.2).
+  std::map<std::string, std::string> versions;
+  for (const auto& p : catalog_.plugins) versions[p.name()] = p.loaded.version;
+  // The store may keep the edit to run again once config.json.lock is free: by value.
+  auto reset = std::make_shared<std::vector<std::string>>();
+  auto r = config_.store.update([versions, reset](json::object& root) -> result<bool> {
+    *reset = config::reset_stale_reviews(root, versions);
+    return !reset->empty();
+  });
+  if (r && !reset->empty()) {
+    config_.cfg = r->cfg;
+    for (const auto& n : *reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
+  }
+  // cfg_stamp stays the stamp of the version load() read: the plugins were built from it,
+  // and if anyone (this reset included) wrote since, the watcher reloads once more instead
+  // of missing that change.
+}
+
+void reload_pipeline::rebuild_registry() {
+  std::vector<tools::tool_def> plugin_tools;
+  for (auto& p : catalog_.plugins)
+    for (auto& t : p.tools) {
+      t.name = listed_tool_name(t.plugin, t.base_name, config_.cfg.tool_names);
+      plugin_tools.push_back(t);
+    }
+  catalog_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+}
+
 reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, bool announce) {
   reload_outcome out;
   if (prep.cfg) {
@@ -169,39 +214,12 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
 
   reload_news news;
   for (const auto& p : catalog_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
-  std::vector<plugins::plugin> next;
-  for (auto& l : found.plugins) {
-    for (const auto& w : l.warnings) log::warn("plugin " + l.name + ": " + w);
-    auto it = config_.cfg.settings.find(l.name);
-    next.push_back(plugins::make_plugin(std::move(l), it == config_.cfg.settings.end() ? nullptr : &it->second));
-    for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
-  }
-  for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
-  for (const auto& p : next)
-    log::original_line("Discovered plugin: " + p.name() + " v" + p.loaded.version + " (" + p.loaded.source + ")");
-  log::original_line("Plugin discovery complete: " + std::to_string(next.size()) + " plugin(s), " +
-                     std::to_string(found.errors.size()) + " failed");
+  std::vector<plugins::plugin> next = make_plugins(found);
   if (config_.dev)
     for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, next)) log::original_line("IIFE updated for " + p->name());
   catalog_.plugins = std::move(next);
   catalog_.discovery_errors = std::move(found.errors);
-
-  // Reviews of plugins whose version changed no longer hold (spec §2.2).
-  std::map<std::string, std::string> versions;
-  for (const auto& p : catalog_.plugins) versions[p.name()] = p.loaded.version;
-  // The store may keep the edit to run again once config.json.lock is free: by value.
-  auto reset = std::make_shared<std::vector<std::string>>();
-  auto r = config_.store.update([versions, reset](json::object& root) -> result<bool> {
-    *reset = config::reset_stale_reviews(root, versions);
-    return !reset->empty();
-  });
-  if (r && !reset->empty()) {
-    config_.cfg = r->cfg;
-    for (const auto& n : *reset) log::info("plugin " + n + " changed version: its review was reset (permission off)");
-  }
-  // cfg_stamp stays the stamp of the version load() read: the plugins above were built from
-  // it, and if anyone (this reset included) wrote since, the watcher reloads once more
-  // instead of missing that change.
+  reset_changed_reviews();
 
   if (defer_adapters_) {
     defer_adapters_ = false;
@@ -212,13 +230,7 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
     rewrite_adapter_files();
   }
 
-  std::vector<tools::tool_def> plugin_tools;
-  for (auto& p : catalog_.plugins)
-    for (auto& t : p.tools) {
-      t.name = listed_tool_name(t.plugin, t.base_name, config_.cfg.tool_names);
-      plugin_tools.push_back(t);
-    }
-  catalog_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
+  rebuild_registry();
 
   out.plugins = catalog_.plugins.size();
   out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prep.started).count();

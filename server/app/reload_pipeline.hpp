@@ -104,6 +104,12 @@ class reload_pipeline {
   };
   prepared prepare();
   reload_outcome apply(prepared p, plugins::discovery_result found, bool announce);
+  // The steps of apply: the plugins built from what discovery read and the config's settings
+  // (their warnings logged); reviews of plugins whose version changed reset in config.json;
+  // the tool registry rebuilt from the catalog's plugins under the config's tool names.
+  std::vector<plugins::plugin> make_plugins(plugins::discovery_result& found) const;
+  void reset_changed_reviews();
+  void rebuild_registry();
   net::awaitable<void> wait_for_running_reload();
   net::awaitable<void> write_pending_config();
 
