@@ -165,24 +165,15 @@ fs::path extension_source_dir() {
   return fs::path(OPENTABS_SOURCE_DIR) / "extension";
 }
 
-result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
+namespace {
+
+using file_digests = std::vector<std::pair<std::string, std::string>>;
+
+// Copies every file of `source` that differs into `target` (counted in `report`), and
+// returns each file's digest by its relative path for the bundle hash.
+result<file_digests> copy_extension_files(const fs::path& source, const fs::path& target, install_report& report) {
   std::error_code ec;
-  if (!fs::exists(source / "manifest.json", ec))
-    return make_error(errc::not_found, "the extension files were not found in " + source.string() +
-                                           " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
-  install_report report;
-  report.found = classify_extension_folder(source, target);
-  if (report.found == extension_folder::foreign) {
-    report.foreign_label = extension_folder_label(target);
-    if (!options.force) return report;  // never replace what we did not install
-    auto backup = back_up_foreign(target);
-    if (!backup) return backup.err();
-    report.backup = *backup;
-  }
-  report.installed = true;
-  std::vector<std::pair<std::string, std::string>> digests;
-  report.first_install = !fs::exists(target / "manifest.json", ec);
-  if (auto st = ensure_dir(target); !st) return st.err();
+  file_digests digests;
   for (auto it = fs::recursive_directory_iterator(source, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     auto rel = fs::relative(it->path(), source, ec);
@@ -209,35 +200,62 @@ result<install_report> install_extension(const fs::path& source, const fs::path&
     ++report.copied;
   }
   if (ec) return make_error(errc::io, "cannot copy the extension from " + source.string() + ": " + ec.message());
+  return digests;
+}
+
+// Writes `content` to `file` unless it already holds it (these run on every start); true
+// when it wrote.
+result<bool> write_if_changed(const fs::path& file, const std::string& content, std::size_t max_read) {
+  auto current = read_file(file, max_read);
+  if (current && *current == content) return false;
+  if (auto st = write_file_unsynced(file, content, 0644); !st) return st.err();
+  return true;
+}
+
+// The bundle hash, version and stamp files beside the copied extension; true when any was
+// rewritten.
+result<bool> write_marker_files(const fs::path& target, const std::string& extension_hash) {
   // The extension reads this file when it starts and compares it with the extensionHash of
   // sync.full: files updated under a running extension (opentabs upgraded) ask for a reload.
-  report.extension_hash = bundle_hash(std::move(digests));
-  auto hash_file = target / kHashFile;
-  auto recorded = read_file(hash_file, 64);
-  bool wrote = report.copied > 0;
-  if (!recorded || *recorded != report.extension_hash) {
-    if (auto st = write_file_unsynced(hash_file, report.extension_hash, 0644); !st) return st.err();
-    wrote = true;
+  auto hash = write_if_changed(target / kHashFile, extension_hash, 64);
+  if (!hash) return hash.err();
+  auto version = write_if_changed(target / ".opentabs-version", OPENTABS_VERSION, 64);
+  if (!version) return version.err();
+  auto stamp = write_if_changed(target / kStampFile, std::string("opentabs ") + OPENTABS_VERSION + "\n", 256);
+  if (!stamp) return stamp.err();
+  return *hash || *version || *stamp;
+}
+
+}  // namespace
+
+result<install_report> install_extension(const fs::path& source, const fs::path& target, install_options options) {
+  std::error_code ec;
+  if (!fs::exists(source / "manifest.json", ec))
+    return make_error(errc::not_found, "the extension files were not found in " + source.string() +
+                                           " (set OPENTABS_EXTENSION_SOURCE to the extension directory)");
+  install_report report;
+  report.found = classify_extension_folder(source, target);
+  if (report.found == extension_folder::foreign) {
+    report.foreign_label = extension_folder_label(target);
+    if (!options.force) return report;  // never replace what we did not install
+    auto backup = back_up_foreign(target);
+    if (!backup) return backup.err();
+    report.backup = *backup;
   }
-  // Rewritten only when the version changed: this runs on every start.
-  auto version_file = target / ".opentabs-version";
-  auto current = read_file(version_file, 64);
-  if (!current || *current != OPENTABS_VERSION) {
-    if (auto st = write_file_unsynced(version_file, OPENTABS_VERSION, 0644); !st) return st.err();
-    wrote = true;
-  }
-  const std::string stamp = std::string("opentabs ") + OPENTABS_VERSION + "\n";
-  auto stamped = read_file(target / kStampFile, 256);
-  if (!stamped || *stamped != stamp) {
-    if (auto st = write_file_unsynced(target / kStampFile, stamp, 0644); !st) return st.err();
-    wrote = true;
-  }
+  report.installed = true;
+  report.first_install = !fs::exists(target / "manifest.json", ec);
+  if (auto st = ensure_dir(target); !st) return st.err();
+  auto digests = copy_extension_files(source, target, report);
+  if (!digests) return digests.err();
+  report.extension_hash = bundle_hash(std::move(*digests));
+  auto markers = write_marker_files(target, report.extension_hash);
+  if (!markers) return markers.err();
   // The files are written without waiting for the disk (a cold first start wrote ~50 of
   // them, and an fsync each was most of its time); one flush covers them all.  A power loss
   // before it can leave a file stale or empty: the next start compares every file with the
   // source and rewrites it.
-  report.wrote = wrote;
-  if (wrote && !options.defer_sync)
+  report.wrote = report.copied > 0 || *markers;
+  if (report.wrote && !options.defer_sync)
     if (auto st = sync_filesystem(target); !st) return st.err();
   return report;
 }
