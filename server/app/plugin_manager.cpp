@@ -467,14 +467,49 @@ net::awaitable<void> plugin_manager::tell_extensions_uninstalled(std::string plu
 
 // ---- plugin.checkUpdates ----------------------------------------------------------------
 
+namespace {
+
+// One npm plugin's update check: what is installed, and npm's latest version or why there
+// is none.
+struct update_check {
+  std::string package;
+  std::string current;
+  std::optional<std::string> latest;
+  std::string problem;
+};
+
+// What a round of checks found: the outdated plugins, the updates to remember (`known`
+// entries kept for packages npm could not answer for this time), how many could not be
+// checked and the first reason why.
+struct update_findings {
+  std::vector<outdated_plugin> outdated;
+  std::map<std::string, plugins::update_info, std::less<>> found;
+  std::size_t unreachable = 0;
+  std::string first_problem;
+};
+
+update_findings read_update_checks(const std::vector<update_check>& checks,
+                                   const std::map<std::string, plugins::update_info, std::less<>>& known) {
+  update_findings f;
+  for (const auto& c : checks) {
+    if (!c.latest) {
+      ++f.unreachable;
+      if (f.first_problem.empty()) f.first_problem = c.problem;
+      // npm could not say this time: what an earlier check found still holds.
+      if (auto k = known.find(c.package); k != known.end()) f.found.insert(*k);
+      continue;
+    }
+    if (npm::is_newer(c.current, *c.latest))
+      f.outdated.push_back({c.package, c.current, *c.latest, "npm update -g " + c.package});
+  }
+  for (const auto& o : f.outdated) f.found[o.name] = plugins::update_info{o.latest_version, o.update_command};
+  return f;
+}
+
+}  // namespace
+
 net::awaitable<result<json::object>> plugin_manager::check_updates() {
-  struct check {
-    std::string package;
-    std::string current;
-    std::optional<std::string> latest;
-    std::string problem;
-  };
-  auto checks = std::make_shared<std::vector<check>>();
+  auto checks = std::make_shared<std::vector<update_check>>();
   for (const auto& p : catalog_.plugins)
     if (p.loaded.source == "npm" && npm::is_plugin_package_name(p.loaded.package_name))
       checks->push_back({p.loaded.package_name, p.loaded.version, std::nullopt, {}});
@@ -498,36 +533,21 @@ net::awaitable<result<json::object>> plugin_manager::check_updates() {
   }
   co_await net::run_bounded(ex_, std::move(tasks), kMaxParallelQueries, "npm query");
 
-  std::vector<outdated_plugin> outdated;
-  std::map<std::string, plugins::update_info, std::less<>> found;
-  std::size_t unreachable = 0;
-  std::string first_problem;
-  for (const auto& c : *checks) {
-    if (!c.latest) {
-      ++unreachable;
-      if (first_problem.empty()) first_problem = c.problem;
-      // npm could not say this time: what an earlier check found still holds.
-      if (auto known = catalog_.plugin_updates.find(c.package); known != catalog_.plugin_updates.end()) found.insert(*known);
-      continue;
-    }
-    if (npm::is_newer(c.current, *c.latest))
-      outdated.push_back({c.package, c.current, *c.latest, "npm update -g " + c.package});
-  }
-  if (unreachable == checks->size())
-    co_return failed(errc::io, "Could not check for plugin updates: " + first_problem);
-  if (unreachable > 0)
-    log::info("checked " + std::to_string(checks->size() - unreachable) + " of " + std::to_string(checks->size()) +
-              " npm plugins for updates (" + first_problem + ")");
+  auto f = read_update_checks(*checks, catalog_.plugin_updates);
+  if (f.unreachable == checks->size())
+    co_return failed(errc::io, "Could not check for plugin updates: " + f.first_problem);
+  if (f.unreachable > 0)
+    log::info("checked " + std::to_string(checks->size() - f.unreachable) + " of " + std::to_string(checks->size()) +
+              " npm plugins for updates (" + f.first_problem + ")");
   json::array list;
-  for (const auto& o : outdated) {
+  for (const auto& o : f.outdated) {
     log::info(o.name + ": " + o.current_version + " → " + o.latest_version + " (run: " + o.update_command + ")");
-    found[o.name] = plugins::update_info{o.latest_version, o.update_command};
     list.push_back(json::object{{"name", json::str(o.name)},
                                 {"currentVersion", json::str(o.current_version)},
                                 {"latestVersion", json::str(o.latest_version)},
                                 {"updateCommand", json::str(o.update_command)}});
   }
-  set_updates(std::move(found));
+  set_updates(std::move(f.found));
   co_return json::object{{"outdatedPlugins", std::move(list)}};
 }
 
