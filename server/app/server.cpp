@@ -157,31 +157,16 @@ class server_app {
   }
 
   int run() {
-    if (options_.conformance_mode) {
-      if (!is_loopback(options_.host)) {
-        std::fprintf(stderr, "opentabs: --conformance-mode is refused on non-loopback address %s\n", options_.host.c_str());
-        return 2;
-      }
-      log::warn("**************************************************************************");
-      log::warn("CONFORMANCE MODE: /mcp accepts calls WITHOUT authentication and offers the");
-      log::warn("MCP conformance suite's fixture tools. Never use this mode with a real browser.");
-      log::warn("**************************************************************************");
+    if (options_.conformance_mode && !is_loopback(options_.host)) {
+      std::fprintf(stderr, "opentabs: --conformance-mode is refused on non-loopback address %s\n", options_.host.c_str());
+      return 2;
     }
+    if (options_.conformance_mode) warn_conformance_mode();
     if (auto st = config::ensure_config_dir(state_.config.paths); !st) {
       std::fprintf(stderr, "opentabs: %s\n", st.err().message.c_str());
       return 1;
     }
-    // Files derived from others (extension copy, adapters, server.json) are flushed by one
-    // file-system flush on a thread of its own once the server is ready (util/background_sync.hpp);
-    // without it (the folder cannot be opened), each is flushed before start-up goes on.
-    if (auto d = background_sync::open(state_.config.paths.dir)) {
-      durable_ = std::move(*d);
-    } else {
-      log::warn("flushing synchronously: " + d.err().message);
-      reload_.set_flush([dir = state_.config.paths.dir] {
-        if (auto st = sync_filesystem(dir); !st) log::warn(st.err().message);
-      });
-    }
+    open_background_sync();
     if (auto removed = state_.config.store.remove_leftover_temp_files(); !removed)
       log::warn("could not remove leftover config.json temp files: " + removed.err().message);
     else if (*removed > 0)
@@ -200,14 +185,7 @@ class server_app {
       return port.err().is(net::net_failure::port_busy) ? kExitPortBusy : 1;
     }
     router_.set_port(*port);
-    // The extension reads its default port from here when the user has not set one in the
-    // side panel (an ephemeral or non-default port would otherwise be unreachable).
-    // Rewritten at every start: flushed with the other derived files below.
-    const auto server_json = state_.config.paths.extension_dir() / "server.json";
-    const auto port_text = json::dump(json::object{{"port", *port}}) + "\n";
-    if (auto st = durable_ ? write_file_unsynced(server_json, port_text, 0644) : write_file_atomic(server_json, port_text, 0644);
-        !st)
-      log::warn("could not write extension/server.json: " + st.err().message);
+    write_server_json(*port);
     if (options_.on_bound) options_.on_bound(*port);
     if (durable_) {
       durable_->request();  // the first load's adapters, server.json
@@ -224,6 +202,39 @@ class server_app {
   }
 
  private:
+  static void warn_conformance_mode() {
+    log::warn("**************************************************************************");
+    log::warn("CONFORMANCE MODE: /mcp accepts calls WITHOUT authentication and offers the");
+    log::warn("MCP conformance suite's fixture tools. Never use this mode with a real browser.");
+    log::warn("**************************************************************************");
+  }
+
+  // Files derived from others (extension copy, adapters, server.json) are flushed by one
+  // file-system flush on a thread of its own once the server is ready (util/background_sync.hpp);
+  // without it (the folder cannot be opened), each is flushed before start-up goes on.
+  void open_background_sync() {
+    auto d = background_sync::open(state_.config.paths.dir);
+    if (d) {
+      durable_ = std::move(*d);
+      return;
+    }
+    log::warn("flushing synchronously: " + d.err().message);
+    reload_.set_flush([dir = state_.config.paths.dir] {
+      if (auto st = sync_filesystem(dir); !st) log::warn(st.err().message);
+    });
+  }
+
+  // The extension reads its default port from here when the user has not set one in the
+  // side panel (an ephemeral or non-default port would otherwise be unreachable).
+  // Rewritten at every start: flushed with the other derived files.
+  void write_server_json(std::uint16_t port) {
+    const auto server_json = state_.config.paths.extension_dir() / "server.json";
+    const auto port_text = json::dump(json::object{{"port", port}}) + "\n";
+    if (auto st = durable_ ? write_file_unsynced(server_json, port_text, 0644) : write_file_atomic(server_json, port_text, 0644);
+        !st)
+      log::warn("could not write extension/server.json: " + st.err().message);
+  }
+
   // The endpoints' options from the environment, with the sessions' coroutines in tasks_.
   mcp::endpoint_options endpoint_options(bool gateway) {
     auto o = mcp::endpoint_options_from_env(gateway);
