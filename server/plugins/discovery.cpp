@@ -143,16 +143,17 @@ expanded_dirs expand_local_plugin_dirs(const discovery_input& in) {
   return out;
 }
 
-discovery_result discover(const discovery_input& in) {
-  discovery_result out;
-  struct candidate {
-    std::string specifier;
-    fs::path dir;
-    std::string source;
-  };
-  std::vector<candidate> npm, local;
+namespace {
 
-  // 1. npm globals
+struct candidate {
+  std::string specifier;
+  fs::path dir;
+  std::string source;
+};
+
+// 1. npm globals: opentabs-plugin-* and @scope/opentabs-plugin-* under the global root.
+std::vector<candidate> npm_candidates(const discovery_input& in, discovery_result& out) {
+  std::vector<candidate> npm;
   std::error_code root_ec;
   // A fresh npm prefix has no global node_modules yet: nothing installed, not an error.
   bool npm_root_exists = in.npm_global_root && fs::exists(*in.npm_global_root, root_ec);
@@ -175,8 +176,12 @@ discovery_result discover(const discovery_input& in) {
     }
     if (!error.empty()) out.errors.push_back({in.npm_global_root->string(), error, "npm"});
   }
+  return npm;
+}
 
-  // 2. local: localPlugins, then localPluginDirs children, de-duplicated by realpath
+// 2. local: localPlugins, then localPluginDirs children, de-duplicated by realpath.
+std::vector<candidate> local_candidates(const discovery_input& in, discovery_result& out) {
+  std::vector<candidate> local;
   std::set<fs::path> seen_real;
   auto add_local = [&](const std::string& spec, const fs::path& dir) {
     std::error_code ec;
@@ -214,34 +219,45 @@ discovery_result discover(const discovery_input& in) {
   auto expanded = expand_local_plugin_dirs(in);
   for (auto& e : expanded.errors) out.errors.push_back(std::move(e));
   for (auto& dir : expanded.plugin_dirs) add_local(dir.string(), dir);
+  return local;
+}
 
-  // 3. load, 4. merge (local wins over npm; within a source the first wins)
-  std::map<std::string, std::size_t> by_name;
-  auto load_all = [&](std::vector<candidate>& list) {
-    for (auto& c : list) {
-      if (in.before_load) in.before_load(c.dir);
-      auto p = in.load_one ? in.load_one(c.dir, c.source, in.load) : load_plugin(c.dir, c.source, in.load);
-      if (!p) {
-        out.errors.push_back({c.specifier, p.err().message, c.source});
-        continue;
-      }
-      auto it = by_name.find(p->name);
-      if (it == by_name.end()) {
-        by_name[p->name] = out.plugins.size();
-        out.plugins.push_back(std::move(*p));
-      } else if (out.plugins[it->second].source == "npm" && c.source == "local") {
-        out.warnings.push_back("local plugin \"" + p->name + "\" at " + c.dir.string() + " overrides the npm package");
-        out.plugins[it->second] = std::move(*p);
-      } else {
-        out.errors.push_back({c.specifier,
-                              "plugin name \"" + p->name + "\" is already provided by " +
-                                  out.plugins[it->second].source_path.string(),
-                              c.source});
-      }
+// 3. load, 4. merge (local wins over npm; within a source the first wins).  `by_name` maps
+// each plugin name to its index in out.plugins across calls.
+void load_candidates(const std::vector<candidate>& list, const discovery_input& in, discovery_result& out,
+                     std::map<std::string, std::size_t>& by_name) {
+  for (auto& c : list) {
+    if (in.before_load) in.before_load(c.dir);
+    auto p = in.load_one ? in.load_one(c.dir, c.source, in.load) : load_plugin(c.dir, c.source, in.load);
+    if (!p) {
+      out.errors.push_back({c.specifier, p.err().message, c.source});
+      continue;
     }
-  };
-  load_all(npm);
-  load_all(local);
+    auto it = by_name.find(p->name);
+    if (it == by_name.end()) {
+      by_name[p->name] = out.plugins.size();
+      out.plugins.push_back(std::move(*p));
+    } else if (out.plugins[it->second].source == "npm" && c.source == "local") {
+      out.warnings.push_back("local plugin \"" + p->name + "\" at " + c.dir.string() + " overrides the npm package");
+      out.plugins[it->second] = std::move(*p);
+    } else {
+      out.errors.push_back({c.specifier,
+                            "plugin name \"" + p->name + "\" is already provided by " +
+                                out.plugins[it->second].source_path.string(),
+                            c.source});
+    }
+  }
+}
+
+}  // namespace
+
+discovery_result discover(const discovery_input& in) {
+  discovery_result out;
+  auto npm = npm_candidates(in, out);
+  auto local = local_candidates(in, out);
+  std::map<std::string, std::size_t> by_name;
+  load_candidates(npm, in, out, by_name);
+  load_candidates(local, in, out, by_name);
   refuse_tool_name_clashes(out, in.builtin_tool_names);
   return out;
 }
