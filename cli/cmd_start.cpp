@@ -113,7 +113,7 @@ std::optional<int> lost_start_race(const context& ctx, std::uint16_t port) {
 void write_own_pid_file(const context& ctx, std::uint16_t port) {
   if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({platform::current_process_id(), port}) + "\n");
       !st)
-    std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().c_str(), st.err().message.c_str());
+    std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().string().c_str(), st.err().message.c_str());
 }
 
 // The pid server.pid names, if it holds a valid record.

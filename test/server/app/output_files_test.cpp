@@ -4,8 +4,6 @@
 #include "app/output_files.hpp"
 
 #include <doctest/doctest.h>
-#include <sys/stat.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,9 +43,7 @@ std::string read_text(const fs::path& p) {
 }
 
 unsigned mode_of(const fs::path& p) {
-  struct stat st{};
-  ::lstat(p.c_str(), &st);
-  return st.st_mode & 0777u;
+  return static_cast<unsigned>(fs::symlink_status(p).permissions()) & 0777u;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "config/config_paths.hpp"
 #include "test/server/config/scratch_dir.hpp"
+#include "test/support/test_os.hpp"
 
 using namespace opentabs;
 using namespace opentabs::config;
@@ -79,9 +80,9 @@ TEST_CASE("config_paths_from_environment follows OPENTABS_CONFIG_DIR") {
   scratch_dir tmp;
   const char* old = std::getenv("OPENTABS_CONFIG_DIR");
   std::string saved = old ? old : "";
-  ::setenv("OPENTABS_CONFIG_DIR", (tmp / "envdir").c_str(), 1);
+  opentabs::testing::set_env("OPENTABS_CONFIG_DIR", (tmp / "envdir").string());
   auto p = config_paths_from_environment();
-  if (old) ::setenv("OPENTABS_CONFIG_DIR", saved.c_str(), 1); else ::unsetenv("OPENTABS_CONFIG_DIR");
+  if (old) opentabs::testing::set_env("OPENTABS_CONFIG_DIR", saved); else opentabs::testing::unset_env("OPENTABS_CONFIG_DIR");
   REQUIRE(p.ok());
   CHECK(p->dir == tmp / "envdir");
 }

@@ -12,6 +12,8 @@ using namespace opentabs;
 using namespace opentabs::plugins;
 using opentabs::testing::temp_tree;
 using opentabs::testing::write_minimal_plugin;
+using opentabs::testing::set_env;
+using opentabs::testing::unset_env;
 
 namespace {
 
@@ -129,9 +131,9 @@ TEST_CASE("npm globals are scanned (plain and scoped) and a local plugin of the 
   CHECK(r.warnings.size() == 1);
 
   SUBCASE("OPENTABS_SKIP_NPM_DISCOVERY=1 skips the scan") {
-    ::setenv("OPENTABS_SKIP_NPM_DISCOVERY", "1", 1);
+    set_env("OPENTABS_SKIP_NPM_DISCOVERY", "1");
     auto skipped = discover(in);
-    ::unsetenv("OPENTABS_SKIP_NPM_DISCOVERY");
+    unset_env("OPENTABS_SKIP_NPM_DISCOVERY");
     CHECK(names(skipped) == std::vector<std::string>{"shared:local"});
   }
   SUBCASE("a missing npm root (fresh prefix) means no npm plugins, not an error") {
