@@ -10,7 +10,9 @@
 #include <string>
 #include <string_view>
 
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <unistd.h>
 #endif
 
@@ -46,13 +48,26 @@ inline std::filesystem::path make_temp_dir(std::string_view prefix) {
   throw std::runtime_error("could not create a scratch directory in " + base.string());
 }
 
+#if defined(_WIN32)
+inline constexpr bool on_windows = true;
+#else
+inline constexpr bool on_windows = false;
+#endif
+
 // Whether files have POSIX permission bits (on Windows std::filesystem reports them from the
 // read-only attribute alone, so a mode the product sets cannot be read back).
+inline constexpr bool has_posix_modes = !on_windows;
+
+// Whether this Windows program runs under Wine (its ntdll exports wine_get_version), for the
+// few cases whose Windows answer Wine does not give (each says which at its skip).
+inline bool under_wine() {
 #if defined(_WIN32)
-inline constexpr bool has_posix_modes = false;
+  HMODULE ntdll = ::GetModuleHandleA("ntdll.dll");
+  return ntdll && ::GetProcAddress(ntdll, "wine_get_version");
 #else
-inline constexpr bool has_posix_modes = true;
+  return false;
 #endif
+}
 
 // Whether POSIX permission bits stop this process: not for root, and Windows has none
 // (std::filesystem::permissions maps only the owner-write bit to the read-only attribute).
@@ -65,3 +80,9 @@ inline bool permission_bits_bind() {
 }
 
 }  // namespace opentabs::testing
+
+// A check of a file's POSIX mode, made only where files have one.
+#define CHECK_POSIX_MODE(...)                                           \
+  do {                                                                  \
+    if (opentabs::testing::has_posix_modes) CHECK(__VA_ARGS__);         \
+  } while (false)

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test/support/test_os.hpp"
 #include "util/random.hpp"
 
 using namespace opentabs;
@@ -55,8 +56,8 @@ TEST_CASE("a relative filePath lands in the output folder, created 0700, the fil
   REQUIRE(written.ok());
   CHECK(*written == s.config / "output" / "traffic.har");
   CHECK(read_text(*written) == "HAR");
-  CHECK(mode_of(*written) == 0600);
-  CHECK(mode_of(s.config / "output") == 0700);
+  CHECK_POSIX_MODE(mode_of(*written) == 0600);
+  CHECK_POSIX_MODE(mode_of(s.config / "output") == 0700);
   auto nested = policy.write("shots/today/a.png", "PNG", false);
   REQUIRE(nested.ok());
   CHECK(*nested == s.config / "output" / "shots" / "today" / "a.png");
@@ -97,7 +98,7 @@ TEST_CASE("an existing file is replaced only with overwrite") {
   CHECK(read_text(s.config / "output" / "a.har") == "one");
   REQUIRE(policy.write("a.har", "two", true).ok());
   CHECK(read_text(s.config / "output" / "a.har") == "two");
-  CHECK(mode_of(s.config / "output" / "a.har") == 0600);
+  CHECK_POSIX_MODE(mode_of(s.config / "output" / "a.har") == 0600);
 }
 
 TEST_CASE("symbolic links at the target or below the allowed folder are never followed") {

@@ -116,7 +116,7 @@ TEST_CASE("entries are written as NDJSON (0600) and survive re-construction") {
     for (int i = 0; i < 3; ++i) REQUIRE(log.append(entry(i, i != 1)).ok());
   }
   CHECK(line_count(file) == 3);
-  CHECK(mode_of(file) == 0600);
+  CHECK_POSIX_MODE(mode_of(file) == 0600);
   CHECK(read_text(file).substr(0, read_text(file).find('\n') + 1) == to_ndjson_line(entry(0)));
 
   audit_log restarted(persisted_to(file));
@@ -166,7 +166,7 @@ TEST_CASE("rotation with a small threshold: checked on the first write and every
   CHECK(read_text(rotated).find("slack_tool_6\"") != std::string::npos);
   CHECK(read_text(rotated).find("slack_tool_0\"") == std::string::npos);
   CHECK(line_count(file) == 1);
-  CHECK(mode_of(file) == 0600);
+  CHECK_POSIX_MODE(mode_of(file) == 0600);
   CHECK(log.disk_failures() == 0);
   CHECK(tmp.entries() == std::vector<std::string>{"audit.log", "audit.log.1"});
 
@@ -233,7 +233,8 @@ TEST_CASE("a directory that cannot be written: entries stay in memory, failures 
   CHECK_FALSE(log.append(entry(2)).ok());
   CHECK(log.disk_failures() == 2);
   CHECK(log.last_disk_error().find((tmp / "gone" / "audit.log").string()) != std::string::npos);
-  CHECK(log.last_disk_error().find("No such file or directory") != std::string::npos);
+  if (!opentabs::testing::on_windows)  // Windows words it "The system cannot find the path specified"
+    CHECK(log.last_disk_error().find("No such file or directory") != std::string::npos);
   CHECK(log.size() == 2);
   CHECK(log.query(newest(5)).front().tool == "slack_tool_2");
   CHECK(log.summary(kT0).all.total == 2);
@@ -272,7 +273,8 @@ TEST_CASE("a read-only directory is reported, not thrown (only meaningful when n
   std::filesystem::permissions(tmp / "ro", std::filesystem::perms(0700));
 }
 
-TEST_CASE("audit.log deleted while the server runs: the next entry recreates it (0600)") {
+// Skipped on Windows: a file another handle holds open cannot be removed and recreated at once, as unlink allows.
+TEST_CASE("audit.log deleted while the server runs: the next entry recreates it (0600)" * doctest::skip(opentabs::testing::on_windows)) {
   scratch_dir tmp;
   auto file = tmp / "audit.log";
   audit_log log(persisted_to(file));
@@ -282,7 +284,7 @@ TEST_CASE("audit.log deleted while the server runs: the next entry recreates it 
   REQUIRE(std::filesystem::exists(file));
   CHECK(line_count(file) == 1);
   CHECK(read_text(file).find("slack_tool_1\"") != std::string::npos);
-  CHECK(mode_of(file) == 0600);
+  CHECK_POSIX_MODE(mode_of(file) == 0600);
 }
 
 TEST_CASE("audit.log renamed away by another program: entries follow the path at the next rotation check") {

@@ -13,7 +13,8 @@ using opentabs::plugins::read_plugin_file;
 using opentabs::testing::temp_tree;
 namespace fs = std::filesystem;
 
-TEST_CASE("read_plugin_file reads regular files, also through a link that stays in the folder") {
+// Skipped on Windows: the mingw-w64 libstdc++ implements no std::filesystem::create_symlink (ENOSYS).
+TEST_CASE("read_plugin_file reads regular files, also through a link that stays in the folder" * doctest::skip(opentabs::testing::on_windows)) {
   temp_tree t;
   t.write("plugin/dist/tools.json", "[1]");
   fs::create_symlink("tools.json", t / "plugin/dist/alias.json");
@@ -25,7 +26,8 @@ TEST_CASE("read_plugin_file reads regular files, also through a link that stays 
   CHECK(*alias == "[1]");
 }
 
-TEST_CASE("read_plugin_file refuses links out of the folder, FIFOs, devices and oversized files") {
+// Skipped on Windows: the mingw-w64 libstdc++ implements no std::filesystem::create_symlink (ENOSYS).
+TEST_CASE("read_plugin_file refuses links out of the folder, FIFOs, devices and oversized files" * doctest::skip(opentabs::testing::on_windows)) {
   temp_tree t;
   t.write("outside/id_rsa", "PRIVATE");
   t.write("plugin/package.json", std::string(200, 'x'));

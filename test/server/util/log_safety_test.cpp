@@ -94,7 +94,7 @@ TEST_CASE("rotating_file: rotates after a newline once max_bytes would be passed
 TEST_CASE("rotating_file: an existing file over the limit is rotated on the first write; tiny limits are raised") {
   scratch s;
   auto path = s.dir / "server.log";
-  { std::ofstream(path) << std::string(5000, 'x') << "\n"; }
+  { std::ofstream(path, std::ios::binary) << std::string(5000, 'x') << "\n"; }
   rotating_file f(path, 10);
   CHECK(f.max_bytes() == rotating_file::kMinMaxBytes);
   REQUIRE(f.open().ok());
