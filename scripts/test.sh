@@ -50,11 +50,8 @@ mingw_build() {
   nice ninja -C "$root/build-mingw" -j"$jobs"
 }
 # Every unit suite, then the integration core (CMakeLists.txt: integration_wine), under Wine.
-# unit.net, unit.mcp and unit.app are left out while their crash under Wine is open (README,
-# "What was run here").
 mingw_ctest() {
-  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R '^(unit\..*|integration_wine)$' \
-    -E '^unit\.(net|mcp|app)$')
+  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R '^(unit\..*|integration_wine)$')
 }
 
 # setup.sh builds build/ with GCC; without the gcc stage it only installs what is missing.

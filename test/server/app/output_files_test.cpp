@@ -101,7 +101,8 @@ TEST_CASE("an existing file is replaced only with overwrite") {
   CHECK_POSIX_MODE(mode_of(s.config / "output" / "a.har") == 0600);
 }
 
-TEST_CASE("symbolic links at the target or below the allowed folder are never followed") {
+// Skipped on Windows: the mingw-w64 libstdc++ implements no std::filesystem::create_symlink (ENOSYS).
+TEST_CASE("symbolic links at the target or below the allowed folder are never followed" * doctest::skip(opentabs::testing::on_windows)) {
   sandbox s;
   output_file_policy policy(s.where());
   fs::create_directories(s.config / "output");
@@ -166,7 +167,8 @@ TEST_CASE("output folders come from config.json, expanded against home and the c
   CHECK(set.additional_dirs[2] == fs::path("/c/rel"));
 }
 
-TEST_CASE("readable: files for upload come only from the allowed folders, never through links or from the config folder") {
+// Skipped on Windows: the mingw-w64 libstdc++ implements no std::filesystem::create_symlink (ENOSYS).
+TEST_CASE("readable: files for upload come only from the allowed folders, never through links or from the config folder" * doctest::skip(opentabs::testing::on_windows)) {
   sandbox s;
   fs::create_directories(s.config / "output" / "sub");
   std::ofstream(s.config / "output" / "doc.txt") << "doc";
