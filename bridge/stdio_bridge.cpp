@@ -10,6 +10,7 @@
 //   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
 #include "bridge/stdio_bridge.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
 #include "bridge/server_proof.hpp"
+#include "bridge/stdin_thread.hpp"
 #include "config/auth_secret.hpp"
 #include "jsonrpc/jsonrpc.hpp"
 #include "net/asio.hpp"
@@ -276,9 +278,10 @@ void relay::stdout_failed(const std::error_code& ec) {
 
 awaitable<std::size_t> relay::read_some(char* buf, std::size_t n, bool& eof) {
   if (stdin_blocking_) {
-    auto got = platform::read_stdin(buf, n);
-    if (got <= 0) eof = true;
-    co_return got > 0 ? static_cast<std::size_t>(got) : 0;
+    const std::string chunk = co_await read_stdin_on_thread(n);
+    if (chunk.empty()) eof = true;
+    std::copy(chunk.begin(), chunk.end(), buf);
+    co_return chunk.size();
   }
   auto [ec, got] = co_await stdin_.async_read_some(asio::buffer(buf, n), as_value);
   if (ec) eof = true;

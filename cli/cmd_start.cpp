@@ -27,6 +27,7 @@
 #include "cli/process.hpp"
 #include "cli/server_api.hpp"
 #include "net/asio.hpp"
+#include "platform/standard_streams.hpp"
 #include "config/auth_secret.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
@@ -113,7 +114,7 @@ std::optional<int> lost_start_race(const context& ctx, std::uint16_t port) {
 void write_own_pid_file(const context& ctx, std::uint16_t port) {
   if (auto st = write_file_atomic(ctx.paths.server_pid(), format_pid_file({platform::current_process_id(), port}) + "\n");
       !st)
-    std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().c_str(), st.err().message.c_str());
+    std::fprintf(stderr, "opentabs: could not write %s: %s\n", ctx.paths.server_pid().string().c_str(), st.err().message.c_str());
 }
 
 // The pid server.pid names, if it holds a valid record.
@@ -272,7 +273,7 @@ int start_background(context& ctx, const parsed_command& cmd) {
 // (ephemeral) is allowed here: the server prints the real port.
 int start_foreground(context& ctx, const parsed_command& cmd, bool secret_generated) {
   const bool child = std::getenv(kBackgroundChildEnv) != nullptr;
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // "listening on" must reach pipes promptly
+  platform::line_buffer_stdout();  // "listening on" must reach pipes promptly
   std::uint16_t port = ctx.port.port;
   if (auto st = check_port(ctx, port); !st) {
     if (child)

@@ -4,8 +4,8 @@
 # against the real binary built with GCC; then the same code built with two more toolchains:
 #   libcxx  clang-16 against libc++ (the standard library macOS uses), with clang's precompiled
 #           header: unit + integration suites.
-#   mingw   the Windows x86-64 build (mingw-w64, linked -static): the unit suites of the
-#           modules that build for Windows, run under Wine.
+#   mingw   the Windows x86-64 build (mingw-w64, linked -static): every unit suite and the
+#           integration core (HTTP, /mcp, REST, /ws, stdio bridge, native host) under Wine.
 # Usage: scripts/test.sh [extra ctest args for the GCC build]
 # OPENTABS_TEST_STAGES (default "gcc libcxx mingw") picks the stages.  Each stage prints
 # its wall time.  The extra builds are -O1 without debug info: they exist to compile and
@@ -29,13 +29,6 @@ stage() {
 }
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
-# Windows, module by module, as the OS calls move behind server/platform (README, "What was run
-# here"): windows_compile_modules are the modules whose sources compile for Windows (checked
-# object by object: their libraries cannot link before server/util compiles);
-# windows_test_modules are those whose unit suites also link and pass under Wine.
-windows_compile_modules=(json codec tools net jsonrpc mcp)
-windows_test_modules=()
-
 gcc_ctest() {
   (cd "$root/build" && ctest --output-on-failure --timeout 1500 "$@")
 }
@@ -54,24 +47,11 @@ mingw_build() {
   local re2; re2="$("$root/scripts/deps/re2.sh" mingw)"
   cmake -G Ninja -S "$root" -B "$root/build-mingw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
     -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF "${ci_flags[@]}" >/dev/null
-  local names objects=() targets=()
-  names=$(IFS='|'; echo "${windows_compile_modules[*]}")
-  if [ -n "$names" ]; then
-    mapfile -t objects < <(ninja -C "$root/build-mingw" -t targets all |
-      sed -nE "s#^(CMakeFiles/ot_($names)\.dir/[^:]*\.obj):.*#\1#p")
-  fi
-  for m in "${windows_test_modules[@]}"; do targets+=("test_$m"); done
-  if [ ${#objects[@]} -eq 0 ] && [ ${#targets[@]} -eq 0 ]; then
-    printf '[test] mingw: no module is marked as building for Windows yet\n' >&2; return 0
-  fi
-  nice ninja -C "$root/build-mingw" -j"$jobs" "${objects[@]}" "${targets[@]}"
+  nice ninja -C "$root/build-mingw" -j"$jobs"
 }
+# Every unit suite, then the integration core (CMakeLists.txt: integration_wine), under Wine.
 mingw_ctest() {
-  if [ ${#windows_test_modules[@]} -eq 0 ]; then
-    printf '[test] mingw: no unit suite links for Windows yet\n' >&2; return 0
-  fi
-  local names; names=$(IFS='|'; echo "${windows_test_modules[*]}")
-  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R "^unit\.($names)$")
+  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R '^(unit\..*|integration_wine)$')
 }
 
 # setup.sh builds build/ with GCC; without the gcc stage it only installs what is missing.

@@ -5,13 +5,13 @@
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
-#include <ctime>
 #include <system_error>
 #include <utility>
 #include <vector>
 
 #include "json/json.hpp"
 #include "platform/executable_path.hpp"
+#include "util/clock.hpp"
 #include "util/sha256.hpp"
 #include "util/files.hpp"
 
@@ -68,11 +68,9 @@ std::string manifest_key(const std::optional<json::object>& manifest) {
 
 // <target>-backup-<UTC time>[-n], next to the target.
 fs::path backup_path_for(const fs::path& target) {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  const std::string iso = iso8601_now();  // YYYY-MM-DDTHH:MM:SS.mmmZ
+  const std::string stamp = iso.substr(0, 4) + iso.substr(5, 2) + iso.substr(8, 2) + "-" + iso.substr(11, 2) +
+                            iso.substr(14, 2) + iso.substr(17, 2);
   fs::path base = target;
   if (!base.has_filename()) base = base.parent_path();
   std::string name = base.filename().string() + "-backup-" + stamp;

@@ -23,7 +23,12 @@ std::error_code output_capture::start() {
     HANDLE r = nullptr, w = nullptr;
     if (!::CreatePipe(&r, &w, nullptr, 0))
       return std::error_code(static_cast<int>(::GetLastError()), std::system_category());
-    saved_[i] = reinterpret_cast<native_handle>(::GetStdHandle(kStandard[i]));
+    // A handle of our own to the original stream: the _dup2 below closes descriptor i + 1,
+    // and with it the handle the C runtime held (GetStdHandle's).
+    HANDLE self = ::GetCurrentProcess(), original = nullptr;
+    if (!::DuplicateHandle(self, ::GetStdHandle(kStandard[i]), self, &original, 0, FALSE, DUPLICATE_SAME_ACCESS))
+      original = nullptr;
+    saved_[i] = reinterpret_cast<native_handle>(original);
     ::SetStdHandle(kStandard[i], w);
     int fd = ::_open_osfhandle(reinterpret_cast<intptr_t>(w), _O_BINARY);
     if (fd >= 0) {

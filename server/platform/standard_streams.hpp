@@ -17,6 +17,10 @@ std::ptrdiff_t read_stdin(char* buf, std::size_t size) noexcept;
 // Writes all of `bytes` to stdout unbuffered; false when a write fails.
 bool write_stdout(std::string_view bytes) noexcept;
 
+// Makes stdout (the C runtime's FILE) reach a pipe at each line end, so a reader waiting for a
+// line (the "listening on" line) sees it at once.
+void line_buffer_stdout() noexcept;
+
 bool is_terminal(standard_stream s) noexcept;
 
 // The column count of the terminal on stdout, when it is one and says.

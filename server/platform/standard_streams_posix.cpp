@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 
 #include "platform/posix_io.hpp"
 #include "platform/standard_streams.hpp"
@@ -16,6 +17,8 @@ std::ptrdiff_t read_stdin(char* buf, std::size_t size) noexcept {
 }
 
 bool write_stdout(std::string_view bytes) noexcept { return !posix::write_all(STDOUT_FILENO, bytes); }
+
+void line_buffer_stdout() noexcept { std::setvbuf(stdout, nullptr, _IOLBF, 0); }
 
 bool is_terminal(standard_stream s) noexcept {
   int fd = s == standard_stream::input ? STDIN_FILENO : s == standard_stream::output ? STDOUT_FILENO : STDERR_FILENO;

@@ -2,6 +2,8 @@
 // C runtime's text mode), consoles detected with GetConsoleMode.
 #include <windows.h>
 
+#include <cstdio>
+
 #include "platform/standard_streams.hpp"
 
 namespace opentabs::platform {
@@ -34,6 +36,10 @@ bool write_stdout(std::string_view bytes) noexcept {
   }
   return true;
 }
+
+// The Windows C runtime has no line buffering (_IOLBF means full buffering there), so stdout
+// is left unbuffered: each printf reaches the pipe whole.
+void line_buffer_stdout() noexcept { std::setvbuf(stdout, nullptr, _IONBF, 0); }
 
 bool is_terminal(standard_stream s) noexcept {
   DWORD mode = 0;

@@ -6,7 +6,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer } from './support/server.mjs';
+import { startServer, serverPath } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 
 const browserAuto = { permissions: { browser: { permission: 'auto' } } };
@@ -139,7 +139,7 @@ describe('extension channel /ws', () => {
     const r = await s.callTool('browser_snapshot', { tabId: 3 });
     assert.equal(r.status, 422);
     assert.equal(r.body.isError, true);
-    const extDir = join(s.configDir, 'extension');
+    const extDir = serverPath(join(s.configDir, 'extension'));
     assert.equal(r.body.content[0].text,
       `Browser tool error: the connected extension does not support browser_snapshot; load the opentabs extension from ${extDir}`);
     assert.equal(ext.messages.filter((m) => m.method === 'browser.snapshot').length, 0, 'nothing was sent that would never be answered');

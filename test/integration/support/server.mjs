@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { createServer as createNetServer } from 'node:net';
 
 export const OPENTABS_BIN = process.env.OPENTABS_BIN ?? new URL('../../../build/opentabs', import.meta.url).pathname;
+/** Whether OPENTABS_BIN is the Windows build under Wine (ctest integration_wine). */
+export const UNDER_WINE = process.env.OPENTABS_UNDER_WINE === '1';
+/** A host path as the server prints it: under Wine a Windows program sees / as drive Z:. */
+export const serverPath = (p) => (UNDER_WINE ? `Z:${p.replaceAll('/', '\\')}` : p);
 
 /**
  * @param {object} [opts]
@@ -51,7 +55,7 @@ export async function startServer(opts = {}) {
     const timer = setTimeout(() => reject(new Error(`server did not start within 10 s\n${stderr}`)), 10_000);
     child.stdout.on('data', (d) => {
       stdout += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(stdout);
+      const m = /listening on http:\/\/[^:]+:(\d+)\r?\n/.exec(stdout);  // the whole line: a pipe may carry it in pieces
       if (m) {
         clearTimeout(timer);
         resolve(Number(m[1]));

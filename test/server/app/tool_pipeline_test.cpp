@@ -195,8 +195,8 @@ TEST_CASE("an unknown tool is not_found with close names, and nothing is audited
   CHECK(r.is_error);
   CHECK(r.failure == errc::not_found);
   CHECK(text_of(r) == "Tool demo_ecko not found. Did you mean: demo_echo?");
-  auto far = f.call(std::string(300, 'z'), R"({})");
-  CHECK(text_of(far) == "Tool " + std::string(300, 'z') + " not found");
+  auto distant = f.call(std::string(300, 'z'), R"({})");
+  CHECK(text_of(distant) == "Tool " + std::string(300, 'z') + " not found");
   CHECK(f.audits().empty());
   CHECK(f.plugin.seen.empty());
 }

@@ -3,19 +3,22 @@
 
 #include "config/config_paths.hpp"
 #include "test/server/config/scratch_dir.hpp"
+#include "test/support/test_os.hpp"
 
 using namespace opentabs;
 using namespace opentabs::config;
 using opentabs::test::mode_of;
 using opentabs::test::scratch_dir;
 
-TEST_CASE("OPENTABS_CONFIG_DIR wins over HOME") {
+// Skipped on Windows: the test data are POSIX paths (/home/alice), which are not absolute on Windows.
+TEST_CASE("OPENTABS_CONFIG_DIR wins over HOME" * doctest::skip(opentabs::testing::on_windows)) {
   auto dir = resolve_config_dir("/tmp/custom-ot", "/home/alice");
   REQUIRE(dir.ok());
   CHECK(*dir == "/tmp/custom-ot");
 }
 
-TEST_CASE("without OPENTABS_CONFIG_DIR the directory is ~/.opentabs") {
+// Skipped on Windows: the test data are POSIX paths (/home/alice), which are not absolute on Windows.
+TEST_CASE("without OPENTABS_CONFIG_DIR the directory is ~/.opentabs" * doctest::skip(opentabs::testing::on_windows)) {
   auto dir = resolve_config_dir(std::nullopt, "/home/alice");
   REQUIRE(dir.ok());
   CHECK(*dir == "/home/alice/.opentabs");
@@ -56,12 +59,12 @@ TEST_CASE("ensure_config_dir creates the directory with mode 0700 and leaves an 
   config_paths p{tmp / "nested/.opentabs"};
   REQUIRE(ensure_config_dir(p).ok());
   CHECK(std::filesystem::is_directory(p.dir));
-  CHECK(mode_of(p.dir) == 0700);
+  CHECK_POSIX_MODE(mode_of(p.dir) == 0700);
 
   // OPENTABS_CONFIG_DIR may name a shared directory: its mode is not ours to change.
   std::filesystem::permissions(p.dir, std::filesystem::perms(0755));
   REQUIRE(ensure_config_dir(p).ok());
-  CHECK(mode_of(p.dir) == 0755);
+  CHECK_POSIX_MODE(mode_of(p.dir) == 0755);
   std::filesystem::permissions(p.dir, std::filesystem::perms(0700));
 
   // A file where the directory should be is a clear error.
@@ -71,17 +74,17 @@ TEST_CASE("ensure_config_dir creates the directory with mode 0700 and leaves an 
   CHECK(blocked.err().message.find("it is a file") != std::string::npos);
 
   REQUIRE(ensure_extension_dirs(p).ok());
-  CHECK(mode_of(p.extension_dir()) == 0700);
-  CHECK(mode_of(p.adapters_dir()) == 0700);
+  CHECK_POSIX_MODE(mode_of(p.extension_dir()) == 0700);
+  CHECK_POSIX_MODE(mode_of(p.adapters_dir()) == 0700);
 }
 
 TEST_CASE("config_paths_from_environment follows OPENTABS_CONFIG_DIR") {
   scratch_dir tmp;
   const char* old = std::getenv("OPENTABS_CONFIG_DIR");
   std::string saved = old ? old : "";
-  ::setenv("OPENTABS_CONFIG_DIR", (tmp / "envdir").c_str(), 1);
+  opentabs::testing::set_env("OPENTABS_CONFIG_DIR", (tmp / "envdir").string());
   auto p = config_paths_from_environment();
-  if (old) ::setenv("OPENTABS_CONFIG_DIR", saved.c_str(), 1); else ::unsetenv("OPENTABS_CONFIG_DIR");
+  if (old) opentabs::testing::set_env("OPENTABS_CONFIG_DIR", saved); else opentabs::testing::unset_env("OPENTABS_CONFIG_DIR");
   REQUIRE(p.ok());
   CHECK(p->dir == tmp / "envdir");
 }

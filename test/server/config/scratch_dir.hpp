@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test/support/test_os.hpp"
 #include "util/random.hpp"
 
 namespace opentabs::test {

@@ -160,13 +160,13 @@ TEST_CASE("a callback may set its entry's next deadline (a keep-alive every peri
   e.emplace(set, [&] {
     if (++fired < 3) e->expire_at(now() + 2ms);
   });
-  manual_set::entry far(set, [] {});
-  far.expire_at(now() + 1h);  // the timer must not be re-armed for this one first
+  manual_set::entry distant(set, [] {});
+  distant.expire_at(now() + 1h);  // the timer must not be re-armed for this one first
   e->expire_at(now() + 2ms);
   for (int i = 0; i < 5; ++i) advance_to(io, now() + 2ms);
   CHECK(fired == 3);
-  CHECK(set.armed() == far.deadline());
-  far.clear();
+  CHECK(set.armed() == distant.deadline());
+  distant.clear();
 }
 
 TEST_CASE("keep_timer: entries that come and go arm the timer once, and it still fires for the live one") {

@@ -2,13 +2,13 @@
 // shortcuts to write files and to copy the real-format fixture plugins into it.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
+
+#include "test/support/test_os.hpp"
 
 namespace opentabs::testing {
 
@@ -17,10 +17,7 @@ namespace fs = std::filesystem;
 class temp_tree {
  public:
   temp_tree() {
-    std::string tmpl = (fs::temp_directory_path() / "ot-plugins-test-XXXXXX").string();
-    char* made = ::mkdtemp(tmpl.data());
-    if (!made) throw std::runtime_error("mkdtemp failed");
-    root_ = fs::canonical(made);
+    root_ = fs::canonical(make_temp_dir("ot-plugins-test"));
   }
   ~temp_tree() {
     std::error_code ec;

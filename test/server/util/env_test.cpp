@@ -5,9 +5,12 @@
 #include <cstdlib>
 #include <limits>
 
+#include "test/support/test_os.hpp"
 #include "util/env.hpp"
 
 using namespace opentabs;
+using opentabs::testing::set_env;
+using opentabs::testing::unset_env;
 
 TEST_CASE("parse_bounded_integer takes decimal digits within the bounds") {
   CHECK(*parse_bounded_integer("0", 0, 10) == 0);
@@ -36,18 +39,18 @@ TEST_CASE("parse_bounded_integer refuses what is not such an integer, saying why
 }
 
 TEST_CASE("read_env_integer: unset or empty is no value, a bad value is an error naming the variable") {
-  ::unsetenv("OPENTABS_TEST_ENV_INTEGER");
+  unset_env("OPENTABS_TEST_ENV_INTEGER");
   CHECK(read_env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100)->has_value() == false);
-  ::setenv("OPENTABS_TEST_ENV_INTEGER", "", 1);
+  set_env("OPENTABS_TEST_ENV_INTEGER", "");
   CHECK(read_env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100)->has_value() == false);
-  ::setenv("OPENTABS_TEST_ENV_INTEGER", "42", 1);
+  set_env("OPENTABS_TEST_ENV_INTEGER", "42");
   CHECK(read_env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100)->value() == 42);
   CHECK(env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100) == 42);
-  ::setenv("OPENTABS_TEST_ENV_INTEGER", "420", 1);
+  set_env("OPENTABS_TEST_ENV_INTEGER", "420");
   auto bad = read_env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100);
   REQUIRE_FALSE(bad);
   CHECK(bad.err().message == "OPENTABS_TEST_ENV_INTEGER=\"420\" is too large, expected an integer from 1 to 100");
   // The knob form falls back to the default (and logs a warning).
   CHECK_FALSE(env_integer("OPENTABS_TEST_ENV_INTEGER", 1, 100).has_value());
-  ::unsetenv("OPENTABS_TEST_ENV_INTEGER");
+  unset_env("OPENTABS_TEST_ENV_INTEGER");
 }

@@ -2,13 +2,12 @@
 // character escaping, size-bounded rotation, and the test fault knob's parser.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "test/support/test_os.hpp"
 #include "util/control_chars.hpp"
 #include "util/rotating_file.hpp"
 #include "util/test_fault.hpp"
@@ -28,8 +27,7 @@ std::string slurp(const fs::path& p) {
 struct scratch {
   fs::path dir;
   scratch() {
-    std::string tmpl = (fs::temp_directory_path() / "ot-log-test-XXXXXX").string();
-    dir = ::mkdtemp(tmpl.data());
+    dir = opentabs::testing::make_temp_dir("ot-log-test");
   }
   ~scratch() {
     std::error_code ec;
@@ -96,7 +94,7 @@ TEST_CASE("rotating_file: rotates after a newline once max_bytes would be passed
 TEST_CASE("rotating_file: an existing file over the limit is rotated on the first write; tiny limits are raised") {
   scratch s;
   auto path = s.dir / "server.log";
-  { std::ofstream(path) << std::string(5000, 'x') << "\n"; }
+  { std::ofstream(path, std::ios::binary) << std::string(5000, 'x') << "\n"; }
   rotating_file f(path, 10);
   CHECK(f.max_bytes() == rotating_file::kMinMaxBytes);
   REQUIRE(f.open().ok());

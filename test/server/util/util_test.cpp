@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include "test/support/test_os.hpp"
+
 #include <cstdio>
-#include <ctime>
+#include <chrono>
 #include <filesystem>
 
 #include "util/clock.hpp"
@@ -67,14 +69,14 @@ TEST_CASE("iso8601 formatting is exact across eras, leap days and times before 1
   CHECK(iso8601_from_epoch_ms(4107542399999) == "2100-02-28T23:59:59.999Z");  // 2100 is no leap year
   CHECK(iso8601_from_epoch_ms(4107542400000) == "2100-03-01T00:00:00.000Z");
   CHECK(iso8601_from_epoch_ms(-62135596800000) == "0001-01-01T00:00:00.000Z");
-  // Every 7th day over 1,200 years against the C library's calendar.
+  // Every 7th day over 1,200 years against the standard library's calendar (<chrono>: the
+  // C library's gmtime cannot go before 1970 on Windows).
   for (std::int64_t day = -365LL * 400; day < 365LL * 800; day += 7) {
     const std::int64_t ms = day * 86'400'000 + 45'296'789;  // 12:34:56.789
-    std::time_t secs = static_cast<std::time_t>(day * 86'400 + 45'296);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
+    const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{day}}};
     char want[64];
-    std::snprintf(want, sizeof want, "%04d-%02d-%02dT12:34:56.789Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    std::snprintf(want, sizeof want, "%04d-%02d-%02dT12:34:56.789Z", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
     REQUIRE(iso8601_from_epoch_ms(ms) == want);
     REQUIRE(parse_iso8601_ms(want) == ms);
   }
@@ -101,7 +103,7 @@ TEST_CASE("atomic write replaces content and read_file bounds size") {
   CHECK(*read_file(f, 100) == "two");
   CHECK(read_file(f, 2).err().code == "too_large");
   CHECK(read_file(dir / "nope", 10).err().code == "not_found");
-  CHECK((std::filesystem::status(f).permissions() & std::filesystem::perms::group_read) == std::filesystem::perms::none);
+  CHECK_POSIX_MODE((std::filesystem::status(f).permissions() & std::filesystem::perms::group_read) == std::filesystem::perms::none);
   std::filesystem::remove_all(dir);
 }
 
