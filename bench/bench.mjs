@@ -17,6 +17,7 @@
 //                             [--attach 'CMD {pid}']  (run CMD where --profile would record)
 //                             [--ext-connections N]  (default 1, like one Chrome profile; more
 //                             connections multiply the tool.invocationStart/End broadcasts)
+//                             [--no-2026]  (skip the MCP 2026-07-28 rows: for binaries older than that revision)
 //                             [--callgrind-out FILE]  (keep the instruction row's callgrind dump
 //                             there, for callgrind_annotate)
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -53,6 +54,9 @@ const MEMORY_CALLS = QUICK ? 20_000 : 100_000;
 // the SDK rows on /mcp in both revisions (2025-11-25 session, 2026-07-28 stateless) alone.
 const ONLY = opt('--only', '');
 const CALLGRIND_OUT = opt('--callgrind-out', '');
+// --no-2026: a binary from before MCP 2026-07-28 never answers the 2.x client's pinned
+// handshake, so comparing instruction rows with such a baseline skips those rows.
+const WITH_2026 = !args.includes('--no-2026');
 
 const log = (...a) => console.error('[bench]', ...a);
 let section = 'server'; // the harness the next table rows belong to
@@ -596,22 +600,24 @@ async function sdkHarness(row) {
     // The same calls from the 2.x client in MCP 2026-07-28 mode (no session; each request
     // carries its _meta and headers, which the server checks every time): they must cost
     // the server no more than the 2025-11-25 session calls just measured.
-    const modern = await connectHttp2026(s);
-    await modern.client.listTools();
-    await checkCall(modern);
-    await sdkLoad(modern, s, ext, { concurrency: 16, calls: 1000 }); // warm-up
-    for (const concurrency of [1, 16]) {
-      const r = await sdkLoad(modern, s, ext, { concurrency, calls: concurrency === 1 ? seqCalls : concCalls });
-      const session = direct[concurrency].serverCpuPerCall;
-      row(
-        `server CPU per relayed call, SDK 2.x client on /mcp in MCP 2026-07-28 mode, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
-        `${r.serverCpuPerCall.toFixed(1)} µs`,
-        `≤ ${session.toFixed(1)} µs (the 2025-11-25 session row)`,
-        fmtRun(r),
-        r.serverCpuPerCall <= session,
-      );
+    if (WITH_2026) {
+      const modern = await connectHttp2026(s);
+      await modern.client.listTools();
+      await checkCall(modern);
+      await sdkLoad(modern, s, ext, { concurrency: 16, calls: 1000 }); // warm-up
+      for (const concurrency of [1, 16]) {
+        const r = await sdkLoad(modern, s, ext, { concurrency, calls: concurrency === 1 ? seqCalls : concCalls });
+        const session = direct[concurrency].serverCpuPerCall;
+        row(
+          `server CPU per relayed call, SDK 2.x client on /mcp in MCP 2026-07-28 mode, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
+          `${r.serverCpuPerCall.toFixed(1)} µs`,
+          `≤ ${session.toFixed(1)} µs (the 2025-11-25 session row)`,
+          fmtRun(r),
+          r.serverCpuPerCall <= session,
+        );
+      }
+      await modern.close();
     }
-    await modern.close();
     if (ONLY === 'eras') {
       ext.send('exit');
       return s.stop();
@@ -721,6 +727,11 @@ async function instructionsRow(row) {
   row('server user-space instructions per relayed call, SDK client on /mcp, sequential (callgrind)', `${Math.round(serverTotal / calls).toLocaleString('en-US')}`, '', `${calls} calls; load-independent, unlike the CPU rows; kernel time is not counted`);
 
   // The same calls from the 2.x client in MCP 2026-07-28 mode, counted in a dump of their own.
+  if (WITH_2026) await modernInstructionsRow(row, s, ext, calls, serverTotal);
+  await bridgeInstructionsRow(row, s, ext, calls);
+}
+
+async function modernInstructionsRow(row, s, ext, calls, serverTotal) {
   const earlier = new Set(readdirSync(tmp));
   const modern = await connectHttp2026(s);
   await modern.client.listTools();
@@ -739,8 +750,10 @@ async function instructionsRow(row) {
     `${calls} calls; no session, every request's _meta and headers checked`,
     modernTotal <= serverTotal,
   );
+}
 
-  // The same count for the stdio bridge's own process, the server running uninstrumented.
+/** The same count for the stdio bridge's own process, the server running uninstrumented. */
+async function bridgeInstructionsRow(row, s, ext, calls) {
   execFileSync('callgrind_control', ['-i', 'off', String(s.pid)], { stdio: 'ignore' });
   const bridgeOut = join(tmp, 'bridge-callgrind.out');
   const stdio = await connectStdio(s, BIN, ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${bridgeOut}`]);
