@@ -5,6 +5,7 @@ namespace opentabs::platform {
 child::child(child&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       process_(std::exchange(other.process_, kNoHandle)),
+      job_(std::exchange(other.job_, kNoHandle)),
       out_(std::exchange(other.out_, kNoHandle)),
       err_(std::exchange(other.err_, kNoHandle)),
       reaped_(other.reaped_),
@@ -15,6 +16,7 @@ child& child::operator=(child&& other) noexcept {
     close_all();
     pid_ = std::exchange(other.pid_, -1);
     process_ = std::exchange(other.process_, kNoHandle);
+    job_ = std::exchange(other.job_, kNoHandle);
     out_ = std::exchange(other.out_, kNoHandle);
     err_ = std::exchange(other.err_, kNoHandle);
     reaped_ = other.reaped_;
@@ -29,6 +31,7 @@ void child::close_all() noexcept {
   close_handle(std::exchange(out_, kNoHandle));
   close_handle(std::exchange(err_, kNoHandle));
   close_handle(std::exchange(process_, kNoHandle));
+  close_handle(std::exchange(job_, kNoHandle));
 }
 
 }  // namespace opentabs::platform

@@ -75,7 +75,9 @@ class child {
   exit_status wait();
   bool reaped() const noexcept { return reaped_; }
   // Ends the child and its process group (POSIX: SIGKILL, or SIGTERM when !force; Windows:
-  // TerminateProcess).  Never after it was reaped: the pid may be someone else's by then.
+  // the job object an own_process_group child runs in, so its descendants end too, or
+  // TerminateProcess for a detached one).  Never after it was reaped: the pid may be someone
+  // else's by then.
   void kill_group(bool force) noexcept;
 
  private:
@@ -83,6 +85,7 @@ class child {
   void close_all() noexcept;
   long pid_ = -1;
   native_handle process_ = kNoHandle;  // Windows: the process handle
+  native_handle job_ = kNoHandle;      // Windows: the job object of an own_process_group child
   native_handle out_ = kNoHandle;
   native_handle err_ = kNoHandle;
   bool reaped_ = false;

@@ -120,8 +120,9 @@ std::error_code start_process(const child_spec& spec, std_handles& h, PROCESS_IN
   si.StartupInfo.hStdOutput = inherited[1];
   si.StartupInfo.hStdError = inherited[2];
   si.lpAttributeList = attrs;
-  DWORD flags = EXTENDED_STARTUPINFO_PRESENT | CREATE_UNICODE_ENVIRONMENT | CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW;
-  if (spec.group == child_group::own_session) flags = (flags & ~static_cast<DWORD>(CREATE_NO_WINDOW)) | DETACHED_PROCESS;
+  // Suspended until spawn() has put it in its job, so nothing it starts escapes the job.
+  DWORD flags = EXTENDED_STARTUPINFO_PRESENT | CREATE_UNICODE_ENVIRONMENT | CREATE_NEW_PROCESS_GROUP | CREATE_SUSPENDED;
+  flags |= spec.group == child_group::own_session ? DETACHED_PROCESS : CREATE_NO_WINDOW;
   auto line = command_line(spec.argv);
   auto env = environment_block(spec.extra_env);
   std::wstring program = spec.program.empty() ? std::wstring() : spec.program.wstring();
@@ -132,6 +133,15 @@ std::error_code start_process(const child_spec& spec, std_handles& h, PROCESS_IN
   if (ok) return {};
   if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND) return std::make_error_code(std::errc::no_such_file_or_directory);
   return std::error_code(static_cast<int>(err), std::system_category());
+}
+
+// The POSIX process group's counterpart: a job object holding the child, which everything
+// the child starts joins too, so kill_group ends the whole tree (npm and the node it runs).
+// Null where the child cannot be put in a job; kill_group then ends the child alone.
+windows::unique_handle job_for(HANDLE process) {
+  windows::unique_handle job(::CreateJobObjectW(nullptr, nullptr));
+  if (!job.valid() || !::AssignProcessToJobObject(job.get(), process)) return windows::unique_handle();
+  return job;
 }
 
 exit_status status_of(HANDLE process) {
@@ -153,8 +163,10 @@ std::error_code spawn(const child_spec& spec, child& out) {
   if (auto ec = prepare_handles(spec, h)) return ec;
   PROCESS_INFORMATION pi{};
   if (auto ec = start_process(spec, h, pi)) return ec;
-  ::CloseHandle(pi.hThread);
   out = child();
+  if (spec.group == child_group::own_process_group) out.job_ = as_native(job_for(pi.hProcess).release());
+  ::ResumeThread(pi.hThread);
+  ::CloseHandle(pi.hThread);
   out.pid_ = static_cast<long>(pi.dwProcessId);
   out.process_ = as_native(pi.hProcess);
   out.out_ = as_native(h.out_read.release());
@@ -195,6 +207,7 @@ std::error_code request_termination(long pid) {
 
 void child::kill_group(bool /*force*/) noexcept {
   if (reaped_ || process_ == kNoHandle) return;
+  if (job_ != kNoHandle && ::TerminateJobObject(as_handle(job_), 1)) return;
   ::TerminateProcess(as_handle(process_), 1);
 }
 

@@ -1,6 +1,6 @@
 // Tests for spawn: pipes carry stdout and stderr apart, the exit code comes back, a missing
 // program is an error of spawn itself, a detached child appends to its output file with the
-// extra environment, and kill_group ends a child that would run on.
+// extra environment, and kill_group ends a child that would run on, with what it started.
 #include "platform/child_process.hpp"
 
 #include <doctest/doctest.h>
@@ -101,6 +101,27 @@ TEST_CASE("kill_group ends a child that would run on, and try_wait sees it end")
   if (current_os() != os::windows) CHECK(st.signal == 9);
   CHECK(st.code != 0);
   c.kill_group(true);  // after the reap: nothing is sent to a pid that may be reused
+}
+
+TEST_CASE("kill_group ends what the child started too") {
+  // The grandchild holds the same stdout pipe: the pipe ends only once both are gone.  On
+  // Linux this fails when only the child is killed.  Under Wine it passes either way (with
+  // TerminateProcess alone too: Wine's grandchild does not keep the pipe), so there it checks
+  // only that a child runs in a job and that ending the job ends it.
+  child_spec spec;
+  spec.argv = shell("sleep 30 & sleep 30", "cmd /d /c ping -n 30 127.0.0.1");
+  child c;
+  REQUIRE_FALSE(spawn(spec, c));
+  native_handle out = c.take_stdout();
+  c.kill_group(true);
+  c.wait();
+  std::array<native_handle, 1> pipe{out};
+  bool ended = false;
+  char buf[4096];
+  for (auto deadline = std::chrono::steady_clock::now() + 20s; !ended && std::chrono::steady_clock::now() < deadline;)
+    if (wait_readable(pipe, 100ms) & 1U) ended = read_pipe(out, buf, sizeof buf) <= 0;
+  close_handle(out);
+  CHECK_MESSAGE(ended, "a process the child started still holds its stdout");
 }
 
 #if !defined(_WIN32)
