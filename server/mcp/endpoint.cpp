@@ -817,6 +817,33 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     auto c = run ? run->call : std::make_shared<in_flight_call>();
     c->sink = sink;
     c->progress_token = req.progress_token;
+    tools::call_options opts = call_options_for(s, sink, modern, run, req, c);
+    if (!modern && (req.input_responses || req.request_state)) {
+      co_return error_json(m.id, rpc_error::invalid_params("params.inputResponses", "and params.requestState belong to protocol revision " +
+                                                                             std::string(modern_protocol_version) + ", not to a session"));
+    }
+
+    std::string tool = std::move(req.name);
+    json::object arguments = std::move(req.arguments);
+    if (options.gateway) {
+      if (auto answer = route_through_gateway(m, modern, tool, arguments)) co_return answer;
+    }
+    c->plugin = std::string(catalog.plugin_of(tool));
+
+    if (s) s->calls.emplace(key, c);
+    if (modern && modern->min_log_level) logged_calls.emplace(c.get(), *modern->min_log_level);
+    auto pipeline = await_registered_call(s.get(), key, c, sink, modern, std::move(tool), std::move(arguments), std::move(opts));
+    tools::call_result result = co_await std::move(pipeline);
+    if (c->cancelled) co_return std::nullopt;
+    co_return tools_call_response(m.id, result, options.gateway, modern != nullptr);
+  }
+
+  // How the pipeline reaches back to the caller of one call: its cancellation, its origin,
+  // the input round of a 2026-07-28 call or the elicitation a 2025 session's client
+  // supports, and where its progress goes when a progress token asks for it.
+  tools::call_options call_options_for(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
+                                       const client_context* modern, const std::shared_ptr<task_run>& run,
+                                       tools_call_request& req, const std::shared_ptr<in_flight_call>& c) {
     tools::call_options opts;
     opts.cancel = c->cancel;
     opts.origin = options.gateway ? "gateway" : "mcp";
@@ -837,59 +864,55 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         return live && out && live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer));
       };
     }
-    if (!modern && (req.input_responses || req.request_state)) {
-      co_return error_json(m.id, rpc_error::invalid_params("params.inputResponses", "and params.requestState belong to protocol revision " +
-                                                                             std::string(modern_protocol_version) + ", not to a session"));
-    }
     if (!c->progress_token.is_null()) {
       std::weak_ptr<in_flight_call> weak = c;
       opts.on_progress = [weak](const tools::progress_update& u) {
         if (auto call = weak.lock()) call->forward_progress(u);
       };
     }
+    return opts;
+  }
 
-    std::string tool = std::move(req.name);
-    json::object arguments = std::move(req.arguments);
-    if (options.gateway) {
-      auto route = route_gateway_call(catalog, tool, std::move(arguments));
-      if (route.what == gateway_route::kind::answer) {
-        auto answer = route.answer.to_json();
-        if (modern) answer["resultType"] = "complete";
-        co_return response_json(m.id, answer);
+  // A gateway meta-tool either answers itself (the response returned) or names the plugin
+  // tool to run, which replaces `tool` and `arguments`.
+  std::optional<std::string> route_through_gateway(const message& m, const client_context* modern, std::string& tool,
+                                                   json::object& arguments) {
+    auto route = route_gateway_call(catalog, tool, std::move(arguments));
+    if (route.what == gateway_route::kind::answer) {
+      auto answer = route.answer.to_json();
+      if (modern) answer["resultType"] = "complete";
+      return response_json(m.id, answer);
+    }
+    if (route.what == gateway_route::kind::error) return error_json(m.id, route.error);
+    tool = std::move(route.target.tool);
+    arguments = std::move(route.target.arguments);
+    return std::nullopt;
+  }
+
+  // Runs a call already registered (in its session, in logged_calls) through the pipeline
+  // and unregisters it however the call ends, a throwing pipeline included.
+  awaitable<tools::call_result> await_registered_call(live_session* s, const std::string& key, std::shared_ptr<in_flight_call> c,
+                                                      std::shared_ptr<stream_sink> sink, const client_context* modern,
+                                                      std::string tool, json::object arguments, tools::call_options opts) {
+    struct erase_on_exit {
+      endpoint_state& st;
+      live_session* s;
+      const std::string& key;
+      const std::shared_ptr<in_flight_call>& c;
+      ~erase_on_exit() {
+        st.logged_calls.erase(c.get());
+        if (!s) return;
+        auto it = s->calls.find(key);
+        if (it != s->calls.end() && it->second == c) s->calls.erase(it);
       }
-      if (route.what == gateway_route::kind::error) co_return error_json(m.id, route.error);
-      tool = std::move(route.target.tool);
-      arguments = std::move(route.target.arguments);
-    }
-    c->plugin = std::string(catalog.plugin_of(tool));
-
-    if (s) s->calls.emplace(key, c);
-    if (modern && modern->min_log_level) logged_calls.emplace(c.get(), *modern->min_log_level);
-    tools::call_result result;
-    {
-      struct erase_on_exit {
-        endpoint_state& st;
-        live_session* s;
-        const std::string& key;
-        const std::shared_ptr<in_flight_call>& c;
-        ~erase_on_exit() {
-          st.logged_calls.erase(c.get());
-          if (!s) return;
-          auto it = s->calls.find(key);
-          if (it != s->calls.end() && it->second == c) s->calls.erase(it);
-        }
-      } erase{*this, s.get(), key, c};
-      // The keeper's timer ends with this scope, however the call ends (a throwing
-      // pipeline included), so no keep-alive outlives its call.
-      std::optional<call_stream_keeper> keeper;
-      std::function<void()> on_peer_gone;
-      if (modern) on_peer_gone = [c] { c->cancel_now(); };
-      if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval, std::move(on_peer_gone));
-      auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
-      result = co_await std::move(call);
-    }
-    if (c->cancelled) co_return std::nullopt;
-    co_return tools_call_response(m.id, result, options.gateway, modern != nullptr);
+    } erase{*this, s, key, c};
+    // The keeper's timer ends with this call, however it ends, so no keep-alive outlives it.
+    std::optional<call_stream_keeper> keeper;
+    std::function<void()> on_peer_gone;
+    if (modern) on_peer_gone = [c] { c->cancel_now(); };
+    if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval, std::move(on_peer_gone));
+    auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
+    co_return co_await std::move(call);
   }
 };
 

@@ -244,6 +244,104 @@ std::optional<http_server::refusal_answer> http_server::admit_head(const codec::
   return refusal_answer{std::move(busy), true};
 }
 
+namespace {
+
+// The handler threw: answer 500 if nothing was answered yet, and end the connection
+// after whatever it already answered or streamed.
+void answer_handler_failure(http_exchange& ex, const std::exception& e) {
+  log::error(std::string("request handler failed: ") + e.what());
+  if (!ex.responded()) {
+    ex.close_after();
+    ex.respond(http_response::error(500, "internal_error", "Internal server error"));
+  } else if (ex.streaming()) {
+    ex.close_after();
+  }
+}
+
+// Completes the answer of a handled request; false when the connection ends with it.
+bool finish_exchange(connection& conn, http_exchange& ex) {
+  if (ex.upgraded()) {
+    conn.out.finish();
+    return false;
+  }
+  if (!ex.responded()) ex.respond(http_response::error(500, "internal_error", "No response was produced"));
+  if (ex.streaming()) ex.end_stream();
+  if (!ex.keep_alive() || conn.out.closed()) {
+    conn.out.finish();
+    return false;
+  }
+  return true;
+}
+
+http_response bad_request_answer(const codec::request_parser& parser) {
+  return http_response::json(parser.reject_status(),
+                             json::object{{"error", "bad_request"}, {"error_description", json::str(parser.reject_reason())}});
+}
+
+}  // namespace
+
+bool http_server::admit_parsed_head(connection& conn, connection_slots::id slot, const codec::request_parser& parser,
+                                    request_admission& admission) {
+  const auto& head = parser.head();
+  admission.refusal = admit_head(head, parser.announced_body_bytes(), slot, admission.body_lease, admission.screened_authenticated);
+  if (admission.refusal) {
+    // The connection can carry on only if the body is already here (it is skipped)
+    // and nothing asks to close; otherwise the unread body ends the connection.
+    std::size_t body_bytes = parser.announced_body_bytes();
+    admission.keep_connection = body_bytes <= conn.pending.size() && !admission.refusal->close && head.keep_alive();
+    if (admission.keep_connection) conn.pending.erase(0, body_bytes);
+    return false;
+  }
+  if (parser.current() == codec::request_parser::state::need_more) {
+    if (expects_continue(head) && conn.pending.empty()) conn.out.push("HTTP/1.1 100 Continue\r\n\r\n");
+    conn.dog.read_within(lim_.body_timeout);
+  }
+  return true;
+}
+
+awaitable<bool> http_server::read_request(connection& conn, connection_slots::id slot, codec::request_parser& parser,
+                                          bool first, request_admission& admission) {
+  conn.dog.read_within(first ? lim_.head_timeout : lim_.keepalive_idle);
+  bool screened = false;
+  bool any_byte = !conn.pending.empty();
+  bool peer_closed = false;
+  while (parser.current() == codec::request_parser::state::need_more) {
+    if (conn.pending.empty()) {
+      bool more = co_await conn.read_more();  // GCC 12: net/asio.hpp
+      if (!more) {
+        peer_closed = true;
+        break;
+      }
+      if (!any_byte) {
+        any_byte = true;
+        conn.dog.read_within(lim_.head_timeout);
+      }
+    }
+    auto used = parser.feed(conn.pending.data(), conn.pending.size());
+    conn.pending.erase(0, used);
+    if (screened || !parser.head_complete()) continue;
+    // The head is in and the parser has not taken a byte of the body: decide now.
+    screened = true;
+    if (!admit_parsed_head(conn, slot, parser, admission)) break;
+  }
+  co_return !peer_closed;
+}
+
+awaitable<bool> http_server::handle_request(connection& conn, connection_slots::id slot, codec::request_parser& parser,
+                                            request_admission& admission) {
+  http_exchange ex(conn, parser.take(), admission.screened_authenticated);
+  {
+    busy_guard busy(slots_, slot);
+    try {
+      co_await handler_(ex);
+    } catch (const std::exception& e) {
+      answer_handler_failure(ex, e);
+    }
+  }
+  admission.body_lease.reset();
+  co_return finish_exchange(conn, ex);
+}
+
 awaitable<void> http_server::read_requests(connection& conn, connection_slots::id slot) {
   try {
     codec::request_parser parser({.max_body_bytes = lim_.max_body_bytes});
@@ -254,85 +352,26 @@ awaitable<void> http_server::read_requests(connection& conn, connection_slots::i
       co_await conn.out.wait_unwritten_at_most(lim_.pipelined_answer_bytes);
       if (conn.out.closed()) break;
       parser.reset();
-      conn.dog.read_within(first ? lim_.head_timeout : lim_.keepalive_idle);
-      bool screened = false;
-      bool any_byte = !conn.pending.empty();
-      std::optional<body_budget::lease> body_lease;
-      std::optional<refusal_answer> refusal;
-      std::optional<bool> screened_authenticated;
-      bool keep_connection = false;
-      while (parser.current() == codec::request_parser::state::need_more) {
-        if (conn.pending.empty()) {
-          bool more = co_await conn.read_more();  // GCC 12: net/asio.hpp
-          if (!more) {
-            conn.out.finish();
-            co_return;
-          }
-          if (!any_byte) {
-            any_byte = true;
-            conn.dog.read_within(lim_.head_timeout);
-          }
-        }
-        auto used = parser.feed(conn.pending.data(), conn.pending.size());
-        conn.pending.erase(0, used);
-        if (screened || !parser.head_complete()) continue;
-        // The head is in and the parser has not taken a byte of the body: decide now.
-        screened = true;
-        const auto& head = parser.head();
-        refusal = admit_head(head, parser.announced_body_bytes(), slot, body_lease, screened_authenticated);
-        if (refusal) {
-          // The connection can carry on only if the body is already here (it is skipped)
-          // and nothing asks to close; otherwise the unread body ends the connection.
-          std::size_t body_bytes = parser.announced_body_bytes();
-          keep_connection = body_bytes <= conn.pending.size() && !refusal->close && head.keep_alive();
-          if (keep_connection) conn.pending.erase(0, body_bytes);
-          break;
-        }
-        if (parser.current() == codec::request_parser::state::need_more) {
-          if (expects_continue(head) && conn.pending.empty()) conn.out.push("HTTP/1.1 100 Continue\r\n\r\n");
-          conn.dog.read_within(lim_.body_timeout);
-        }
+      request_admission admission;
+      bool complete = co_await read_request(conn, slot, parser, first, admission);  // GCC 12: net/asio.hpp
+      if (!complete) {
+        conn.out.finish();
+        co_return;
       }
       first = false;
       conn.dog.no_read_deadline();
-      if (refusal) {
-        co_await refuse(conn, refusal->response, keep_connection);
-        if (!keep_connection) co_return;
+      if (admission.refusal) {
+        co_await refuse(conn, admission.refusal->response, admission.keep_connection);
+        if (!admission.keep_connection) co_return;
         continue;
       }
       if (parser.current() == codec::request_parser::state::rejected) {
-        auto res = http_response::json(
-            parser.reject_status(),
-            json::object{{"error", "bad_request"}, {"error_description", json::str(parser.reject_reason())}});
+        auto res = bad_request_answer(parser);
         co_await refuse(conn, res, false);
         co_return;
       }
-      http_exchange ex(conn, parser.take(), screened_authenticated);
-      {
-        busy_guard busy(slots_, slot);
-        try {
-          co_await handler_(ex);
-        } catch (const std::exception& e) {
-          log::error(std::string("request handler failed: ") + e.what());
-          if (!ex.responded()) {
-            ex.close_after();
-            ex.respond(http_response::error(500, "internal_error", "Internal server error"));
-          } else if (ex.streaming()) {
-            ex.close_after();
-          }
-        }
-      }
-      body_lease.reset();
-      if (ex.upgraded()) {
-        conn.out.finish();
-        co_return;
-      }
-      if (!ex.responded()) ex.respond(http_response::error(500, "internal_error", "No response was produced"));
-      if (ex.streaming()) ex.end_stream();
-      if (!ex.keep_alive() || conn.out.closed()) {
-        conn.out.finish();
-        co_return;
-      }
+      bool go_on = co_await handle_request(conn, slot, parser, admission);  // GCC 12: net/asio.hpp
+      if (!go_on) co_return;
     }
     conn.out.finish();
   } catch (const std::exception& e) {

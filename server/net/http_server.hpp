@@ -68,7 +68,27 @@ class http_server {
   std::optional<refusal_answer> admit_head(const codec::http_request& head, std::size_t body_bytes,
                                            connection_slots::id slot, std::optional<body_budget::lease>& body_lease,
                                            std::optional<bool>& screened_authenticated);
+  // What admitting one request's head decided.
+  struct request_admission {
+    std::optional<body_budget::lease> body_lease;
+    std::optional<refusal_answer> refusal;
+    std::optional<bool> screened_authenticated;
+    bool keep_connection = false;  // after a refusal: its body was already here and is skipped
+  };
+  // Reads and answers requests, one at a time, until the connection ends.
   awaitable<void> read_requests(connection& conn, connection_slots::id slot);
+  // Reads one request into `parser`: its head, then its body unless the head is refused.
+  // False when the peer closed first.
+  awaitable<bool> read_request(connection& conn, connection_slots::id slot, codec::request_parser& parser, bool first,
+                               request_admission& admission);
+  // admit_head on the head just parsed, before a byte of its body is taken; false when
+  // refused.  An admitted head whose body is still to come gets the body's deadline (and a
+  // 100 Continue when it asks for one).
+  bool admit_parsed_head(connection& conn, connection_slots::id slot, const codec::request_parser& parser,
+                         request_admission& admission);
+  // Runs the handler on an admitted request; false when the connection ends after it.
+  awaitable<bool> handle_request(connection& conn, connection_slots::id slot, codec::request_parser& parser,
+                                 request_admission& admission);
   awaitable<void> write_out(connection& conn);
   // Answers a request whose body was not read, then reads and discards what the peer
   // still sends (briefly), so it gets the answer rather than a reset.

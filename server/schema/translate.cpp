@@ -55,14 +55,32 @@ class translator {
       return fail(at, "schemas nest deeper than " + std::to_string(lim_.max_schema_depth) + " levels");
     if (++nodes_ > lim_.max_schema_nodes)
       return make_error(errc::too_large, "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
+    draft d(v.get_object(), at, depth);
+    for (auto& [key, val] : d.in)
+      if (auto read = read_keyword(d, key, val); !read) return read.err();
+    return assemble(d);
+  }
 
-    const object& in = v.get_object();
+  std::vector<string_check> take_checks() { return std::move(checks_); }
+  std::size_t pattern_count() const { return patterns_; }
+  std::size_t pattern_program_size() const { return program_size_; }
+
+ private:
+  // One schema object being translated: what its keywords said, gathered in keyword order
+  // and assembled once all are read (several keywords combine: minimum with
+  // exclusiveMinimum, const with enum, items with prefixItems, if with then and else).
+  struct draft {
+    draft(const object& schema, const std::string& pointer, std::size_t nesting)
+        : in(schema), at(pointer), depth(nesting) {}
+    const object& in;
+    const std::string& at;
+    std::size_t depth;
     object out;
     std::vector<value> extras;  // constraints added as allOf entries
-    std::optional<json::value> lower, upper;
+    std::optional<value> lower, upper;
+    bool lower_excl = false, upper_excl = false;
     std::vector<std::pair<js_regex, value>> pattern_props;
     std::function<std::optional<std::string>(std::string_view)> names_rejects;
-    bool lower_excl = false, upper_excl = false;
     string_check sc;
     bool has_sc = false;
     const value* prefix_items = nullptr;
@@ -72,291 +90,451 @@ class translator {
     const value* then_schema = nullptr;
     const value* else_schema = nullptr;
     bool nullable = false;
+  };
 
-    auto sub = [&](const value& s, std::string_view key) { return node(s, at + "/" + escape_pointer_token(key), depth + 1); };
-    auto schema_map = [&](const value& m, std::string_view key) -> result<value> {
-      if (!m.is_object()) return fail(at + "/" + std::string(key), "must be an object of schemas");
-      object o;
-      for (auto& [k, s] : m.get_object()) {
-        auto r = node(s, at + "/" + std::string(key) + "/" + escape_pointer_token(k), depth + 1);
-        if (!r) return r.err();
-        o[k] = std::move(*r);
-      }
-      return value(std::move(o));
+  using keyword_reader = status (translator::*)(draft&, std::string_view, const value&);
+
+  // The keywords translated; any other is unknown to every draft we read: an annotation, ignored.
+  static keyword_reader reader_for(std::string_view key) {
+    static const std::pair<std::string_view, keyword_reader> readers[] = {
+        {"$ref", &translator::read_ref},
+        {"type", &translator::read_type},
+        {"enum", &translator::read_enum},
+        {"const", &translator::read_const},
+        {"properties", &translator::read_schema_map},
+        {"$defs", &translator::read_schema_map},
+        {"definitions", &translator::read_schema_map},
+        {"patternProperties", &translator::read_pattern_properties},
+        {"dependentSchemas", &translator::read_dependent_schemas},
+        {"dependentRequired", &translator::read_dependencies},
+        {"dependencies", &translator::read_dependencies},
+        {"additionalProperties", &translator::read_additional},
+        {"additionalItems", &translator::read_additional},
+        {"items", &translator::read_items},
+        {"prefixItems", &translator::read_prefix_items},
+        {"not", &translator::read_not},
+        {"contains", &translator::read_contains},
+        {"if", &translator::read_conditional},
+        {"then", &translator::read_conditional},
+        {"else", &translator::read_conditional},
+        {"allOf", &translator::read_schema_list},
+        {"anyOf", &translator::read_schema_list},
+        {"oneOf", &translator::read_schema_list},
+        {"propertyNames", &translator::read_property_names},
+        {"pattern", &translator::read_pattern},
+        {"format", &translator::read_format},
+        {"minimum", &translator::read_bound},
+        {"maximum", &translator::read_bound},
+        {"exclusiveMinimum", &translator::read_exclusive_bound},
+        {"exclusiveMaximum", &translator::read_exclusive_bound},
+        {"multipleOf", &translator::read_multiple_of},
+        {"minLength", &translator::read_count},
+        {"maxLength", &translator::read_count},
+        {"minItems", &translator::read_count},
+        {"maxItems", &translator::read_count},
+        {"minProperties", &translator::read_count},
+        {"maxProperties", &translator::read_count},
+        {"uniqueItems", &translator::read_unique_items},
+        {"required", &translator::read_required},
+        {"nullable", &translator::read_nullable},
     };
-    auto schema_list = [&](const value& a, std::string_view key) -> result<value> {
-      if (!a.is_array() || a.get_array().empty()) return fail(at + "/" + std::string(key), "must be a non-empty array of schemas");
-      json::array o;
-      std::size_t i = 0;
-      for (auto& s : a.get_array()) {
-        auto r = node(s, at + "/" + std::string(key) + "/" + std::to_string(i++), depth + 1);
-        if (!r) return r.err();
-        o.push_back(std::move(*r));
-      }
-      return value(std::move(o));
-    };
-    auto number = [&](const value& n, std::string_view key) -> result<value> {
-      if (!n.is_number()) return fail(at + "/" + std::string(key), "must be a number");
-      return n;
-    };
-    auto count = [&](const value& n, std::string_view key) -> result<value> {
-      auto d = n.is_number() ? n.to_number<double>() : -1.0;
-      if (!n.is_number() || d < 0 || d != std::floor(d) || d > 4294967295.0)
-        return fail(at + "/" + std::string(key), "must be a non-negative integer");
-      return value(static_cast<std::uint64_t>(d));
-    };
-
-    for (auto& [key_sv, val] : in) {
-      std::string_view key = key_sv;
-      std::string k(key);
-      if (is_annotation(key)) continue;
-      if (is_unsupported(key)) return fail(at + "/" + k, "keyword \"" + k + "\" is not supported");
-      if (key == "$ref") {
-        if (!val.is_string()) return fail(at + "/$ref", "must be a string");
-        auto p = ref_to_pointer(val.get_string());
-        if (!p) return fail(at + "/$ref", "only local references (\"#...\") are supported, found \"" + std::string(val.get_string()) + "\"");
-        out["$ref"] = val;
-      } else if (key == "type") {
-        if (val.is_string()) {
-          if (!valid_type_name(val.get_string())) return fail(at + "/type", "unknown type \"" + std::string(val.get_string()) + "\"");
-        } else if (val.is_array()) {
-          for (auto& t : val.get_array())
-            if (!t.is_string() || !valid_type_name(t.get_string())) return fail(at + "/type", "must list known type names");
-        } else {
-          return fail(at + "/type", "must be a string or an array of strings");
-        }
-        out["type"] = val;
-      } else if (key == "enum") {
-        if (!val.is_array()) return fail(at + "/enum", "must be an array");
-        if (val.get_array().empty()) extras.push_back(false_schema());
-        else out["enum"] = val;
-      } else if (key == "const") {
-        const_enum = json::array{val};
-      } else if (key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
-                 key == "dependentSchemas") {
-        auto r = schema_map(val, key);
-        if (!r) return r.err();
-        if (key == "patternProperties") {
-          for (auto& [pat, sub_schema] : r->get_object()) {
-            auto re = compile_pattern(pat);
-            if (!re) return fail(at + "/patternProperties", re.err().message);
-            pattern_props.emplace_back(std::move(*re), std::move(sub_schema));
-          }
-        } else if (key == "dependentSchemas") {
-          auto& deps = out["dependencies"].is_object() ? out["dependencies"].get_object() : out["dependencies"].emplace_object();
-          for (auto& [p, s] : r->get_object()) deps[p] = std::move(s);
-        } else {
-          out[k] = std::move(*r);
-        }
-      } else if (key == "dependentRequired" || key == "dependencies") {
-        if (!val.is_object()) return fail(at + "/" + k, "must be an object");
-        auto& deps = out["dependencies"].is_object() ? out["dependencies"].get_object() : out["dependencies"].emplace_object();
-        for (auto& [p, d] : val.get_object()) {
-          if (d.is_array()) {
-            for (auto& n : d.get_array())
-              if (!n.is_string()) return fail(at + "/" + k, "property dependencies must list property names");
-            if (!d.get_array().empty()) deps[p] = d;
-          } else if (key == "dependencies") {
-            auto r = node(d, at + "/dependencies/" + escape_pointer_token(p), depth + 1);
-            if (!r) return r.err();
-            deps[p] = std::move(*r);
-          } else {
-            return fail(at + "/dependentRequired", "values must be arrays of property names");
-          }
-        }
-        if (deps.empty()) out.erase("dependencies");
-      } else if (key == "additionalProperties" || key == "additionalItems") {
-        if (val.is_bool()) {
-          out[k] = val;
-        } else {
-          auto r = sub(val, key);
-          if (!r) return r.err();
-          out[k] = std::move(*r);
-        }
-      } else if (key == "items") {
-        items = &val;
-      } else if (key == "prefixItems") {
-        prefix_items = &val;
-      } else if (key == "not" || key == "contains" || key == "if" || key == "then" || key == "else") {
-        auto r = sub(val, key);
-        if (!r) return r.err();
-        if (key == "not") out["not"] = std::move(*r);
-        else if (key == "contains") {
-          // contains S  ≡  not an array, or not (every item fails S)
-          object every_fails, not_array, some_item;
-          every_fails["items"] = object{{"not", std::move(*r)}};
-          some_item["not"] = std::move(every_fails);
-          not_array["not"] = object{{"type", "array"}};
-          object c;
-          c["anyOf"] = json::array{std::move(not_array), std::move(some_item)};
-          c[synthetic_tag] = "opentabs:contains";
-          extras.push_back(std::move(c));
-        } else {
-          if (key == "if") if_schema = &val;
-          if (key == "then") then_schema = &val;
-          if (key == "else") else_schema = &val;
-        }
-      } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
-        auto r = schema_list(val, key);
-        if (!r) return r.err();
-        out[k] = std::move(*r);
-      } else if (key == "propertyNames") {
-        auto r = key_validator(val, at + "/propertyNames");
-        if (!r) return r.err();
-        names_rejects = std::move(*r);
-      } else if (key == "pattern") {
-        if (!val.is_string()) return fail(at + "/pattern", "must be a string");
-        auto re = compile_pattern(val.get_string());
-        if (!re) return fail(at + "/pattern", re.err().message);
-        sc.pattern = std::move(*re);
-        has_sc = true;
-      } else if (key == "format") {
-        if (!val.is_string()) return fail(at + "/format", "must be a string");
-        if (is_checked_format(val.get_string())) {
-          sc.format = std::string(val.get_string());
-          has_sc = true;
-        }
-      } else if (key == "minimum" || key == "maximum") {
-        auto n = number(val, key);
-        if (!n) return n.err();
-        auto& bound = key == "minimum" ? lower : upper;
-        bool& excl = key == "minimum" ? lower_excl : upper_excl;
-        bool draft4_excl = false;
-        if (auto* e = json::find(in, key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"); e && e->is_bool())
-          draft4_excl = e->get_bool();
-        tighten(bound, excl, *n, draft4_excl, key == "minimum");
-      } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
-        if (val.is_bool()) continue;  // draft-04 form, read together with minimum/maximum
-        auto n = number(val, key);
-        if (!n) return n.err();
-        bool is_min = key == "exclusiveMinimum";
-        tighten(is_min ? lower : upper, is_min ? lower_excl : upper_excl, *n, true, is_min);
-      } else if (key == "multipleOf") {
-        auto n = number(val, key);
-        if (!n) return n.err();
-        if (!(n->to_number<double>() > 0)) return fail(at + "/multipleOf", "must be greater than 0");
-        out["multipleOf"] = val;
-      } else if (key == "minLength" || key == "maxLength" || key == "minItems" || key == "maxItems" ||
-                 key == "minProperties" || key == "maxProperties") {
-        auto r = count(val, key);
-        if (!r) return r.err();
-        out[k] = std::move(*r);
-      } else if (key == "uniqueItems") {
-        if (!val.is_bool()) return fail(at + "/uniqueItems", "must be a boolean");
-        if (val.get_bool()) out["uniqueItems"] = true;
-      } else if (key == "required") {
-        if (!val.is_array()) return fail(at + "/required", "must be an array of property names");
-        for (auto& n : val.get_array())
-          if (!n.is_string()) return fail(at + "/required", "must be an array of property names");
-        if (!val.get_array().empty()) out["required"] = val;
-      } else if (key == "nullable") {
-        if (val.is_bool() && val.get_bool()) nullable = true;
-      }
-      // Any other keyword is unknown to every draft we read: an annotation, ignored.
-    }
-
-    if (nullable) {
-      if (auto* t = out.if_contains("type")) {
-        json::array types;
-        if (t->is_string()) types.push_back(*t);
-        else types = t->get_array();
-        bool has_null = false;
-        for (auto& x : types) has_null = has_null || (x.is_string() && x.get_string() == "null");
-        if (!has_null) types.push_back("null");
-        *t = std::move(types);
-      }
-    }
-
-    if (const_enum) {
-      if (auto* e = out.if_contains("enum")) {
-        json::array keep;
-        for (auto& x : e->get_array())
-          if (x == (*const_enum)[0]) keep.push_back(x);
-        if (keep.empty()) extras.push_back(false_schema());
-        else *e = std::move(keep);
-      } else {
-        out["enum"] = std::move(*const_enum);
-      }
-    }
-
-    // prefixItems (2020-12) = draft-04 array-form items; 2020-12 items after it = additionalItems.
-    if (prefix_items) {
-      out.erase("additionalItems");  // not a 2020-12 keyword: next to prefixItems it is ignored
-      auto r = schema_list(*prefix_items, "prefixItems");
-      if (!r) return r.err();
-      out["items"] = std::move(*r);
-      if (items) {
-        if (items->is_bool()) out["additionalItems"] = *items;
-        else {
-          auto a = sub(*items, "items");
-          if (!a) return a.err();
-          out["additionalItems"] = std::move(*a);
-        }
-      }
-    } else if (items) {
-      if (items->is_array()) {
-        auto r = schema_list(*items, "items");
-        if (!r) return r.err();
-        out["items"] = std::move(*r);
-      } else {
-        auto r = sub(*items, "items");
-        if (!r) return r.err();
-        out["items"] = std::move(*r);
-      }
-    }
-
-    if (if_schema && (then_schema || else_schema)) {
-      auto cond = sub(*if_schema, "if");
-      if (!cond) return cond.err();
-      if (then_schema) {  // if → then  ≡  not(if) or then
-        auto t = sub(*then_schema, "then");
-        if (!t) return t.err();
-        object c;
-        c["anyOf"] = json::array{object{{"not", *cond}}, std::move(*t)};
-        c[synthetic_tag] = "opentabs:then";
-        extras.push_back(std::move(c));
-      }
-      if (else_schema) {  // not(if) → else  ≡  if or else
-        auto e = sub(*else_schema, "else");
-        if (!e) return e.err();
-        object c;
-        c["anyOf"] = json::array{*cond, std::move(*e)};
-        c[synthetic_tag] = "opentabs:else";
-        extras.push_back(std::move(c));
-      }
-    }
-
-    if (lower) {
-      out["minimum"] = std::move(*lower);
-      if (lower_excl) out["exclusiveMinimum"] = true;
-    }
-    if (upper) {
-      out["maximum"] = std::move(*upper);
-      if (upper_excl) out["exclusiveMaximum"] = true;
-    }
-    if (has_sc) out["pattern"] = check_marker(add_check(std::move(sc)));
-    declare_implicit_properties(out, pattern_props);
-    if (!pattern_props.empty() || names_rejects) assemble_key_rules(out, pattern_props, std::move(names_rejects));
-
-    // Draft-04 ignores every sibling of "$ref"; 2020-12 applies them, so move the ref into allOf.
-    if (out.contains("$ref") && (out.size() > 1 || !extras.empty())) {
-      object ref;
-      ref["$ref"] = out["$ref"];
-      out.erase("$ref");
-      extras.insert(extras.begin(), value(std::move(ref)));
-    }
-    if (!extras.empty()) {
-      auto& all = out["allOf"].is_array() ? out["allOf"].get_array() : out["allOf"].emplace_array();
-      for (auto& e : extras) all.push_back(std::move(e));
-    }
-    return value(std::move(out));
+    for (auto& [name, reader] : readers)
+      if (name == key) return reader;
+    return nullptr;
   }
 
-  std::vector<string_check> take_checks() { return std::move(checks_); }
-  std::size_t pattern_count() const { return patterns_; }
-  std::size_t pattern_program_size() const { return program_size_; }
+  status read_keyword(draft& d, std::string_view key, const value& val) {
+    if (is_annotation(key)) return ok();
+    if (is_unsupported(key)) return fail(d.at + "/" + std::string(key), "keyword \"" + std::string(key) + "\" is not supported");
+    if (auto reader = reader_for(key)) return (this->*reader)(d, key, val);
+    return ok();
+  }
 
- private:
+  // --- translating subschemas at a keyword of the draft
+
+  result<value> sub(const draft& d, const value& s, std::string_view key) {
+    return node(s, d.at + "/" + escape_pointer_token(key), d.depth + 1);
+  }
+
+  result<value> schema_map(const draft& d, const value& m, std::string_view key) {
+    if (!m.is_object()) return fail(d.at + "/" + std::string(key), "must be an object of schemas");
+    object o;
+    for (auto& [k, s] : m.get_object()) {
+      auto r = node(s, d.at + "/" + std::string(key) + "/" + escape_pointer_token(k), d.depth + 1);
+      if (!r) return r.err();
+      o[k] = std::move(*r);
+    }
+    return value(std::move(o));
+  }
+
+  result<value> schema_list(const draft& d, const value& a, std::string_view key) {
+    if (!a.is_array() || a.get_array().empty()) return fail(d.at + "/" + std::string(key), "must be a non-empty array of schemas");
+    json::array o;
+    std::size_t i = 0;
+    for (auto& s : a.get_array()) {
+      auto r = node(s, d.at + "/" + std::string(key) + "/" + std::to_string(i++), d.depth + 1);
+      if (!r) return r.err();
+      o.push_back(std::move(*r));
+    }
+    return value(std::move(o));
+  }
+
+  result<value> number(const draft& d, const value& n, std::string_view key) {
+    if (!n.is_number()) return fail(d.at + "/" + std::string(key), "must be a number");
+    return n;
+  }
+
+  static object& dependencies_of(object& out) {
+    return out["dependencies"].is_object() ? out["dependencies"].get_object() : out["dependencies"].emplace_object();
+  }
+
+  // --- one reader per keyword (or family of keywords read alike)
+
+  status read_ref(draft& d, std::string_view, const value& val) {
+    if (!val.is_string()) return fail(d.at + "/$ref", "must be a string");
+    auto p = ref_to_pointer(val.get_string());
+    if (!p) return fail(d.at + "/$ref", "only local references (\"#...\") are supported, found \"" + std::string(val.get_string()) + "\"");
+    d.out["$ref"] = val;
+    return ok();
+  }
+
+  status read_type(draft& d, std::string_view, const value& val) {
+    if (val.is_string()) {
+      if (!valid_type_name(val.get_string())) return fail(d.at + "/type", "unknown type \"" + std::string(val.get_string()) + "\"");
+    } else if (val.is_array()) {
+      for (auto& t : val.get_array())
+        if (!t.is_string() || !valid_type_name(t.get_string())) return fail(d.at + "/type", "must list known type names");
+    } else {
+      return fail(d.at + "/type", "must be a string or an array of strings");
+    }
+    d.out["type"] = val;
+    return ok();
+  }
+
+  status read_enum(draft& d, std::string_view, const value& val) {
+    if (!val.is_array()) return fail(d.at + "/enum", "must be an array");
+    if (val.get_array().empty()) d.extras.push_back(false_schema());
+    else d.out["enum"] = val;
+    return ok();
+  }
+
+  status read_const(draft& d, std::string_view, const value& val) {
+    d.const_enum = json::array{val};
+    return ok();
+  }
+
+  status read_schema_map(draft& d, std::string_view key, const value& val) {
+    auto r = schema_map(d, val, key);
+    if (!r) return r.err();
+    d.out[std::string(key)] = std::move(*r);
+    return ok();
+  }
+
+  // The subschemas are translated before any pattern is compiled.
+  status read_pattern_properties(draft& d, std::string_view key, const value& val) {
+    auto r = schema_map(d, val, key);
+    if (!r) return r.err();
+    for (auto& [pat, sub_schema] : r->get_object()) {
+      auto re = compile_pattern(pat);
+      if (!re) return fail(d.at + "/patternProperties", re.err().message);
+      d.pattern_props.emplace_back(std::move(*re), std::move(sub_schema));
+    }
+    return ok();
+  }
+
+  // 2020-12 dependentSchemas is the schema half of draft-04 dependencies.
+  status read_dependent_schemas(draft& d, std::string_view key, const value& val) {
+    auto r = schema_map(d, val, key);
+    if (!r) return r.err();
+    auto& deps = dependencies_of(d.out);
+    for (auto& [p, s] : r->get_object()) deps[p] = std::move(s);
+    return ok();
+  }
+
+  // dependentRequired (2020-12) holds lists of names only; draft-04 dependencies holds
+  // lists or schemas.  Both become draft-04 dependencies.
+  status read_dependencies(draft& d, std::string_view key, const value& val) {
+    std::string k(key);
+    if (!val.is_object()) return fail(d.at + "/" + k, "must be an object");
+    auto& deps = dependencies_of(d.out);
+    for (auto& [p, dep] : val.get_object()) {
+      if (dep.is_array()) {
+        for (auto& n : dep.get_array())
+          if (!n.is_string()) return fail(d.at + "/" + k, "property dependencies must list property names");
+        if (!dep.get_array().empty()) deps[p] = dep;
+      } else if (key == "dependencies") {
+        auto r = node(dep, d.at + "/dependencies/" + escape_pointer_token(p), d.depth + 1);
+        if (!r) return r.err();
+        deps[p] = std::move(*r);
+      } else {
+        return fail(d.at + "/dependentRequired", "values must be arrays of property names");
+      }
+    }
+    if (deps.empty()) d.out.erase("dependencies");
+    return ok();
+  }
+
+  status read_additional(draft& d, std::string_view key, const value& val) {
+    if (val.is_bool()) {
+      d.out[std::string(key)] = val;
+      return ok();
+    }
+    auto r = sub(d, val, key);
+    if (!r) return r.err();
+    d.out[std::string(key)] = std::move(*r);
+    return ok();
+  }
+
+  // items and prefixItems are read together once every keyword is in: see assemble_items.
+  status read_items(draft& d, std::string_view, const value& val) {
+    d.items = &val;
+    return ok();
+  }
+
+  status read_prefix_items(draft& d, std::string_view, const value& val) {
+    d.prefix_items = &val;
+    return ok();
+  }
+
+  status read_not(draft& d, std::string_view key, const value& val) {
+    auto r = sub(d, val, key);
+    if (!r) return r.err();
+    d.out["not"] = std::move(*r);
+    return ok();
+  }
+
+  status read_contains(draft& d, std::string_view key, const value& val) {
+    auto r = sub(d, val, key);
+    if (!r) return r.err();
+    // contains S  ≡  not an array, or not (every item fails S)
+    object every_fails, not_array, some_item;
+    every_fails["items"] = object{{"not", std::move(*r)}};
+    some_item["not"] = std::move(every_fails);
+    not_array["not"] = object{{"type", "array"}};
+    object c;
+    c["anyOf"] = json::array{std::move(not_array), std::move(some_item)};
+    c[synthetic_tag] = "opentabs:contains";
+    d.extras.push_back(std::move(c));
+    return ok();
+  }
+
+  // Each of if/then/else is translated here, in keyword order, so its errors and its count
+  // of subschemas come at the same point as any other keyword's; the three are combined
+  // once all are read (assemble_conditional).
+  status read_conditional(draft& d, std::string_view key, const value& val) {
+    auto r = sub(d, val, key);
+    if (!r) return r.err();
+    if (key == "if") d.if_schema = &val;
+    if (key == "then") d.then_schema = &val;
+    if (key == "else") d.else_schema = &val;
+    return ok();
+  }
+
+  status read_schema_list(draft& d, std::string_view key, const value& val) {
+    auto r = schema_list(d, val, key);
+    if (!r) return r.err();
+    d.out[std::string(key)] = std::move(*r);
+    return ok();
+  }
+
+  status read_property_names(draft& d, std::string_view, const value& val) {
+    auto r = key_validator(val, d.at + "/propertyNames");
+    if (!r) return r.err();
+    d.names_rejects = std::move(*r);
+    return ok();
+  }
+
+  status read_pattern(draft& d, std::string_view, const value& val) {
+    if (!val.is_string()) return fail(d.at + "/pattern", "must be a string");
+    auto re = compile_pattern(val.get_string());
+    if (!re) return fail(d.at + "/pattern", re.err().message);
+    d.sc.pattern = std::move(*re);
+    d.has_sc = true;
+    return ok();
+  }
+
+  status read_format(draft& d, std::string_view, const value& val) {
+    if (!val.is_string()) return fail(d.at + "/format", "must be a string");
+    if (is_checked_format(val.get_string())) {
+      d.sc.format = std::string(val.get_string());
+      d.has_sc = true;
+    }
+    return ok();
+  }
+
+  // minimum/maximum, made exclusive by a draft-04 boolean exclusiveMinimum/exclusiveMaximum.
+  status read_bound(draft& d, std::string_view key, const value& val) {
+    auto n = number(d, val, key);
+    if (!n) return n.err();
+    bool is_min = key == "minimum";
+    bool draft4_excl = false;
+    if (auto* e = json::find(d.in, is_min ? "exclusiveMinimum" : "exclusiveMaximum"); e && e->is_bool())
+      draft4_excl = e->get_bool();
+    tighten(is_min ? d.lower : d.upper, is_min ? d.lower_excl : d.upper_excl, *n, draft4_excl, is_min);
+    return ok();
+  }
+
+  status read_exclusive_bound(draft& d, std::string_view key, const value& val) {
+    if (val.is_bool()) return ok();  // draft-04 form, read together with minimum/maximum
+    auto n = number(d, val, key);
+    if (!n) return n.err();
+    bool is_min = key == "exclusiveMinimum";
+    tighten(is_min ? d.lower : d.upper, is_min ? d.lower_excl : d.upper_excl, *n, true, is_min);
+    return ok();
+  }
+
+  status read_multiple_of(draft& d, std::string_view key, const value& val) {
+    auto n = number(d, val, key);
+    if (!n) return n.err();
+    if (!(n->to_number<double>() > 0)) return fail(d.at + "/multipleOf", "must be greater than 0");
+    d.out["multipleOf"] = val;
+    return ok();
+  }
+
+  // minLength, maxItems, ...: a non-negative integer that fits 32 bits.
+  status read_count(draft& d, std::string_view key, const value& val) {
+    auto n = val.is_number() ? val.to_number<double>() : -1.0;
+    if (!val.is_number() || n < 0 || n != std::floor(n) || n > 4294967295.0)
+      return fail(d.at + "/" + std::string(key), "must be a non-negative integer");
+    d.out[std::string(key)] = value(static_cast<std::uint64_t>(n));
+    return ok();
+  }
+
+  status read_unique_items(draft& d, std::string_view, const value& val) {
+    if (!val.is_bool()) return fail(d.at + "/uniqueItems", "must be a boolean");
+    if (val.get_bool()) d.out["uniqueItems"] = true;
+    return ok();
+  }
+
+  status read_required(draft& d, std::string_view, const value& val) {
+    if (!val.is_array()) return fail(d.at + "/required", "must be an array of property names");
+    for (auto& n : val.get_array())
+      if (!n.is_string()) return fail(d.at + "/required", "must be an array of property names");
+    if (!val.get_array().empty()) d.out["required"] = val;
+    return ok();
+  }
+
+  // OpenAPI's nullable: true adds "null" to the listed types.
+  status read_nullable(draft& d, std::string_view, const value& val) {
+    if (val.is_bool() && val.get_bool()) d.nullable = true;
+    return ok();
+  }
+
+  // --- assembling the draft once every keyword is read
+
+  result<value> assemble(draft& d) {
+    if (d.nullable) add_null_type(d.out);
+    if (d.const_enum) apply_const(d);
+    if (auto s = assemble_items(d); !s) return s.err();
+    if (auto s = assemble_conditional(d); !s) return s.err();
+    emit_bounds(d);
+    if (d.has_sc) d.out["pattern"] = check_marker(add_check(std::move(d.sc)));
+    declare_implicit_properties(d.out, d.pattern_props);
+    if (!d.pattern_props.empty() || d.names_rejects) assemble_key_rules(d.out, d.pattern_props, std::move(d.names_rejects));
+    move_ref_beside_siblings(d);
+    append_extras(d);
+    return value(std::move(d.out));
+  }
+
+  static void add_null_type(object& out) {
+    auto* t = out.if_contains("type");
+    if (!t) return;
+    json::array types;
+    if (t->is_string()) types.push_back(*t);
+    else types = t->get_array();
+    bool has_null = false;
+    for (auto& x : types) has_null = has_null || (x.is_string() && x.get_string() == "null");
+    if (!has_null) types.push_back("null");
+    *t = std::move(types);
+  }
+
+  // const next to enum keeps the enum's values equal to the const (none: nothing validates).
+  static void apply_const(draft& d) {
+    auto* e = d.out.if_contains("enum");
+    if (!e) {
+      d.out["enum"] = std::move(*d.const_enum);
+      return;
+    }
+    json::array keep;
+    for (auto& x : e->get_array())
+      if (x == (*d.const_enum)[0]) keep.push_back(x);
+    if (keep.empty()) d.extras.push_back(false_schema());
+    else *e = std::move(keep);
+  }
+
+  // prefixItems (2020-12) = draft-04 array-form items; 2020-12 items after it = additionalItems.
+  status assemble_items(draft& d) {
+    if (d.prefix_items) {
+      d.out.erase("additionalItems");  // not a 2020-12 keyword: next to prefixItems it is ignored
+      auto r = schema_list(d, *d.prefix_items, "prefixItems");
+      if (!r) return r.err();
+      d.out["items"] = std::move(*r);
+      if (!d.items) return ok();
+      if (d.items->is_bool()) {
+        d.out["additionalItems"] = *d.items;
+        return ok();
+      }
+      auto a = sub(d, *d.items, "items");
+      if (!a) return a.err();
+      d.out["additionalItems"] = std::move(*a);
+    } else if (d.items) {
+      auto r = d.items->is_array() ? schema_list(d, *d.items, "items") : sub(d, *d.items, "items");
+      if (!r) return r.err();
+      d.out["items"] = std::move(*r);
+    }
+    return ok();
+  }
+
+  // Draft-04 has no if/then/else: each branch becomes an anyOf in allOf.
+  status assemble_conditional(draft& d) {
+    if (!d.if_schema || !(d.then_schema || d.else_schema)) return ok();
+    auto cond = sub(d, *d.if_schema, "if");
+    if (!cond) return cond.err();
+    if (d.then_schema) {  // if → then  ≡  not(if) or then
+      auto t = sub(d, *d.then_schema, "then");
+      if (!t) return t.err();
+      object c;
+      c["anyOf"] = json::array{object{{"not", *cond}}, std::move(*t)};
+      c[synthetic_tag] = "opentabs:then";
+      d.extras.push_back(std::move(c));
+    }
+    if (d.else_schema) {  // not(if) → else  ≡  if or else
+      auto e = sub(d, *d.else_schema, "else");
+      if (!e) return e.err();
+      object c;
+      c["anyOf"] = json::array{*cond, std::move(*e)};
+      c[synthetic_tag] = "opentabs:else";
+      d.extras.push_back(std::move(c));
+    }
+    return ok();
+  }
+
+  // The tightest bounds, in draft-04 form (boolean exclusiveMinimum/exclusiveMaximum).
+  static void emit_bounds(draft& d) {
+    if (d.lower) {
+      d.out["minimum"] = std::move(*d.lower);
+      if (d.lower_excl) d.out["exclusiveMinimum"] = true;
+    }
+    if (d.upper) {
+      d.out["maximum"] = std::move(*d.upper);
+      if (d.upper_excl) d.out["exclusiveMaximum"] = true;
+    }
+  }
+
+  // Draft-04 ignores every sibling of "$ref"; 2020-12 applies them, so move the ref into allOf.
+  static void move_ref_beside_siblings(draft& d) {
+    if (!d.out.contains("$ref") || (d.out.size() == 1 && d.extras.empty())) return;
+    object ref;
+    ref["$ref"] = d.out["$ref"];
+    d.out.erase("$ref");
+    d.extras.insert(d.extras.begin(), value(std::move(ref)));
+  }
+
+  static void append_extras(draft& d) {
+    if (d.extras.empty()) return;
+    auto& all = d.out["allOf"].is_array() ? d.out["allOf"].get_array() : d.out["allOf"].emplace_array();
+    for (auto& e : d.extras) all.push_back(std::move(e));
+  }
   // Every `pattern` and patternProperties key of the schema (propertyNames sub-schemas
   // included) counts against one budget of patterns and one of RE2 instructions, which
   // together bound what compiling the schema's regexes costs.
@@ -770,6 +948,78 @@ std::string pointer_to_ref(std::string_view p) {
   return out;
 }
 
+namespace {
+
+// "#" refers to the root; draft-04 RapidJSON cannot re-enter a root it is still
+// building through another pointer, so the root's validation keywords move to
+// $defs/__opentabs_root and every pointer is re-based onto it.
+void rebase_root_if_referenced(value& doc) {
+  bool root_ref = false;
+  for_each_ref(doc, [&](json::string& ref) { root_ref = root_ref || ref == "#" || ref == "#/"; });
+  if (!root_ref) return;
+  object body = doc.get_object();
+  object root;
+  for (auto k : {"$defs", "definitions"}) {
+    if (auto* d = body.if_contains(k)) {
+      root[k] = *d;
+      body.erase(k);
+    }
+  }
+  auto& defs = root["$defs"].is_object() ? root["$defs"].get_object() : root["$defs"].emplace_object();
+  defs[root_def] = std::move(body);
+  doc = std::move(root);
+  for_each_ref(doc, [&](json::string& ref) {
+    auto p = *ref_to_pointer(ref);
+    bool in_defs = p.rfind("/$defs/", 0) == 0 || p.rfind("/definitions/", 0) == 0;
+    if (!in_defs) ref = pointer_to_ref("/$defs/" + std::string(root_def) + p);
+  });
+  doc.get_object()["$ref"] = pointer_to_ref("/$defs/" + std::string(root_def));
+}
+
+// Follows one reference through any chain of pure references to a schema: RapidJSON 1.1
+// silently accepts anything for a dangling one, and recurses forever on a loop of them.
+std::optional<error> check_ref_chain(const value& doc, std::string current) {
+  std::set<std::string> seen;
+  while (true) {
+    auto p = ref_to_pointer(current);
+    const value* target = p ? resolve_pointer(doc, *p) : nullptr;
+    if (!target || !target->is_object())
+      return make_error(errc::invalid_params, "schema: $ref \"" + current + "\" does not resolve to a schema");
+    if (!seen.insert(current).second)
+      return make_error(errc::invalid_params, "schema: $ref \"" + current + "\" is part of a reference cycle with no schema");
+    if (!is_pure_ref(*target)) return std::nullopt;
+    if (p->empty()) return std::nullopt;  // the root itself: a re-based root ref, resolved above
+    current = std::string(target->get_object().at("$ref").get_string());
+  }
+}
+
+// The first reference, in document order, that does not resolve or only loops.
+std::optional<error> find_bad_ref(value& doc) {
+  std::optional<error> bad;
+  for_each_ref(doc, [&](json::string& ref) {
+    if (!bad) bad = check_ref_chain(doc, std::string(ref));
+  });
+  return bad;
+}
+
+// What RapidJSON 1.1 cannot validate safely or in bounded time.
+std::optional<error> check_rapidjson_limits(const value& doc, const limits& lim) {
+  // A reference cycle that never descends into the value ({"anyOf":[{"$ref":"#"}]})
+  // would make RapidJSON recurse until the stack overflows on the first validation.
+  if (auto cycle = find_left_recursion(doc))
+    return make_error(errc::invalid_params, "schema: \"" + *cycle +
+                                            "\" refers back to itself without descending into the value (endless recursion)");
+  // RapidJSON 1.1 builds a schema object for every JSON object in the document (enum
+  // values included) and finds each through a linear scan: quadratic, so bound the count.
+  std::size_t objects = count_objects(doc);
+  if (objects > lim.max_schema_nodes)
+    return make_error(errc::too_large, "schema has " + std::to_string(objects) + " JSON objects (enum and const values included), more than the limit of " +
+                                            std::to_string(lim.max_schema_nodes));
+  return std::nullopt;
+}
+
+}  // namespace
+
 result<translation> translate(const json::object& schema, const limits& lim,
                               const key_schema_compiler& compile_key_schema) {
   std::size_t bytes = json::dump(schema).size();
@@ -780,69 +1030,9 @@ result<translation> translate(const json::object& schema, const limits& lim,
   auto r = t.node(value(schema), "", 0);
   if (!r) return r.err();
   value doc = std::move(*r);
-
-  // "#" refers to the root; draft-04 RapidJSON cannot re-enter a root it is still
-  // building through another pointer, so the root's validation keywords move to
-  // $defs/__opentabs_root and every pointer is re-based onto it.
-  bool root_ref = false;
-  for_each_ref(doc, [&](json::string& ref) { root_ref = root_ref || ref == "#" || ref == "#/"; });
-  if (root_ref) {
-    object body = doc.get_object();
-    object root;
-    for (auto k : {"$defs", "definitions"}) {
-      if (auto* d = body.if_contains(k)) {
-        root[k] = *d;
-        body.erase(k);
-      }
-    }
-    auto& defs = root["$defs"].is_object() ? root["$defs"].get_object() : root["$defs"].emplace_object();
-    defs[root_def] = std::move(body);
-    doc = std::move(root);
-    for_each_ref(doc, [&](json::string& ref) {
-      auto p = *ref_to_pointer(ref);
-      bool in_defs = p.rfind("/$defs/", 0) == 0 || p.rfind("/definitions/", 0) == 0;
-      if (!in_defs) ref = pointer_to_ref("/$defs/" + std::string(root_def) + p);
-    });
-    doc.get_object()["$ref"] = pointer_to_ref("/$defs/" + std::string(root_def));
-  }
-
-  // Every reference must resolve (RapidJSON 1.1 silently accepts anything for a dangling
-  // one) and chains of pure references must not loop (it would recurse forever).
-  std::optional<error> bad;
-  for_each_ref(doc, [&](json::string& ref) {
-    if (bad) return;
-    std::set<std::string> seen;
-    std::string current(ref);
-    while (true) {
-      auto p = ref_to_pointer(current);
-      const value* target = p ? resolve_pointer(doc, *p) : nullptr;
-      if (!target || !target->is_object()) {
-        bad = make_error(errc::invalid_params, "schema: $ref \"" + current + "\" does not resolve to a schema");
-        return;
-      }
-      if (!seen.insert(current).second) {
-        bad = make_error(errc::invalid_params, "schema: $ref \"" + current + "\" is part of a reference cycle with no schema");
-        return;
-      }
-      if (!is_pure_ref(*target)) return;
-      if (p->empty()) return;  // the root itself: a re-based root ref, resolved above
-      current = std::string(target->get_object().at("$ref").get_string());
-    }
-  });
-  if (bad) return *bad;
-
-  // A reference cycle that never descends into the value ({"anyOf":[{"$ref":"#"}]})
-  // would make RapidJSON recurse until the stack overflows on the first validation.
-  if (auto cycle = find_left_recursion(doc))
-    return make_error(errc::invalid_params, "schema: \"" + *cycle +
-                                            "\" refers back to itself without descending into the value (endless recursion)");
-
-  // RapidJSON 1.1 builds a schema object for every JSON object in the document (enum
-  // values included) and finds each through a linear scan: quadratic, so bound the count.
-  std::size_t objects = count_objects(doc);
-  if (objects > lim.max_schema_nodes)
-    return make_error(errc::too_large, "schema has " + std::to_string(objects) + " JSON objects (enum and const values included), more than the limit of " +
-                                            std::to_string(lim.max_schema_nodes));
+  rebase_root_if_referenced(doc);
+  if (auto bad = find_bad_ref(doc)) return *bad;
+  if (auto bad = check_rapidjson_limits(doc, lim)) return *bad;
 
   // RapidJSON reads "$ref" as a URI fragment and rejects characters such as '$' unless
   // percent-encoded ("#/$defs/x" would silently resolve to nothing).
@@ -878,78 +1068,91 @@ class prechecker {
       return fail("schemas nest deeper than " + std::to_string(lim_.max_schema_depth) + " levels");
     if (++nodes_ > lim_.max_schema_nodes)
       return make_error(errc::too_large, "schema has more than " + std::to_string(lim_.max_schema_nodes) + " subschemas");
-    for (auto& kv : in) {
-      std::string_view key = kv.key();
-      const value& val = kv.value();
-      if (is_annotation(key)) continue;
-      if (is_unsupported(key)) {
-        scope s(at_, std::string(key));
-        return fail("keyword \"" + std::string(key) + "\" is not supported");
-      }
-      std::optional<error> bad;
-      if (key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
-          key == "dependentSchemas") {
-        if (!val.is_object()) {
-          scope s(at_, std::string(key));
-          return fail("must be an object of schemas");
-        }
-        scope s(at_, std::string(key));
-        for (auto& entry : val.get_object()) {
-          scope e(at_, escape_pointer_token(entry.key()));
-          if ((bad = node(entry.value(), depth + 1))) return bad;
-        }
-      } else if (key == "dependencies" && val.is_object()) {
-        scope s(at_, "dependencies");
-        for (auto& entry : val.get_object()) {
-          if (entry.value().is_array()) continue;
-          scope e(at_, escape_pointer_token(entry.key()));
-          if ((bad = node(entry.value(), depth + 1))) return bad;
-        }
-      } else if (key == "additionalProperties" || key == "additionalItems" || key == "not" || key == "contains") {
-        scope s(at_, std::string(key));
-        if ((bad = node(val, depth + 1))) return bad;
-      } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
-        if ((bad = list(val, key, depth))) return bad;
-      } else if (key == "propertyNames" && val.is_object()) {
-        // Compiled as a schema of its own: its own depth and count, its refusal nested.
-        prechecker inner(lim_);
-        if (auto why = inner.object_node(val.get_object(), 0)) {
-          scope s(at_, "propertyNames");
-          return fail(why->message);
-        }
-      }
-    }
+    for (auto& kv : in)
+      if (auto bad = keyword(kv.key(), kv.value(), depth)) return bad;
     // After the other keywords, as translator::node() does.
-    const value* prefix_items = in.if_contains("prefixItems");
-    const value* items = in.if_contains("items");
-    if (prefix_items) {
-      if (auto bad = list(*prefix_items, "prefixItems", depth)) return bad;
-      if (items && !items->is_bool()) {
-        scope s(at_, "items");
-        if (auto bad = node(*items, depth + 1)) return bad;
-      }
-    } else if (items) {
-      if (items->is_array()) {
-        if (auto bad = list(*items, "items", depth)) return bad;
-      } else {
-        scope s(at_, "items");
-        if (auto bad = node(*items, depth + 1)) return bad;
-      }
+    if (auto bad = array_items(in, depth)) return bad;
+    return conditional(in, depth);
+  }
+
+ private:
+  std::optional<error> keyword(std::string_view key, const value& val, std::size_t depth) {
+    if (is_annotation(key)) return std::nullopt;
+    if (is_unsupported(key)) {
+      scope s(at_, std::string(key));
+      return fail("keyword \"" + std::string(key) + "\" is not supported");
     }
-    const value* if_schema = in.if_contains("if");
-    const value* then_schema = in.if_contains("then");
-    const value* else_schema = in.if_contains("else");
-    if (if_schema && (then_schema || else_schema)) {
-      for (auto [k, s] : {std::pair{"if", if_schema}, {"then", then_schema}, {"else", else_schema}}) {
-        if (!s) continue;
-        scope e(at_, k);
-        if (auto bad = node(*s, depth + 1)) return bad;
-      }
+    if (key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
+        key == "dependentSchemas")
+      return map(val, key, depth);
+    if (key == "dependencies" && val.is_object()) return schema_dependencies(val.get_object(), depth);
+    if (key == "additionalProperties" || key == "additionalItems" || key == "not" || key == "contains") {
+      scope s(at_, std::string(key));
+      return node(val, depth + 1);
+    }
+    if (key == "allOf" || key == "anyOf" || key == "oneOf") return list(val, key, depth);
+    if (key == "propertyNames" && val.is_object()) return property_names(val.get_object());
+    return std::nullopt;
+  }
+
+  std::optional<error> map(const value& m, std::string_view key, std::size_t depth) {
+    scope s(at_, std::string(key));
+    if (!m.is_object()) return fail("must be an object of schemas");
+    for (auto& entry : m.get_object()) {
+      scope e(at_, escape_pointer_token(entry.key()));
+      if (auto bad = node(entry.value(), depth + 1)) return bad;
     }
     return std::nullopt;
   }
 
- private:
+  // The schemas among draft-04 dependencies (the others list property names).
+  std::optional<error> schema_dependencies(const object& deps, std::size_t depth) {
+    scope s(at_, "dependencies");
+    for (auto& entry : deps) {
+      if (entry.value().is_array()) continue;
+      scope e(at_, escape_pointer_token(entry.key()));
+      if (auto bad = node(entry.value(), depth + 1)) return bad;
+    }
+    return std::nullopt;
+  }
+
+  // Compiled as a schema of its own: its own depth and count, its refusal nested.
+  std::optional<error> property_names(const object& schema) {
+    prechecker inner(lim_);
+    auto why = inner.object_node(schema, 0);
+    if (!why) return std::nullopt;
+    scope s(at_, "propertyNames");
+    return fail(why->message);
+  }
+
+  std::optional<error> array_items(const object& in, std::size_t depth) {
+    const value* prefix_items = in.if_contains("prefixItems");
+    const value* items = in.if_contains("items");
+    if (prefix_items) {
+      if (auto bad = list(*prefix_items, "prefixItems", depth)) return bad;
+      if (!items || items->is_bool()) return std::nullopt;
+    } else if (!items) {
+      return std::nullopt;
+    } else if (items->is_array()) {
+      return list(*items, "items", depth);
+    }
+    scope s(at_, "items");
+    return node(*items, depth + 1);
+  }
+
+  std::optional<error> conditional(const object& in, std::size_t depth) {
+    const value* if_schema = in.if_contains("if");
+    const value* then_schema = in.if_contains("then");
+    const value* else_schema = in.if_contains("else");
+    if (!if_schema || !(then_schema || else_schema)) return std::nullopt;
+    for (auto [k, s] : {std::pair{"if", if_schema}, {"then", then_schema}, {"else", else_schema}}) {
+      if (!s) continue;
+      scope e(at_, k);
+      if (auto bad = node(*s, depth + 1)) return bad;
+    }
+    return std::nullopt;
+  }
+
   // Pushes one pointer token for the lifetime of a block.
   struct scope {
     scope(std::vector<std::string>& at, std::string token) : at_(at) { at_.push_back(std::move(token)); }
