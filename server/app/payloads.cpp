@@ -32,10 +32,12 @@ json::array browser_tools_payload(const config::config_file& cfg) {
   return out;
 }
 
-json::array failed_plugins(const plugin_catalog& catalog) {
+// The plugins that failed to load, each named under `name_key`: sync.full says "specifier",
+// /health says "path", for the same text.
+json::array failed_plugins(const plugin_catalog& catalog, std::string_view name_key) {
   json::array out;
   for (const auto& e : catalog.discovery_errors)
-    out.push_back(json::object{{"specifier", json::str(e.specifier)}, {"error", json::str(e.error)}});
+    out.push_back(json::object{{name_key, json::str(e.specifier)}, {"error", json::str(e.error)}});
   return out;
 }
 
@@ -90,7 +92,7 @@ json::object sync_full_params(const server_config& config, const plugin_catalog&
   json::array plugins;
   for (const auto& p : catalog.plugins) plugins.push_back(plugins::sync_plugin_payload(p, permissions_of(config.cfg, p), catalog.update_for(p)));
   json::object o{{"plugins", std::move(plugins)},
-                 {"failedPlugins", failed_plugins(catalog)},
+                 {"failedPlugins", failed_plugins(catalog, "specifier")},
                  {"browserTools", browser_tools_payload(config.cfg)},
                  {"browserPermission", json::str(browser_permission(config.cfg))},
                  {"serverVersion", OPENTABS_VERSION},
@@ -146,13 +148,6 @@ json::object plugin_health(const plugins::plugin& p, const config::config_file& 
   return d;
 }
 
-// /health failedPlugins names the failed path, where sync.full's failedPlugins says specifier.
-json::array health_failed_plugins(const plugin_catalog& catalog) {
-  json::array failed;
-  for (const auto& e : catalog.discovery_errors)
-    failed.push_back(json::object{{"path", json::str(e.specifier)}, {"error", json::str(e.error)}});
-  return failed;
-}
 
 // /health discoveryErrors: every failure with where it came from.
 json::array discovery_errors_payload(const plugin_catalog& catalog) {
@@ -208,7 +203,7 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"mcpSessionsIdle", in_use.idle_sessions},
       {"plugins", state.catalog.plugins.size()},
       {"pluginDetails", std::move(details)},
-      {"failedPlugins", health_failed_plugins(state.catalog)},
+      {"failedPlugins", failed_plugins(state.catalog, "path")},
       {"toolCount", state.catalog.registry.all().size()},
       {"browserToolCount", tools::browser_tool_catalog().size()},
       {"pluginToolCount", plugin_tools},
