@@ -22,6 +22,9 @@ struct client_message {
   json::value value;   // the parsed message, kept only for initialize (replayed on re-initialize)
   json::value id;      // null unless a request (or response)
   std::string method;  // empty for responses and batches
+  // Answered by the bridge itself (local_answers.hpp): still relayed for its effect on the
+  // server (the session), but the server's answer or refusal is only logged.
+  bool answered = false;
 };
 
 // Parses one stdin line and classifies it by shape (jsonrpc::classify_peer).  Error

@@ -7,7 +7,10 @@
 //   write_stdout — the only writer of stdout: what is queued when it wakes goes out in one
 //                  write;
 //   event_stream — the GET /mcp stream with 1 s → 30 s back-off, a task of the group;
-//   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests).
+//   signals      — SIGTERM/SIGINT end the bridge like EOF (without waiting for requests);
+//   start_server — brings a server up (or finds one) while stdin is already read: the
+//                  first exchange (server/discover, initialize) is answered from this binary
+//                  (local_answers.hpp) and only what needs the server waits for it.
 #include "bridge/stdio_bridge.hpp"
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 
 #include "bridge/bridge_log.hpp"
 #include "bridge/contact_failure.hpp"
+#include "bridge/local_answers.hpp"
 #include "bridge/modern_relay.hpp"
 #include "bridge/relay_state.hpp"
 #include "bridge/server_launcher.hpp"
@@ -94,6 +98,7 @@ class relay {
         options_(options),
         log_(options.paths.stdio_bridge_log()),
         proven_(io.get_executor()),
+        started_(io.get_executor()),
         stdout_queue_(io.get_executor(), kMaxPendingStdoutLines),
         writer_(io.get_executor()),
         tasks_(io.get_executor()),
@@ -118,6 +123,7 @@ class relay {
   };
 
   awaitable<void> read_stdin();
+  awaitable<void> start_server();
   awaitable<void> write_stdout();
   awaitable<std::error_code> write_lines(const std::vector<net::out_bytes>& lines);
   awaitable<void> event_stream();
@@ -156,6 +162,8 @@ class relay {
   std::string authorization_;
   bool proving_ = false;
   event proven_;
+  bool starting_ = true;  // start_server has not finished: POSTs wait for it
+  event started_;
   net::outbox stdout_queue_;  // whole lines, in order, for write_stdout
   net::task_group writer_;    // write_stdout, awaited last so what is queued gets written
   net::task_group tasks_;     // event_stream and the requests relayed concurrently
@@ -314,10 +322,19 @@ awaitable<void> relay::handle_line(std::string line) {
     co_return;
   }
   if (msg->kind == message_kind::request && msg->method == "initialize") {
+    auto local = answer_initialize(msg->value.as_object());
+    co_await emit(std::move(local.line));
+    if (!local.accepted) co_return;
+    msg->answered = true;
     state_.remember_initialize(msg->value.as_object());
     co_await relay_message(std::move(*msg));  // in order: later lines need the session id
     co_return;
   }
+  if (msg->kind == message_kind::request && modern_request_headers(msg->text))
+    if (auto discovered = discover_answer(msg->text)) {
+      co_await emit(std::move(*discovered));
+      co_return;
+    }
   if (msg->kind == message_kind::notification && msg->method == "notifications/cancelled")
     if (auto id = cancelled_request_id(msg->text))
       if (auto it = modern_calls_.find(jsonrpc::id_key(*id)); it != modern_calls_.end()) {
@@ -346,6 +363,7 @@ awaitable<result<relay::post_result>> relay::post(const std::string& body, bool 
   net::sse_parser sse(options_.max_line_bytes);
   bool sse_body = false;
   std::string json_body;
+  while (starting_) co_await started_.wait();
   if (auto proven = co_await ensure_proven(); !proven) co_return proven.err();
   auto req = mcp_request("POST", with_session);
   if (extra_headers) req.headers.insert(req.headers.end(), extra_headers->begin(), extra_headers->end());
@@ -483,7 +501,7 @@ awaitable<void> relay::relay_message(client_message msg) {
 }
 
 awaitable<void> relay::fail(const client_message& msg, const std::string& text) {
-  const bool is_request = msg.kind == message_kind::request;
+  const bool is_request = msg.kind == message_kind::request && !msg.answered;
   log_.write((is_request ? "request " + msg.method + " failed: " : "message " + msg.method + " not delivered: ") + text);
   if (is_request) co_await emit(error_line(msg.id, jsonrpc::rpc_code::internal_error, "Bridge proxy error: " + text));
 }
@@ -541,20 +559,22 @@ awaitable<bool> relay::after_post_answer(const client_message& msg, post_result&
   co_return false;
 }
 
+// The client already has its initialize answer (local_answers.hpp); the server's answer
+// gives the session id and the version the session's requests carry.
 awaitable<void> relay::start_session(post_result& r) {
   if (!r.session_id.empty()) state_.set_session_id(r.session_id);
   for (const auto& line : r.lines)
     if (auto v = json::parse_object(line); v && json::find(*v, "result")) state_.on_initialize_result(*v);
-  for (auto& line : r.lines) co_await emit(line);
-  if (!state_.session_id().empty()) log_.write("session started");
+  if (!state_.session_id().empty()) log_.write("session started (protocol " + state_.protocol_version() + ")");
   stream_kick_.notify_all();
+  co_return;
 }
 
 // The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
 awaitable<void> relay::relay_refusal(const client_message& msg, const post_result& r) {
   auto v = json::parse_object(r.error_body);
   if (v && json::find(*v, "error")) {
-    if (msg.kind == message_kind::request) {
+    if (msg.kind == message_kind::request && !msg.answered) {
       (*v)["id"] = msg.id;
       co_await emit(json::dump(*v));
     } else {
@@ -666,6 +686,14 @@ awaitable<void> relay::delete_session() {
   log_.write(r ? "session closed (HTTP " + std::to_string(r->status()) + ")" : "closing the session failed: " + r.err().message);
 }
 
+awaitable<void> relay::start_server() {
+  launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
+  auto up = co_await ensure_server(lo, log_);
+  if (!up) log_.write(up.err().message + " (requests will be answered with errors until it runs)");
+  starting_ = false;
+  started_.notify_all();
+}
+
 void relay::begin_shutdown(bool cancel_requests) {
   if (!shutting_down_) {
     shutting_down_ = true;
@@ -700,9 +728,7 @@ awaitable<void> relay::run() {
   } else {
     secret_ = secret->secret;
     log_.write("bridge started for http://127.0.0.1:" + std::to_string(options_.port) + "/mcp");
-    launcher_options lo{options_.port, options_.auto_start, options_.server_start_timeout};
-    auto up = co_await ensure_server(lo, log_);
-    if (!up) log_.write(up.err().message + " (requests will be answered with errors until it runs)");
+    tasks_.spawn(start_server(), "the server start");
     tasks_.spawn(event_stream(), "the event stream");
     co_await read_stdin();
     log_.write(shutting_down_ ? "shutting down" : "stdin closed; finishing in-flight requests");

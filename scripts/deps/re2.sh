@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds RE2 as a static library from Debian's own source package, for a build whose C++
 # standard library or target differs from the system's libre2 (built for libstdc++ on
-# Linux): the clang/libc++ build and the mingw-w64 (Windows) cross build.
+# Linux): the clang/libc++ build and the cross builds for Windows and Linux arm64.
 #   scripts/deps/re2.sh libcxx   clang-16 with -stdlib=libc++   -> build-deps/libcxx/re2
 #   scripts/deps/re2.sh mingw    x86_64-w64-mingw32-g++-posix    -> build-deps/mingw/re2
+#   scripts/deps/re2.sh aarch64  aarch64-linux-gnu-g++           -> build-deps/aarch64/re2
 # Prints the install prefix (pass it as -DOPENTABS_RE2_DIR=<prefix>).  The source comes
-# from `apt-get source re2` (a deb-src entry for Debian's own mirror is added when missing)
-# and is kept in build-deps/src; a prefix whose stamp matches the source version and the
-# flags is reused, so running this again costs nothing.
+# from `apt-get source re2` (scripts/deps/debian_source.sh) and is kept in build-deps/src;
+# a prefix whose stamp matches the source version and the flags is reused, so running this
+# again costs nothing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 flavour="${1:-}"
@@ -18,31 +19,14 @@ case "$flavour" in
   libcxx) cmake_args=(-DCMAKE_CXX_COMPILER=clang++-16 "-DCMAKE_CXX_FLAGS=-stdlib=libc++"
             "-DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++") ;;
   mingw)  cmake_args=("-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/mingw-w64.cmake") ;;
-  *) log "usage: scripts/deps/re2.sh libcxx|mingw"; exit 2 ;;
+  aarch64) cmake_args=("-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/linux-aarch64.cmake") ;;
+  *) log "usage: scripts/deps/re2.sh libcxx|mingw|aarch64"; exit 2 ;;
 esac
 
 deps="$root/build-deps"
-src_parent="$deps/src"
-mkdir -p "$src_parent"
-src=$(find "$src_parent" -maxdepth 1 -type d -name 're2-*' | sort | tail -n1)
-if [ -z "$src" ]; then
-  if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    log "adding a deb-src entry for Debian bookworm (source packages from the same mirror)"
-    as_root tee /etc/apt/sources.list.d/opentabs-deb-src.sources >/dev/null <<'SOURCES'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-  fi
-  command -v dpkg-source >/dev/null || as_root env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends dpkg-dev >/dev/null
-  log "fetching Debian's re2 source package"
-  (cd "$src_parent" && apt-get source -q re2 >/dev/null 2>&1) || { log "apt-get source re2 failed"; exit 1; }
-  src=$(find "$src_parent" -maxdepth 1 -type d -name 're2-*' | sort | tail -n1)
-fi
+# shellcheck source=scripts/deps/debian_source.sh
+. "$root/scripts/deps/debian_source.sh"
+src="$(debian_source re2)"
 
 # Debian's source leaves out RE2's generated tables (its build regenerates them, the Unicode
 # ones from the unicode-data package, as the Makefile's REBUILD_TABLES does); so does this script.

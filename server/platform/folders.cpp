@@ -1,5 +1,7 @@
 #include "platform/folders.hpp"
 
+#include <charconv>
+
 namespace opentabs::platform {
 
 namespace {
@@ -42,6 +44,30 @@ std::optional<user_folders> user_folders_for(os target, const environment_lookup
       break;
   }
   return f;
+}
+
+std::optional<std::filesystem::path> home_in_passwd(std::string_view passwd_text, unsigned long uid) {
+  while (!passwd_text.empty()) {
+    const auto end = passwd_text.find('\n');
+    std::string_view line = passwd_text.substr(0, end);
+    passwd_text = end == std::string_view::npos ? std::string_view() : passwd_text.substr(end + 1);
+    std::string_view fields[7];
+    std::size_t count = 0;
+    for (; count < 7; ++count) {
+      const auto colon = line.find(':');
+      fields[count] = line.substr(0, colon);
+      if (colon == std::string_view::npos) break;
+      line.remove_prefix(colon + 1);
+    }
+    if (count != 6) continue;  // not the seven fields of a passwd line
+    unsigned long line_uid = 0;
+    const auto uid_text = fields[2];
+    const auto [rest, ec] = std::from_chars(uid_text.data(), uid_text.data() + uid_text.size(), line_uid);
+    if (ec != std::errc() || rest != uid_text.data() + uid_text.size() || uid_text.empty() || line_uid != uid) continue;
+    if (fields[5].empty()) return std::nullopt;
+    return std::filesystem::path(std::string(fields[5]));
+  }
+  return std::nullopt;
 }
 
 std::optional<user_folders> user_folders_now() {

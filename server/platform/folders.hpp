@@ -33,8 +33,16 @@ std::optional<user_folders> user_folders_for(os target, const environment_lookup
 // This process's environment variable (UTF-8 on every OS).
 std::optional<std::string> environment_variable(std::string_view name);
 
-// The home directory the OS's account database records for the current user.
+// The home directory the OS's account database records for the current user.  On Linux
+// that is /etc/passwd itself: the release binary links glibc statically, and a static
+// glibc cannot load the NSS modules (LDAP, SSSD) getpwuid would consult, so an account
+// known only there needs HOME set, as every login shell sets it.
 std::optional<std::filesystem::path> account_home_directory();
+
+// Pure.  The home field of the entry for `uid` in passwd-format text (name:pw:uid:gid:
+// gecos:home:shell lines); nullopt when no well-formed line names that uid or its home is
+// empty.
+std::optional<std::filesystem::path> home_in_passwd(std::string_view passwd_text, unsigned long uid);
 
 // user_folders_for(current_os(), environment_variable, account_home_directory()).
 std::optional<user_folders> user_folders_now();

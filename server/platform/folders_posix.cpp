@@ -1,9 +1,5 @@
-// The environment and the passwd entry on Linux and macOS.
-#include <pwd.h>
-#include <unistd.h>
-
+// The environment on Linux and macOS.
 #include <cstdlib>
-#include <vector>
 
 #include "platform/folders.hpp"
 
@@ -13,17 +9,6 @@ std::optional<std::string> environment_variable(std::string_view name) {
   const char* v = std::getenv(std::string(name).c_str());
   if (!v) return std::nullopt;
   return std::string(v);
-}
-
-std::optional<std::filesystem::path> account_home_directory() {
-  long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-  std::vector<char> buf(size > 0 ? static_cast<std::size_t>(size) : 16384);
-  passwd pw{};
-  passwd* found = nullptr;
-  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
-      found->pw_dir[0] != '\0')
-    return std::filesystem::path(found->pw_dir);
-  return std::nullopt;
 }
 
 }  // namespace opentabs::platform

@@ -86,19 +86,23 @@ function withTimeout(promise, ms, what) {
 }
 
 // Screenshots.  The visible viewport of an active tab comes from captureVisibleTab (no
-// debugger).  Everything else goes through CDP Page.captureScreenshot, each attempt bounded:
-// a background tab, an element (by selector or ref, clipped to its box) and the full page
-// (clipped to the content size, captureBeyondViewport).  The page is marked active first so
-// a backgrounded renderer draws; if a capture still hangs, one beyond the viewport forces a
-// frame; if that fails too the tab is shown for the capture and the previously active tab
-// restored at once (capturedWith says which way was used).  Captures are capped
-// at MAX_CAPTURE_WIDTH x MAX_CAPTURE_HEIGHT CSS px and scaled down to stay under
-// MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
+// debugger).  Everything else goes through CDP Page.captureScreenshot: a background tab, an
+// element (by selector or ref, clipped to its box) and the full page (clipped to the content
+// size, captureBeyondViewport).  The page is marked active first so a backgrounded renderer
+// draws; if a capture has not answered after a step's wait, one beyond the viewport forces a
+// frame; if neither has, the tab is shown for a capture and the previously active tab
+// restored (capturedWith says which way answered).  The steps' waits only decide when to try
+// the next way: every capture started stays in the race until one overall budget ends, so a
+// capture that is merely slow (a busy machine, a large image being encoded) still answers.
+// Captures are capped at MAX_CAPTURE_WIDTH x MAX_CAPTURE_HEIGHT CSS px and scaled down to
+// stay under MAX_IMAGE_BASE64 (the server parses messages up to 10 MiB).
 const SCREENSHOT_ATTEMPT_MS = 4_000;
 const SCREENSHOT_FIRST_WAIT_MS = 1_500;
+// The whole capture, inside the server's 30 s dispatch limit.
+const SCREENSHOT_BUDGET_MS = 25_000;
 // A capture this many CSS px² or more (a full page, a tall element) spends seconds encoding
-// its image on a small machine, which is work under way, not a hang: its first attempt gets
-// this long before the escalation starts (12 + 4 + 4 s stays under the 30 s dispatch limit).
+// its image on a small machine, which is work under way, not a hang: its first step waits
+// this long before the next way is tried.
 const LARGE_CAPTURE_AREA = 4_000_000;
 const LARGE_CAPTURE_FIRST_WAIT_MS = 12_000;
 export const MAX_CAPTURE_WIDTH = 4_096;
@@ -117,36 +121,47 @@ async function viewportClip(send) {
 // (captures of background tabs hung in 3 of 7 tries in a plain Chromium); marking the page
 // active first (Page.setWebLifecycleState) makes it draw.
 async function captureReliably(tabId, tab, send, clip, encoding) {
+  const deadline = Date.now() + SCREENSHOT_BUDGET_MS;
+  const left = (cap = Infinity) => Math.max(0, Math.min(cap, deadline - Date.now()));
   const request = (c) => ({ ...encoding, fromSurface: true, ...(c ? { clip: c, captureBeyondViewport: true } : {}) });
   const failures = [];
-  await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), SCREENSHOT_ATTEMPT_MS, 'Waking the page').catch(() => {});
-  const first = send('Page.captureScreenshot', request(clip)).then((shot) => ({ data: shot.data, capturedWith: 'debugger' }));
-  first.catch(() => {});
+  const attempts = [];  // every capture started: the first to answer is taken
+  const start = (c, capturedWith) => {
+    const attempt = send('Page.captureScreenshot', request(c)).then((shot) => ({ data: shot.data, capturedWith }));
+    attempt.catch((err) => failures.push(err.message));
+    attempts.push(attempt);
+  };
+  const firstAnswer = (ms, what) => withTimeout(Promise.any(attempts), ms, what);
+  await withTimeout(send('Page.setWebLifecycleState', { state: 'active' }), left(SCREENSHOT_ATTEMPT_MS), 'Waking the page').catch(() => {});
+  start(clip, 'debugger');
   try {
     const large = clip && clip.width * clip.height >= LARGE_CAPTURE_AREA;
-    return await withTimeout(first, large ? LARGE_CAPTURE_FIRST_WAIT_MS : SCREENSHOT_FIRST_WAIT_MS, 'Screenshot');
+    return await firstAnswer(left(large ? LARGE_CAPTURE_FIRST_WAIT_MS : SCREENSHOT_FIRST_WAIT_MS), 'Screenshot');
   } catch (err) { failures.push(err.message); }
   try {
     // A capture still waiting for a frame is often released by the next capture request;
     // one beyond the viewport resizes the view for the capture, which forces a frame.
-    // Whichever answers first is taken.
-    const forced = clip ?? await withTimeout(viewportClip(send), SCREENSHOT_ATTEMPT_MS, 'Reading the viewport');
-    const second = send('Page.captureScreenshot', request(forced)).then((shot) => ({ data: shot.data, capturedWith: 'debugger-forced-frame' }));
-    second.catch(() => {});
-    return await withTimeout(Promise.race([first, second]), SCREENSHOT_ATTEMPT_MS, 'Screenshot beyond the viewport');
+    start(clip ?? await withTimeout(viewportClip(send), left(SCREENSHOT_ATTEMPT_MS), 'Reading the viewport'), 'debugger-forced-frame');
+    return await firstAnswer(left(SCREENSHOT_ATTEMPT_MS), 'Screenshot beyond the viewport');
   } catch (err) { failures.push(err.message); }
-  // Last resort: show the tab for the capture, then give the window its active tab back.
+  // Last way: show the tab for a capture, then give the window its active tab back; the
+  // captures already started may still answer until the budget ends.
   const [previous] = await chrome.tabs.query({ active: true, windowId: tab.windowId });
-  await chrome.tabs.update(tabId, { active: true });
   try {
+    await chrome.tabs.update(tabId, { active: true });
     await new Promise((r) => setTimeout(r, 150));
-    const shot = await withTimeout(send('Page.captureScreenshot', request(clip)), SCREENSHOT_ATTEMPT_MS, 'Screenshot of the shown tab');
-    return { data: shot.data, capturedWith: 'activate-and-restore' };
+    start(clip, 'activate-and-restore');
+    return await firstAnswer(left(SCREENSHOT_ATTEMPT_MS), 'Screenshot of the shown tab');
   } catch (err) {
     failures.push(err.message);
-    throw new ProtocolError(ERR_INTERNAL, `Cannot capture tab ${tabId}: ${failures.join('; ')}`);
   } finally {
     if (previous && previous.id !== tabId) await chrome.tabs.update(previous.id, { active: true }).catch(() => {});
+  }
+  try {
+    return await firstAnswer(left(), `Screenshot within ${SCREENSHOT_BUDGET_MS} ms`);
+  } catch (err) {
+    failures.push(err.message);
+    throw new ProtocolError(ERR_INTERNAL, `Cannot capture tab ${tabId}: ${[...new Set(failures)].join('; ')}`);
   }
 }
 

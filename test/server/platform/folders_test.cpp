@@ -2,6 +2,13 @@
 // live lookup of this process.
 #include "platform/folders.hpp"
 
+#if defined(__linux__)
+#include <pwd.h>
+#include <unistd.h>
+
+#include <vector>
+#endif
+
 #include <doctest/doctest.h>
 
 #include <map>
@@ -63,6 +70,35 @@ TEST_CASE("the account's home is the fallback when the environment names none") 
   CHECK(f->home == fs::path("/var/lib/svc"));
   CHECK_FALSE(user_folders_for(os::macos, env_of({}), std::nullopt));
 }
+
+TEST_CASE("a passwd file gives the home of the line whose uid matches") {
+  const std::string_view text =
+      "root:x:0:0:root:/root:/bin/bash\n"
+      "broken line without fields\n"
+      "short:x:1000:1000:too few\n"
+      "nine:x:9x:9:not a number:/nine:/bin/sh\n"
+      "ada:x:1000:1000:Ada,,,:/home/ada:/bin/bash\n"
+      "nohome:x:1001:1001:::/bin/sh\n"
+      "last:x:1002:1002::/home/last:/bin/sh";  // no newline at the end
+  CHECK(home_in_passwd(text, 0) == fs::path("/root"));
+  CHECK(home_in_passwd(text, 1000) == fs::path("/home/ada"));
+  CHECK(home_in_passwd(text, 1002) == fs::path("/home/last"));
+  CHECK_FALSE(home_in_passwd(text, 1001));  // an empty home is no home
+  CHECK_FALSE(home_in_passwd(text, 9));
+  CHECK_FALSE(home_in_passwd(text, 4242));
+  CHECK_FALSE(home_in_passwd("", 0));
+}
+
+#if defined(__linux__)
+TEST_CASE("on Linux the account's home is read from /etc/passwd as the C library reads it") {
+  passwd pw{};
+  passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  REQUIRE(::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0);
+  if (!found) return;  // an account that only an NSS module knows: not this machine's case
+  CHECK(account_home_directory() == fs::path(found->pw_dir));
+}
+#endif
 
 TEST_CASE("this process's folders: HOME (or USERPROFILE) is what the environment says") {
   auto f = user_folders_now();

@@ -1,0 +1,110 @@
+// The npm packages as a user gets them: the main package and this platform's package,
+// served by a local registry (local_registry.mjs), installed with the real npm into a fresh
+// global prefix and run with npx, with a PATH that holds node and npm but no compiler.
+// `opentabs` must start the platform binary without a postinstall download, serve MCP, and
+// carry an SDK stdio session started the way an MCP client config starts it; a missing
+// platform package gets one line saying what to do.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIST, VERSION, waitForHealth, listToolsOverHttp, listToolsOverStdio } from './support.mjs';
+import { startRegistry } from './local_registry.mjs';
+import { freePort } from '../integration/support/server.mjs';
+
+const platform = `${process.platform}-${process.arch}`;
+const tarballs = readdirSync(DIST)
+  .filter((n) => n === `opentabs-cpp-opentabs-${VERSION}.tgz` || n === `opentabs-cpp-opentabs-${platform}-${VERSION}.tgz`)
+  .map((n) => join(DIST, n));
+
+describe('npm packages', { skip: tarballs.length === 2 ? false : `needs the main and the ${platform} tarball in ${DIST}` }, () => {
+  let registry, work, tools, env;
+  const npm = (args, extra = {}) => spawnSync('npm', args, { env: { ...env, ...extra }, encoding: 'utf8' });
+  before(async () => {
+    registry = await startRegistry(tarballs);
+    work = mkdtempSync(join(tmpdir(), 'opentabs-npm-'));
+    // node, npm and npx alone: no compiler can be used by anything the install runs.
+    tools = join(work, 'tools');
+    mkdirSync(tools);
+    for (const name of ['node', 'npm', 'npx']) symlinkSync(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(tools, name));
+    mkdirSync(join(work, 'home'));
+    env = {
+      PATH: `${join(work, 'prefix', 'bin')}:${tools}`,
+      HOME: join(work, 'home'),
+      npm_config_registry: registry.url,
+      npm_config_cache: join(work, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      OPENTABS_SKIP_NPM_DISCOVERY: '1',
+      NO_COLOR: '1',
+    };
+  });
+  after(async () => {
+    spawnSync(join(work, 'prefix', 'bin', 'opentabs'), ['stop'], { env });
+    await registry?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('no compiler on the PATH the install runs with', () => {
+    for (const cc of ['cc', 'gcc', 'g++', 'c++', 'clang']) assert.notEqual(spawnSync('sh', ['-c', `command -v ${cc}`], { env }).status, 0, `${cc} is on PATH`);
+  });
+
+  test('npm install -g puts a working `opentabs` on PATH', { timeout: 180_000 }, () => {
+    const r = npm(['install', '-g', '--prefix', join(work, 'prefix'), '@opentabs-cpp/opentabs']);
+    assert.equal(r.status, 0, r.stderr);
+    const version = spawnSync('opentabs', ['--version'], { env, encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), VERSION);
+    const help = spawnSync('opentabs', ['--help'], { env, encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /opentabs start/);
+  });
+
+  test('`opentabs start` serves /health and tools/list; `opentabs status` and `tool list` reach it', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const server = spawn('opentabs', ['start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      const health = await waitForHealth(port, { what: 'opentabs from npm' });
+      assert.equal(health.version, VERSION);
+      const secret = JSON.parse(readFileSync(join(env.HOME, '.opentabs', 'extension', 'auth.json'), 'utf8')).secret;
+      const tools = await listToolsOverHttp(port, secret);
+      assert.ok(tools.some((t) => t.name === 'browser_list_tabs'));
+      const status = spawnSync('opentabs', ['status', '--json'], { env: { ...env, OPENTABS_PORT: String(port) }, encoding: 'utf8' });
+      assert.equal(status.status, 0, status.stdout + status.stderr);
+      const list = spawnSync('opentabs', ['tool', 'list', '--plugin', 'browser'], { env: { ...env, OPENTABS_PORT: String(port) }, encoding: 'utf8' });
+      assert.equal(list.status, 0, list.stdout + list.stderr);
+      assert.match(list.stdout, /browser_list_tabs/);
+    } finally {
+      server.kill('SIGTERM');  // to the npm launcher, which passes it on to the binary
+    }
+    const end = await exited;
+    assert.ok(end.code === 0 || end.signal === 'SIGTERM', JSON.stringify(end));
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), 'the server outlived the launcher that was stopped');
+  });
+
+  test('an MCP client config of `npx -y @opentabs-cpp/opentabs start --stdio` gives an SDK session', { timeout: 180_000 }, async () => {
+    const port = await freePort();
+    const npxEnv = { ...env, npm_config_cache: join(work, 'npx-cache') };
+    const session = await listToolsOverStdio('npx', ['-y', '@opentabs-cpp/opentabs', 'start', '--stdio', '--port', String(port)], npxEnv);
+    assert.equal(session.server.name, 'opentabs');
+    assert.ok(session.tools.some((t) => t.name === 'browser_list_tabs'));
+    // The bridge started a server in the background: stop it as a person would.
+    const stop = spawnSync('opentabs', ['stop'], { env: { ...env, OPENTABS_PORT: String(port) }, encoding: 'utf8' });
+    assert.equal(stop.status, 0, stop.stdout + stop.stderr);
+  });
+
+  test('without the platform package, one line says what is missing and how to install it', { timeout: 180_000 }, () => {
+    const prefix = join(work, 'no-optional');
+    const r = npm(['install', '-g', '--prefix', prefix, '--omit=optional', '@opentabs-cpp/opentabs']);
+    assert.equal(r.status, 0, r.stderr);
+    const run = spawnSync(join(prefix, 'bin', 'opentabs'), ['--version'], { env, encoding: 'utf8' });
+    assert.equal(run.status, 1);
+    const lines = run.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, run.stderr);
+    assert.match(lines[0], new RegExp(`@opentabs-cpp/opentabs-${platform} .*not installed.*--include=optional`));
+  });
+});
