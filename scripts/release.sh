@@ -125,6 +125,8 @@ configure_args() {
 build_target() {
   local t="$1" dir="$work/$1" stage="$work/stage/$1"
   local args; args="$(configure_args "$t")"
+  # A folder configured before keeps its generator (CMake refuses to change it).
+  [ -f "$dir/CMakeCache.txt" ] && args="${args/-G Ninja /}"
   log "building $t (Release, static, no tests) in build-dist/$t"
   # shellcheck disable=SC2086
   run cmake -S "$root" -B "$dir" $args

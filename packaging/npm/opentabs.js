@@ -32,8 +32,8 @@ function binaryPath() {
   try {
     root = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    fail(`${pkg} (the binary for ${key}) is not installed beside @opentabs-cpp/opentabs; npm leaves it out when ` +
-      `optional dependencies are omitted. Install again with: npm install -g @opentabs-cpp/opentabs --include=optional`);
+    fail(`${pkg} (the binary for ${key}) is not installed beside @opentabs-cpp/opentabs (npm skips it when optional ` +
+      `dependencies are omitted or its download failed). Install again with: npm install -g @opentabs-cpp/opentabs --include=optional`);
   }
   const exe = join(root, 'bin', process.platform === 'win32' ? 'opentabs.exe' : 'opentabs');
   if (process.platform !== 'win32') {

@@ -44,6 +44,8 @@ describe('Claude Code plugin', { skip: existsSync(CLAUDE) ? false : `needs ${CLA
   test('its MCP server is `opentabs start --stdio` from the npm package, and it has the browser skill', () => {
     const servers = JSON.parse(readFileSync(join(PLUGIN, '.mcp.json'), 'utf8')).mcpServers;
     assert.deepEqual(servers.opentabs, { command: 'npx', args: ['-y', '@opentabs-cpp/opentabs', 'start', '--stdio'] });
+    // The repository's copy names the version in CMakeLists.txt (the release writes it too).
+    assert.equal(JSON.parse(readFileSync(join(PLUGIN, '.claude-plugin', 'plugin.json'), 'utf8')).version, VERSION);
     const skill = readFileSync(join(PLUGIN, 'skills', 'opentabs-browser', 'SKILL.md'), 'utf8');
     assert.match(skill, /^---\nname: opentabs-browser\ndescription: .+\n---\n/);
   });

@@ -5,12 +5,12 @@
 // keeps ~/.opentabs as it was; an older `opentabs` earlier on PATH is named.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, VERSION } from './support.mjs';
+import { DIST, VERSION, run } from './support.mjs';
 
 const os = process.platform === 'darwin' ? 'macos' : 'linux';
 const cpu = process.arch === 'x64' ? 'x64' : process.arch;
@@ -45,10 +45,10 @@ async function serveDist() {
 
 describe('install.sh', { skip: existsSync(join(DIST, archiveName)) ? false : `needs ${archiveName} in ${DIST}` }, () => {
   let served, work;
+  // Not spawnSync: the server answering the script's downloads runs in this process.
   const install = (prefix, { path = process.env.PATH, home } = {}) =>
-    spawnSync('sh', [join(DIST, 'install.sh'), '--prefix', prefix], {
+    run('sh', [join(DIST, 'install.sh'), '--prefix', prefix], {
       env: { PATH: path, HOME: home ?? join(work, 'home'), OPENTABS_BASE_URL: served.url, TMPDIR: work },
-      encoding: 'utf8',
     });
   const nothingInstalled = (prefix) => {
     assert.ok(!existsSync(join(prefix, 'bin', 'opentabs')), 'a binary was installed');
@@ -65,24 +65,24 @@ describe('install.sh', { skip: existsSync(join(DIST, archiveName)) ? false : `ne
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('installs bin/opentabs and the extension into the prefix, and it runs', () => {
+  test('installs bin/opentabs and the extension into the prefix, and it runs', async () => {
     const prefix = join(work, 'good');
-    const r = install(prefix);
+    const r = await install(prefix);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(execFileSync(join(prefix, 'bin', 'opentabs'), ['--version'], { encoding: 'utf8' }).trim(), VERSION);
     assert.ok(existsSync(join(prefix, 'share', 'opentabs', 'extension', 'manifest.json')));
     assert.match(r.stderr, new RegExp(`installed opentabs ${VERSION.replaceAll('.', '\\.')}`));
   });
 
-  test('installing again keeps ~/.opentabs (config, secret, audit log) as it was', () => {
+  test('installing again keeps ~/.opentabs (config, secret, audit log) as it was', async () => {
     const prefix = join(work, 'again');
     const home = join(work, 'home-again');
     const config = join(home, '.opentabs');
     mkdirSync(join(config, 'extension'), { recursive: true });
     const files = { 'config.json': '{"localPlugins":["/plugins/mine"]}\n', 'extension/auth.json': '{"secret":"keep-me"}\n', 'audit.log': '{"tool":"x"}\n' };
     for (const [f, text] of Object.entries(files)) writeFileSync(join(config, f), text);
-    assert.equal(install(prefix, { home }).status, 0);
-    const second = install(prefix, { home });
+    assert.equal((await install(prefix, { home })).status, 0);
+    const second = await install(prefix, { home });
     assert.equal(second.status, 0, second.stderr);
     for (const [f, text] of Object.entries(files)) assert.equal(readFileSync(join(config, f), 'utf8'), text, `${f} changed`);
   });
@@ -99,11 +99,11 @@ describe('install.sh', { skip: existsSync(join(DIST, archiveName)) ? false : `ne
     }, /does not match SHA256SUMS/],
     ['a download cut short', () => served.changes.set(archiveName, { body: readFileSync(join(DIST, archiveName)), cutAfter: 4096 }), /cut short|does not match/],
   ]) {
-    test(`${what} is refused with one clear line and nothing installed`, () => {
+    test(`${what} is refused with one clear line and nothing installed`, async () => {
       change();
       try {
         const prefix = join(work, what.replaceAll(' ', '-'));
-        const r = install(prefix);
+        const r = await install(prefix);
         assert.notEqual(r.status, 0);
         const last = r.stderr.trim().split('\n').at(-1);
         assert.match(last, message);
@@ -115,32 +115,32 @@ describe('install.sh', { skip: existsSync(join(DIST, archiveName)) ? false : `ne
     });
   }
 
-  test('an unsupported OS or CPU is named, with what exists', () => {
+  test('an unsupported OS or CPU is named, with what exists', async () => {
     const fake = join(work, 'fake-uname');
     mkdirSync(fake, { recursive: true });
     writeFileSync(join(fake, 'uname'), '#!/bin/sh\n[ "$1" = -s ] && echo FreeBSD || echo riscv64\n');
     chmodSync(join(fake, 'uname'), 0o755);
     const prefix = join(work, 'freebsd');
-    const r = install(prefix, { path: `${fake}:${process.env.PATH}` });
+    const r = await install(prefix, { path: `${fake}:${process.env.PATH}` });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /no prebuilt opentabs for FreeBSD; there are builds for Linux and macOS/);
     nothingInstalled(prefix);
   });
 
-  test('a prefix that cannot be written is named before anything is downloaded', () => {
+  test('a prefix that cannot be written is named before anything is downloaded', async () => {
     const blocker = join(work, 'a-file');
     writeFileSync(blocker, '');
-    const r = install(join(blocker, 'prefix'));
+    const r = await install(join(blocker, 'prefix'));
     assert.equal(r.status, 1);
     assert.match(r.stderr, /cannot create .*a-file\/prefix; choose another with --prefix/);
   });
 
-  test('an older opentabs earlier on PATH is named after the install', () => {
+  test('an older opentabs earlier on PATH is named after the install', async () => {
     const old = join(work, 'old-cli');
     mkdirSync(old, { recursive: true });
     writeFileSync(join(old, 'opentabs'), '#!/bin/sh\necho 0.0.115\n');
     chmodSync(join(old, 'opentabs'), 0o755);
-    const r = install(join(work, 'shadowed'), { path: `${old}:${process.env.PATH}` });
+    const r = await install(join(work, 'shadowed'), { path: `${old}:${process.env.PATH}` });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /another opentabs comes first on your PATH: .*old-cli\/opentabs \(0\.0\.115\)/);
   });

@@ -2,6 +2,7 @@
 // <repo>/dist, made by scripts/release.sh), finding one by its name, and the MCP checks
 // every artifact must pass once it is where a user would run it: a server that answers
 // /health and tools/list, and a stdio bridge session through the official SDK client.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -65,4 +66,17 @@ export async function listToolsOverStdio(command, args, env) {
   } finally {
     await client.close();
   }
+}
+
+/** Runs a command to its exit without blocking this process (whose servers it may talk to). */
+export function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', (e) => resolve({ status: -1, stdout, stderr: stderr + e.message }));
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
 }
