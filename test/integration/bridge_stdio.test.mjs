@@ -235,10 +235,15 @@ describe('stdio bridge, wrong secret', () => {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const exited = new Promise((r) => child.on('exit', (code) => r(code)));
-      child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
+      // initialize is answered by the bridge itself (bridge/local_answers); the first request
+      // that needs the server carries the error.
+      child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n' +
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}\n');
       assert.equal(await exited, 0);
-      const msg = JSON.parse(out.trim());
-      assert.equal(msg.id, 1);
+      const [init, msg] = out.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(init.id, 1);
+      assert.ok(init.result);
+      assert.equal(msg.id, 2);
       assert.equal(msg.error.code, -32603);
       // With mutual authentication the bridge checks the server first: a server that cannot
       // prove the bridge's secret gets nothing, and the error says which secret did not match.
