@@ -20,6 +20,7 @@
 #include "app/extension_handlers.hpp"
 #include "app/extension_hub.hpp"
 #include "app/extension_install.hpp"
+#include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/platform_tools.hpp"
 #include "app/plugin_manager.hpp"
@@ -173,7 +174,7 @@ class server_app {
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     prepare_extension_folder();
     reload_.defer_adapter_files();  // written with the extension copy, once the server listens
-    auto first = reload_.reload(false);
+    auto first = reload_.reload(reload_cause::start);
     if (!first.ok) log::warn("initial load: " + first.error);
     // Start-up may wait for config.json.lock (nothing is served yet); from here on the io
     // thread never does.
@@ -316,6 +317,7 @@ class server_app {
     if (options_.on_listening) options_.on_listening(port);
     std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), port);
     std::fflush(stdout);
+    log::original_line(original_lines::listening(OPENTABS_VERSION, options_.host, port, options_.dev));
     log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(port) + " (" +
               std::to_string(state_.catalog.plugins.size()) + " plugins, " + std::to_string(state_.catalog.registry.all().size()) +
               " tools)");
@@ -353,11 +355,10 @@ class server_app {
   }
 
   net::awaitable<void> reload_for_signal(std::string name) {
-    if (options_.dev) log::original_line("Hot reload detected (" + name + ")");
+    if (options_.dev) log::original_line(original_lines::hot_reload_detected(name));
     log::info("received " + name + ": reloading config.json and plugins");
-    auto outcome = co_await reload_.reload_off_thread(true);
+    auto outcome = co_await reload_.reload_off_thread(reload_cause::signal);
     if (!outcome.ok) log::warn("reload on " + name + ": " + outcome.error);
-    if (options_.dev) log::original_line("Hot reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
   }
 
   static std::string signal_name(int sig) {
