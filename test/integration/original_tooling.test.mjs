@@ -131,7 +131,10 @@ describe("the original's log lines, on every path that causes them", () => {
     const ext = await new ExtensionClient(s, { connectionId: 'original-lines-remove' }).connect();
     try {
       await waitLine(s, 'Plugin discovery complete: 1 plugin(s) loaded, 1 error(s)');
-      const removed = await ext.request('plugin.removeBySpecifier', { specifier: missing });
+      // Answered after the reload it causes; the deadline is generous for a loaded machine.
+      const reply = ext.next((m) => m.id === 'remove-stale' && m.method === undefined, 60_000);
+      ext.send({ jsonrpc: '2.0', id: 'remove-stale', method: 'plugin.removeBySpecifier', params: { specifier: missing } });
+      const removed = await reply;
       assert.deepEqual(removed.result, { ok: true }, JSON.stringify(removed));
       await waitLine(s, /^Config reload complete: 1 plugin\(s\) in \d+ms$/);
     } finally {
@@ -165,7 +168,7 @@ describe('--dev: file watcher, rebuilt adapters and signals', () => {
     });
     try {
       await waitLine(s, 'File watcher: Watching 1 loaded + 0 pending plugin path(s)');
-      assert.ok(hasLine(s, /^MCP server v[\d.]+ listening on http:\/\/127\.0\.0\.1:\d+ \(dev mode\)$/), s.stdout);
+      await waitLine(s, /^MCP server v[\d.]+ listening on http:\/\/127\.0\.0\.1:\d+ \(dev mode\)$/);
       const watching = countLine(s, WATCHING);
       s.child.kill('SIGUSR1');
       await waitLine(s, 'Hot reload detected (SIGUSR1)');
