@@ -278,6 +278,24 @@ describe('toolNames for users of the original CLI', () => {
 });
 
 describe("small differences from the original's answers", () => {
+  test('config.json rewritten without permissions.browser, then POST /reload: the browser permission in force stays', async () => {
+    const s = await startServer({ config: notesConfig });
+    const { client } = await connectSdk(s);
+    try {
+      const describeListTabs = async () => (await client.listTools()).tools.find((t) => t.name === 'browser_list_tabs').description;
+      assert.doesNotMatch(await describeListTabs(), /^\[Disabled\]/);
+      rewriteConfig(s, ({ permissions: { browser: _dropped, ...plugins }, ...cfg }) => ({ ...cfg, permissions: plugins }));
+      const res = await s.fetch('/reload', { method: 'POST' });
+      assert.equal(res.status, 200);
+      assert.doesNotMatch(await describeListTabs(), /^\[Disabled\]/, 'the in-memory "auto" is kept, as by the original');
+      const cfg = JSON.parse(readFileSync(join(s.configDir, 'config.json'), 'utf8'));
+      assert.equal(cfg.permissions.browser, undefined, 'the file is left as written');
+    } finally {
+      await client.close();
+      await s.stop();
+    }
+  });
+
   test('auth.json keeps a secret a person or a tool wrote that is not 64 hex, and it works; one that cannot be sent is replaced', async () => {
     const configDir = mkdtempSync(join(tmpdir(), 'opentabs-own-secret-'));
     const auth = join(configDir, 'extension', 'auth.json');
