@@ -21,6 +21,7 @@ import { connectSdk } from './support/mcp_client.mjs';
 import { cli } from './support/cli.mjs';
 import { until } from './support/until.mjs';
 import { writePlugin } from '../../bench/plugins.mjs';
+import { pluginCopy } from './support/plugin_copy.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const notes = join(fixtures, 'notes');
@@ -278,6 +279,22 @@ describe('toolNames for users of the original CLI', () => {
 });
 
 describe("small differences from the original's answers", () => {
+  test("a plugin without its adapter fails with the original's words (Adapter IIFE not found at …)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'opentabs-no-adapter-'));
+    const dir = pluginCopy(root, 'no-adapter');
+    rmSync(join(dir, 'dist', 'adapter.iife.js'));
+    const s = await startServer({ config: { ...notesConfig, localPlugins: [notes, dir], additionalAllowedDirectories: [fixtures, root] } });
+    try {
+      const health = await (await s.fetch('/health')).json();
+      const failed = health.failedPlugins.find((f) => f.path === dir);
+      assert.ok(failed, JSON.stringify(health.failedPlugins));
+      assert.match(failed.error, /^Adapter IIFE not found at \/\S*no-adapter\/dist\/adapter\.iife\.js$/);
+    } finally {
+      await s.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   test('config.json rewritten without permissions.browser, then POST /reload: the browser permission in force stays', async () => {
     const s = await startServer({ config: notesConfig });
     const { client } = await connectSdk(s);
