@@ -137,7 +137,8 @@ class server_app {
         signals_(io),
         watcher_(io.get_executor(), state_.config, state_.catalog, state_.stats.watcher, reload_, home,
                  std::chrono::milliseconds(
-                     env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
+                     env_number("OPENTABS_MTIME_POLL_MS")
+                         .value_or((o.dev ? config_watcher::dev_interval : config_watcher::default_interval).count()))),
         plugin_manager_(tasks_, state_.config, state_.catalog, hub_, home, reload_, announce_) {
     state_.config.dev = o.dev;
     // Caught from construction on, so that none of them kills a starting server.
