@@ -11,7 +11,7 @@
 // on /mcp and through the stdio bridge, sequential and 16 in flight (issue 18's targets).
 //
 // Usage: node bench/bench.mjs [--bin build/opentabs] [--out bench/results/latest.md] [--quick] [--profile]
-//                             [--only raw|sdk|start|list|bridge|instructions]  (start: only the start-up and RSS rows;
+//                             [--only raw|sdk|start|list|bridge|instructions|rebuild]  (start: only the start-up and RSS rows;
 //                             list: only the tools/list row, one 120 × 30 start; bridge: only
 //                             the SDK harness's stdio-bridge rows)
 //                             [--attach 'CMD {pid}']  (run CMD where --profile would record)
@@ -21,14 +21,15 @@
 //                             [--callgrind-out FILE]  (keep the instruction row's callgrind dump
 //                             there, for callgrind_annotate)
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { writeBenchPlugins } from './plugins.mjs';
+import { writeBenchPlugins, writePlugin } from './plugins.mjs';
 import { NOTES_DIR, NOTES_PLUGIN, checkCall, connectHttp, connectHttp2026, connectStdio, sdkLoad, statCpuMicros } from './sdk.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -352,7 +353,7 @@ async function main() {
 
   // Start → /health with a new config folder (the extension is installed first) and warm
   // (a second start on the same folder), median of 10 each.
-  if (ONLY === 'list' || ONLY === 'bridge' || ONLY === 'instructions' || ONLY === 'eras') {
+  if (ONLY === 'list' || ONLY === 'bridge' || ONLY === 'instructions' || ONLY === 'eras' || ONLY === 'rebuild') {
     await narrowRun(row);
     return writeTable(rows, m, loadBefore);
   }
@@ -410,13 +411,57 @@ async function main() {
 
   if (ONLY !== 'sdk' && ONLY !== 'start') await rawHarness(s, gen, names, row);
   await s.stop();
+  if (ONLY !== 'sdk' && ONLY !== 'start') await rebuildRows(row);
   if (ONLY !== 'raw' && ONLY !== 'start') await sdkHarness(row);
   writeTable(rows, m, loadBefore);
 }
 
-/** --only list / bridge / instructions: one row group, without the start-up rows. */
+/**
+ * A plugin author's rebuilt adapter, its embedded __adapterHash unchanged (issue 41): from the
+ * renamed file to the extension's plugin.update, in dev mode, at the watcher's default poll
+ * interval and at 100 ms.  The e2e test plugin_rebuild shows the tab then runs the new code.
+ */
+async function rebuildRows(row) {
+  section = 'server';
+  const WebSocket = createRequire(new URL('../test/package.json', import.meta.url))('ws');
+  for (const poll of [0, 100]) {
+    const dir = join(tmp, `rebuild-${poll}`);
+    const pluginDir = join(dir, 'devplug');
+    mkdirSync(dir);
+    writePlugin(pluginDir, { name: 'devplug', tools: [{ name: 'first', input_schema: { type: 'object', properties: {} } }] });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ version: 3, localPlugins: [pluginDir], additionalAllowedDirectories: [dir] }));
+    const s = await startServer({ configDir: dir, env: { OPENTABS_DEV: '1', ...(poll ? { OPENTABS_MTIME_POLL_MS: String(poll) } : {}) } });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ws`, ['opentabs', s.secret, 'bench-rebuild'], { perMessageDeflate: false });
+    let arrived = null;
+    ws.on('message', (data) => {
+      if (arrived && data.toString().includes('"method":"plugin.update"')) arrived(performance.now());
+    });
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const iife = join(pluginDir, 'dist', 'adapter.iife.js');
+    const built = readFileSync(iife, 'utf8');
+    const times = [];
+    for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+      const update = new Promise((resolve, reject) => {
+        arrived = resolve;
+        setTimeout(() => reject(new Error('no plugin.update within 30 s of a rebuilt adapter')), 30_000).unref();
+      });
+      const t0 = performance.now();
+      writeFileSync(`${iife}.tmp`, `${built}/* rebuild ${i} */\n`);
+      renameSync(`${iife}.tmp`, iife);
+      times.push((await update) - t0);
+      arrived = null;
+    }
+    ws.close();
+    await s.stop();
+    row(`rebuilt adapter (same \`__adapterHash\`) → \`plugin.update\` at the extension, --dev, ${poll ? `poll ${poll} ms` : 'default poll (250 ms in --dev)'} (median of ${times.length})`,
+      fmtMs(median(times)), '', `max ${fmtMs(Math.max(...times))}; each write follows the previous update, so it waits about one poll interval (a write at a random moment: half), plus the reload`);
+  }
+}
+
+/** --only list / bridge / instructions / rebuild: one row group, without the start-up rows. */
 async function narrowRun(row) {
   if (ONLY === 'bridge' || ONLY === 'eras') return sdkHarness(row);
+  if (ONLY === 'rebuild') return rebuildRows(row);
   if (ONLY === 'instructions') {
     section = 'SDK';
     return instructionsRow(row);

@@ -336,6 +336,8 @@ int cmd_start(context& ctx, const parsed_command& cmd) {
   if (auto st = config::ensure_extension_dirs(ctx.paths); !st) return report_error(ctx, st.err());
   auto secret = config::ensure_secret(ctx.paths.auth_json());
   if (!secret) return report_error(ctx, secret.err());
+  // Why an auth.json secret was replaced (never the secret itself).
+  for (const auto& w : secret->warnings) print_note(ctx, w);
 
   if (cmd.has("show-config")) {
     std::string text = render_client_config({ctx.port.port, secret->secret, ctx.term.color_stdout});

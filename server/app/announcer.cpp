@@ -1,5 +1,8 @@
 #include "app/announcer.hpp"
 
+#include <algorithm>
+
+#include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "plugins/payload.hpp"
 #include "util/log.hpp"
@@ -15,14 +18,19 @@ json::object notification(std::string_view method, json::object params) {
 
 }  // namespace
 
-std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std::string, std::string>& old_hashes,
-                                                             const std::vector<plugins::plugin>& plugins) {
-  std::vector<const plugins::plugin*> out;
-  for (const auto& p : plugins) {
-    auto it = old_hashes.find(p.name());
-    if (it != old_hashes.end() && it->second != p.loaded.adapter_hash) out.push_back(&p);
+reload_news rebuilt_plugins(const std::vector<plugins::plugin>& before, const std::vector<plugins::plugin>& after) {
+  std::map<std::string_view, const plugins::loaded_plugin*> old;
+  for (const auto& p : before) old[p.name()] = &p.loaded;
+  reload_news news;
+  for (const auto& p : after) {
+    auto it = old.find(p.name());
+    if (it == old.end()) continue;
+    const auto& was = *it->second;
+    if (was.adapter_hash != p.loaded.adapter_hash || was.adapter_source != p.loaded.adapter_source)
+      news.rebuilt_adapters.push_back(p.name());
+    if (was.tools_json_sha256 != p.loaded.tools_json_sha256) news.rebuilt_tools.push_back(p.name());
   }
-  return out;
+  return news;
 }
 
 announcer::announcer(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp,
@@ -35,7 +43,7 @@ void announcer::greet(ext_connection& c) {
   // files it names: the extension folder may have been replaced or re-linked since.
   if (before_greeting_) before_greeting_();
   c.send(json::dump(notification("sync.full", sync_full_params(config_, catalog_))));
-  log::original_line("Sent sync.full to extension");
+  log::original_line(original_lines::sent_sync_full(catalog_.plugins.size()));
 }
 
 void announcer::release_sync() {
@@ -43,7 +51,7 @@ void announcer::release_sync() {
   sync_held_ = false;
   if (hub_.connected()) {
     hub_.broadcast(notification("sync.full", sync_full_params(config_, catalog_)));
-    log::original_line("Sent sync.full to extension");
+    log::original_line(original_lines::sent_sync_full(catalog_.plugins.size()));
   }
 }
 
@@ -57,11 +65,12 @@ void announcer::config_changed() {
 void announcer::reloaded(const reload_news& news) {
   if (hub_.connected() && !sync_held_) {
     hub_.broadcast(notification("sync.full", sync_full_params(config_, catalog_)));
-    log::original_line("Sent sync.full to extension");
+    log::original_line(original_lines::sent_sync_full(catalog_.plugins.size()));
     if (config_.dev)
-      for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, catalog_.plugins))
-        hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(*p, permissions_of(config_.cfg, *p),
-                                                                                  catalog_.update_for(*p))));
+      for (const auto& p : catalog_.plugins)
+        if (std::ranges::count(news.rebuilt_adapters, p.name()) || std::ranges::count(news.rebuilt_tools, p.name()))
+          hub_.broadcast(notification("plugin.update", plugins::sync_plugin_payload(p, permissions_of(config_.cfg, p),
+                                                                                    catalog_.update_for(p))));
     plugins_changed();
     if (news.secret_rotated) tasks_.spawn(reload_extensions_later(), "extension.reload after a new secret");
   }

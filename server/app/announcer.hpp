@@ -22,17 +22,19 @@ namespace opentabs::app {
 
 // What a reload changed that the extensions must hear about.
 struct reload_news {
-  // plugin name → adapter hash before the reload: in dev mode a plugin whose adapter
-  // changed gets its own plugin.update (the extension re-injects it).
-  std::map<std::string, std::string> old_adapter_hashes;
+  // Plugins (by name, in load order) whose dist/adapter.iife.js or dist/tools.json differs
+  // from the one loaded before.  In dev mode each gets its own plugin.update, so the
+  // extension re-injects the adapter; the file's content counts, not only its embedded
+  // __adapterHash, which a rebuild with the same sources may leave alone.
+  std::vector<std::string> rebuilt_adapters;
+  std::vector<std::string> rebuilt_tools;
   // The secret was rotated on disk: the extensions must reconnect with the new one.
   bool secret_rotated = false;
 };
 
-// The plugins whose adapter hash differs from the one they had before (new plugins are not
-// listed: sync.full introduces them).
-std::vector<const plugins::plugin*> plugins_with_new_adapter(const std::map<std::string, std::string>& old_hashes,
-                                                             const std::vector<plugins::plugin>& plugins);
+// The news of a reload that replaces `before` with `after` (new plugins are not listed:
+// sync.full introduces them).
+reload_news rebuilt_plugins(const std::vector<plugins::plugin>& before, const std::vector<plugins::plugin>& after);
 
 class announcer {
  public:

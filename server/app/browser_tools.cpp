@@ -158,7 +158,8 @@ std::string exec_file_source(std::string_view key, std::string_view code) {
   out += "  }\n";
   out += "  const settle = (outcome) => { ns['__execResult_' + key] = outcome; };\n";
   out += "  ns['__execStarted_' + key] = true;\n";
-  out += "  const describe = (e) => (e && e.stack ? String(e.stack).split('\\n').slice(0, 5).join('\\n') : String(e));\n";
+  // The original's words: an Error's message alone (its stack names only this file).
+  out += "  const describe = (e) => (e instanceof Error ? e.message : String(e));\n";
   out += "  try {\n";
   out += "    (async () => {\n" + body + "\n    })().then((value) => settle({ value }), (e) => settle({ error: describe(e) }));\n";
   out += "  } catch (e) { settle({ error: describe(e) }); }\n";
@@ -616,6 +617,12 @@ net::awaitable<tools::call_result> browser_tools::export_har(const json::object&
   json::object params_3 = req_params;
   auto requests = co_await ask(method_browser_getNetworkRequests, std::move(params_3));
   if (!requests.ok()) co_return browser_failure(requests);
+  // With capture off our extension answers from the page's light record, which has no
+  // headers or timings; the original (whose extension then fails) answers isError, and so do we.
+  if (const auto* o = requests.result.if_object(); o && json::get_string(*o, "source") && *json::get_string(*o, "source") == "light")
+    co_return tools::call_result::text("Browser tool error: network capture is not active in tab " + std::to_string(*tab) +
+                                           ": call browser_enable_network_capture first, then load what the HAR should hold",
+                                       true, errc::tool_failed);
   json::array frames;
   if (with_frames) {
     json::object params_4{{"tabId", *tab}, {"clear", clear}};

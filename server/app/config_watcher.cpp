@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/original_lines.hpp"
 #include "plugins/discovery.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
@@ -53,9 +54,13 @@ std::map<std::string, config::file_stamp> config_watcher::dev_stamps() const {
 net::awaitable<void> config_watcher::run() {
   auto plugin_stamps = config_.dev ? dev_stamps() : std::map<std::string, config::file_stamp>{};
   watcher_.watched_plugins = plugin_stamps.size() / dev_stamp_files;
-  log::original_line("Config watcher: Watching " + config_.store.path().string());
-  if (config_.dev)
-    log::original_line("File watcher: Watching " + std::to_string(watcher_.watched_plugins) + " local plugin(s) for rebuilds");
+  // Said once the stamps are taken, so a change made after the line is seen.
+  log::original_line(original_lines::config_watching(config_.paths.dir));
+  if (config_.dev) {
+    const auto loaded = static_cast<std::size_t>(
+        std::ranges::count_if(catalog_.plugins, [](const plugins::plugin& p) { return p.loaded.source == "local"; }));
+    log::original_line(original_lines::file_watching(loaded, watcher_.watched_plugins - std::min(loaded, watcher_.watched_plugins)));
+  }
   while (!stopping_) {
     timer_.expires_after(interval_);
     auto [ec] = co_await timer_.async_wait(net::as_value);
@@ -71,9 +76,9 @@ net::awaitable<void> config_watcher::run() {
     }
     if (!config_moved && !dist_moved) continue;
     ++watcher_.poll_detections;
-    log::info(config_moved ? "config.json changed on disk; reloading" : "a local plugin was rebuilt; reloading");
-    auto outcome = co_await reload_.reload_off_thread(true);
-    if (config_moved && outcome.ok) log::original_line("Config reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
+    if (config_moved) log::original_line(original_lines::config_changed());
+    else log::info("a local plugin was rebuilt; reloading");
+    co_await reload_.reload_off_thread(reload_cause::config_file);
     if (config_.dev) plugin_stamps = dev_stamps();
   }
 }

@@ -34,6 +34,9 @@ std::map<std::string, config::file_stamp> local_plugin_stamps(const std::vector<
 class config_watcher {
  public:
   static constexpr std::chrono::milliseconds default_interval{2000};
+  // --dev: a plugin author waits on the rebuilt dist/ (the original reacts to file events after
+  // a 200 ms debounce); a few stat calls per plugin folder per interval.
+  static constexpr std::chrono::milliseconds dev_interval{250};
   static constexpr std::chrono::milliseconds min_interval{50};
   // `interval` below min_interval is raised to it.
   config_watcher(asio::any_io_executor ex, const server_config& config, const plugin_catalog& catalog, watcher_stats& watcher,

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/extension_wire.hpp"
+#include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/plugin_log_limiter.hpp"
 #include "app/webmcp_naming.hpp"
@@ -63,8 +64,8 @@ class handlers {
     const auto* tabs = json::get_object(params, "tabs");
     if (!tabs) return none();
     c.tabs.replace_all(*tabs);
-    log::original_line("tab.syncAll received [" + c.label + "]: " + std::to_string(tabs->size()) +
-                       " plugin(s) mapped (connection: " + c.id + ")");
+    ctx_.hub.tabs_synced(c);
+    log::original_line(original_lines::tab_sync_all(c.label, tabs->size(), c.id));
     return handled();
   }
 
@@ -82,7 +83,7 @@ class handlers {
       return none();
     }
     c.tabs.set(std::string(*plugin), tab_map::parse_entry(params));
-    log::original_line("tab.stateChanged: " + std::string(*plugin) + " → " + std::string(*state));
+    log::original_line(original_lines::tab_state_changed(*plugin, *state, c.label));
     return handled();
   }
 

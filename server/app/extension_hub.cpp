@@ -1,7 +1,10 @@
 #include "app/extension_hub.hpp"
 
+#include <algorithm>
+
 #include "app/cancel_link.hpp"
 #include "app/extension_wire.hpp"
+#include "app/original_lines.hpp"
 #include "app/oversize_reply.hpp"
 #include "codec/ws_codec.hpp"
 #include "jsonrpc/jsonrpc.hpp"
@@ -154,18 +157,19 @@ net::awaitable<void> extension_hub::serve(net::http_exchange& ex, std::string co
   }
   log::info("extension disconnected (profile " + conn.label + ": " +
             (ws.end_reason().empty() ? std::string("closed by the server") : ws.end_reason()) + ")");
+  log::original_line(original_lines::extension_disconnected(conn.label, conn.id));
 }
 
 void extension_hub::replace_previous(const std::string& id, bool legacy) {
   if (auto it = connections_.find(id); it != connections_.end()) {
-    log::original_line("Closing previous extension WebSocket");
+    log::original_line(original_lines::closing_previous(id));
     auto previous = it->second;
     previous->close(codec::close_code::normal, "Replaced by same-profile reconnect");
     drop_connection(previous);
   } else if (legacy && connections_.size() == 1) {
     // Legacy single-connection mode: a client without an id replaces the only one.
     auto only = connections_.begin()->second;
-    log::original_line("Closing previous extension WebSocket");
+    log::original_line(original_lines::closing_previous_without_id());
     only->close(codec::close_code::normal, "Replaced by new connection");
     drop_connection(only);
   }
@@ -187,7 +191,7 @@ std::shared_ptr<ext_connection> extension_hub::attach(std::string connection_id,
   order_.push_back(id);
   log::info("extension connected (profile " + conn->label + ", " + std::to_string(connections_.size()) +
             " connection(s))");
-  log::original_line("Extension WebSocket connected");
+  log::original_line(original_lines::extension_connected(conn->label, conn->id));
   try {
     if (on_open_) on_open_(*conn);
   } catch (...) {
@@ -268,13 +272,23 @@ bool extension_hub::extension_expected() const {
   return now - started_ < window || (last_close_ && now - *last_close_ < window);
 }
 
-net::awaitable<bool> extension_hub::await_expected_extension() {
+net::awaitable<bool> extension_hub::await_expected_extension(bool tabs_too) {
   if (!extension_expected()) co_return connected();
   const auto deadline = clock_type::now() + reconnect_wait_;
   asio::steady_timer limit(ex_, deadline);
   while (!connected() && !stopping_ && clock_type::now() < deadline)
     co_await (connection_opened_.async_wait(net::as_value) || limit.async_wait(net::as_value));
+  auto any_synced = [this] {
+    return std::ranges::any_of(connections_, [](const auto& kv) { return kv.second->tabs_synced; });
+  };
+  while (tabs_too && connected() && !any_synced() && !stopping_ && clock_type::now() < deadline)
+    co_await (tabs_synced_.async_wait(net::as_value) || limit.async_wait(net::as_value));
   co_return connected();
+}
+
+void extension_hub::tabs_synced(ext_connection& c) {
+  c.tabs_synced = true;
+  tabs_synced_.cancel();
 }
 
 void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_view text) {
@@ -428,6 +442,7 @@ void extension_hub::wake(std::string_view id) {
 void extension_hub::shutdown() {
   stopping_ = true;
   connection_opened_.cancel();
+  tabs_synced_.cancel();
   for (const auto& id : table_.fail_all(ext_reply::kind::shutdown, "Server shutting down")) wake(id);
   for (auto& [id, c] : connections_) c->close(codec::close_code::going_away, "Server shutting down");
 }

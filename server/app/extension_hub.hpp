@@ -29,6 +29,7 @@ struct ext_connection {
   std::string id;     // the extension's connectionId (or a random one)
   std::string label;  // "A", "B", ... stable per id, for logs
   tab_map tabs;       // what tab.syncAll / tab.stateChanged reported
+  bool tabs_synced = false;  // its first tab.syncAll arrived (tabs_synced)
 
   // The request methods it handles (extension.capabilities; unannounced = the original set).
   extension_capabilities capabilities;
@@ -117,8 +118,13 @@ class extension_hub {
   // connection closed, less than twice that long ago (the extension retries on a timer of its
   // own after the server it talks to starts or restarts, as when a stdio bridge auto-starts
   // it; the window covers that retry).
-  // True when a connection is there.  0 turns the wait off.
-  net::awaitable<bool> await_expected_extension();
+  // True when a connection is there.  0 turns the wait off.  `tabs_too`: within the same
+  // deadline, also wait until a connection reported its tabs (tab.syncAll), so a plugin call
+  // made during a reconnect is not answered "No matching tab" by an extension that has not
+  // injected its adapters yet.
+  net::awaitable<bool> await_expected_extension(bool tabs_too);
+  // A connection's tab.syncAll arrived: wakes the calls waiting for one.
+  void tabs_synced(ext_connection& c);
   // None is connected and one is expected back (the rule above).
   bool extension_expected() const;
   void set_reconnect_wait(std::chrono::milliseconds wait) { reconnect_wait_ = wait; }
@@ -185,6 +191,8 @@ class extension_hub {
   // Never expires by itself: cancelled when a connection opens, to wake the callers of
   // await_expected_extension.
   asio::steady_timer connection_opened_{ex_, asio::steady_timer::time_point::max()};
+  // The same for a connection's first tab.syncAll.
+  asio::steady_timer tabs_synced_{ex_, asio::steady_timer::time_point::max()};
   std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the hub
 };
 

@@ -37,7 +37,7 @@ json::array browser_tools_payload(const config::config_file& cfg) {
 json::array failed_plugins(const plugin_catalog& catalog, std::string_view name_key) {
   json::array out;
   for (const auto& e : catalog.discovery_errors)
-    out.push_back(json::object{{name_key, json::str(e.specifier)}, {"error", json::str(e.error)}});
+    if (!e.path_missing) out.push_back(json::object{{name_key, json::str(e.specifier)}, {"error", json::str(e.error)}});
   return out;
 }
 

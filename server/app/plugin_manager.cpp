@@ -289,7 +289,7 @@ net::awaitable<result<json::object>> plugin_manager::install(const json::object&
     co_return npm::failure_error(r->failure, npm::failure_message("install", pkg, r->failure));
   }
   log::info("npm installed " + installed + "; reloading plugins");
-  co_await reload_.reload_off_thread(true);
+  co_await reload_.reload_off_thread(reload_cause::own_change);
 
   auto derived = plugins::plugin_name_from_package(installed);
   for (const auto& p : catalog_.plugins) {
@@ -327,7 +327,7 @@ net::awaitable<result<json::object>> plugin_manager::update(const json::object& 
   if (!r) co_return r.err();
   if (!r->ok()) co_return npm::failure_error(r->failure, npm::failure_message("update", p->package_name, r->failure));
   forget_update(p->package_name);
-  co_await reload_.reload_off_thread(true);
+  co_await reload_.reload_off_thread(reload_cause::own_change);
   auto now = find_installed(p->name);
   if (!now)
     co_return failed(errc::unsupported, "Plugin \"" + p->name + "\" disappeared after the update; it may no longer be a "
@@ -398,7 +398,7 @@ net::awaitable<result<json::object>> plugin_manager::remove(const json::object& 
       co_return npm::failure_error(r->failure, npm::failure_message("uninstall", p->package_name, r->failure));
   }
   forget_update(p->package_name);
-  co_await reload_.reload_off_thread(true);
+  co_await reload_.reload_off_thread(reload_cause::own_change);
   co_await tell_extensions_uninstalled(p->name);
   log::info("plugin \"" + p->name + "\" removed; MCP clients see the new tool list after tools/list_changed");
   co_return json::object{{"ok", true}};
@@ -437,7 +437,7 @@ net::awaitable<result<json::object>> plugin_manager::remove_by_specifier(const j
     if (!w) co_return failed(errc::io, "Could not save config.json: " + w.err().message);
     log::info("removed failed plugin " + *spec + " from " + list_key);
   }
-  co_await reload_.reload_off_thread(true);
+  co_await reload_.reload_off_thread(reload_cause::own_change);
   co_return json::object{{"ok", true}};
 }
 

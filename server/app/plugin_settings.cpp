@@ -60,7 +60,7 @@ std::string plugin_settings::store(const std::string& plugin, const json::object
   }
   auto r = config_.store.update([plugin, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, plugin, values); });
   if (!r) return "Could not save config.json: " + r.err().message;
-  reload_.reload(true);
+  reload_.reload(reload_cause::own_change);
   return {};
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "app/original_lines.hpp"
 #include "app/platform_tools.hpp"
 #include "config/auth_secret.hpp"
 #include "config/config_edits.hpp"
@@ -40,6 +41,14 @@ std::optional<fs::path> npm_global_root() {
   auto path = std::string(trim(out));
   if (!path.empty()) cached = fs::path(path);
   return cached;
+}
+
+// As the original: a config.json rewritten without permissions.browser (by a tool or a
+// person who only edits the plugins' part) keeps the browser permission in force.
+void keep_browser_permission(config::config_file& next, const config::config_file& current) {
+  const std::string key(config::kBrowserPermissionKey);
+  if (next.permissions.count(key)) return;
+  if (auto kept = current.permissions.find(key); kept != current.permissions.end()) next.permissions.insert(*kept);
 }
 
 std::vector<std::string> browser_tool_names() {
@@ -87,7 +96,7 @@ reload_pipeline::prepared reload_pipeline::prepare() {
   } else {
     for (const auto& w : loaded->warnings) log::warn(w);
     prep.cfg = loaded->cfg;
-    log::original_line("Config loaded from " + config_.store.path().string());
+    log::original_line(original_lines::config_loaded(prep.cfg->local_plugins.size(), prep.cfg->permissions.size()));
   }
   prep.cfg_stamp = config_.store.last_stamp();
   if (auto s = config::ensure_secret(config_.paths.auth_json())) {
@@ -118,14 +127,14 @@ reload_pipeline::prepared reload_pipeline::prepare() {
   return prep;
 }
 
-reload_outcome reload_pipeline::reload(bool announce) {
+reload_outcome reload_pipeline::reload(reload_cause cause) {
   applied_sequence_ = ++reload_sequence_;
   auto prep = prepare();
   auto found = plugins::discover(prep.discovery);
-  return apply(std::move(prep), std::move(found), announce);
+  return apply(std::move(prep), std::move(found), cause);
 }
 
-net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce) {
+net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(reload_cause cause) {
   const auto sequence = ++reload_sequence_;
   auto prep = prepare();
   // Discovery reads every plugin folder: on the reader thread, so the io thread keeps serving
@@ -151,7 +160,7 @@ net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(bool announce)
   // the state never goes back to older news.  One still running applies after this one.
   if (sequence < applied_sequence_) co_return last_applied_;
   applied_sequence_ = sequence;
-  co_return apply(std::move(prep), std::move(found), announce);
+  co_return apply(std::move(prep), std::move(found), cause);
 }
 
 std::vector<plugins::plugin> reload_pipeline::make_plugins(plugins::discovery_result& found) const {
@@ -163,10 +172,12 @@ std::vector<plugins::plugin> reload_pipeline::make_plugins(plugins::discovery_re
     for (const auto& w : next.back().settings.warnings) log::warn("plugin " + next.back().name() + ": " + w);
   }
   for (const auto& e : found.errors) log::warn("plugin " + e.specifier + ": " + e.error);
-  for (const auto& p : next)
-    log::original_line("Discovered plugin: " + p.name() + " v" + p.loaded.version + " (" + p.loaded.source + ")");
-  log::original_line("Plugin discovery complete: " + std::to_string(next.size()) + " plugin(s), " +
-                     std::to_string(found.errors.size()) + " failed");
+  for (const auto& p : next) {
+    std::vector<std::string> tool_names;
+    for (const auto& t : p.loaded.tools) tool_names.push_back(t.name);
+    log::original_line(original_lines::discovered_plugin(p.name(), p.loaded.version, p.loaded.source, p.loaded.source_path, tool_names));
+  }
+  log::original_line(original_lines::discovery_complete(next.size(), found.errors.size()));
   return next;
 }
 
@@ -199,9 +210,10 @@ void reload_pipeline::rebuild_registry() {
   catalog_.registry.rebuild(std::move(plugin_tools), tools::browser_tool_catalog(), platform_tool_defs());
 }
 
-reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, bool announce) {
+reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, reload_cause cause) {
   reload_outcome out;
   if (prep.cfg) {
+    keep_browser_permission(*prep.cfg, config_.cfg);
     config_.cfg = std::move(*prep.cfg);
   } else {
     out.ok = false;
@@ -212,11 +224,12 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
   if (prep.secret) config_.secret = std::move(*prep.secret);
   for (const auto& w : found.warnings) log::warn(w);
 
-  reload_news news;
-  for (const auto& p : catalog_.plugins) news.old_adapter_hashes[p.name()] = p.loaded.adapter_hash;
   std::vector<plugins::plugin> next = make_plugins(found);
-  if (config_.dev)
-    for (const auto* p : plugins_with_new_adapter(news.old_adapter_hashes, next)) log::original_line("IIFE updated for " + p->name());
+  reload_news news = rebuilt_plugins(catalog_.plugins, next);
+  if (config_.dev) {
+    for (const auto& name : news.rebuilt_tools) log::original_line(original_lines::tools_json_updated(name));
+    for (const auto& name : news.rebuilt_adapters) log::original_line(original_lines::iife_updated(name));
+  }
   catalog_.plugins = std::move(next);
   catalog_.discovery_errors = std::move(found.errors);
   reset_changed_reviews();
@@ -238,12 +251,25 @@ reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result f
   reloads_.last_timestamp_ms = now_epoch_ms();
   reloads_.last_duration_ms = out.duration_ms;
 
-  if (announce) {
+  if (cause != reload_cause::start) {
     news.secret_rotated = !old_secret.empty() && old_secret != config_.secret;
     announce_.reloaded(news);
   }
   last_applied_ = out;
+  print_completion(cause, out);
   return out;
+}
+
+void reload_pipeline::print_completion(reload_cause cause, const reload_outcome& out) const {
+  // The config watcher at start says it is watching itself (config_watcher::run); the
+  // original restarts its watcher after every reload and says so each time.
+  if (cause == reload_cause::start) return;
+  log::original_line(original_lines::config_watching(config_.paths.dir));
+  if (cause == reload_cause::signal && config_.dev) {
+    log::original_line(original_lines::hot_reload_complete(out.duration_ms));
+  } else if (out.ok) {
+    log::original_line(original_lines::config_reload_complete(out.plugins, out.duration_ms));
+  }
 }
 
 net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
@@ -258,7 +284,7 @@ net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   reload_waiting_ = true;
   asio::steady_timer debounce(ex_, coalesce_window);
   co_await debounce.async_wait(net::as_value);
-  last_reload_ = co_await reload_off_thread(true);
+  last_reload_ = co_await reload_off_thread(reload_cause::rest);
   reload_waiting_ = false;
   ++reload_generation_;
   reload_done_.cancel();
@@ -296,7 +322,7 @@ net::awaitable<void> reload_pipeline::write_pending_config() {
       log::info("config.json: saved the change that waited for " + config::config_lock::lock_path_for(config_.store.path()).string());
       // A full reload: the lock's holder may have changed config.json too (a plugin build
       // adds to localPlugins), and this write moves the stamp the watcher compares.
-      reload(true);
+      reload(reload_cause::own_change);
     } else if (r.err().message != last_problem) {
       last_problem = r.err().message;
       log::warn("config.json: a change is waiting: " + last_problem);
@@ -307,14 +333,16 @@ net::awaitable<void> reload_pipeline::write_pending_config() {
 
 void reload_pipeline::apply_own_change(bool rediscover, const config::config_file* saved) {
   if (rediscover) {
-    reload(true);
+    reload(reload_cause::own_change);
     return;
   }
   if (saved) {
     // `saved` came from the update just made, which re-read config.json under the lock, so
     // it holds every other writer's earlier change too; its stamp is the version written.
     // Restamping from the disk here could swallow a change another process made since.
-    config_.cfg = *saved;
+    auto next = *saved;
+    keep_browser_permission(next, config_.cfg);
+    config_.cfg = std::move(next);
     config_.cfg_stamp = config_.store.last_stamp();
   }
   announce_.config_changed();

@@ -31,6 +31,16 @@
 
 namespace opentabs::app {
 
+// What started a reload: it decides whether the extensions hear of it and which of the
+// original's completion lines it prints (original_lines.hpp).
+enum class reload_cause {
+  start,        // the first, before anyone is connected: nothing announced
+  config_file,  // the watcher saw config.json (or, in --dev, a plugin's dist/) change
+  rest,         // POST /reload
+  signal,       // SIGUSR1 / SIGHUP
+  own_change,   // a config change the server made itself, or a plugin installed, updated or removed
+};
+
 struct reload_outcome {
   bool ok = true;
   std::size_t plugins = 0;
@@ -52,14 +62,13 @@ class reload_pipeline {
   ~reload_pipeline();
 
   // Reloads now, on this thread.  A config.json that does not parse keeps the last good
-  // configuration (the outcome says why).  `announce` false: only at start, before anyone is
-  // connected.
-  reload_outcome reload(bool announce);
+  // configuration (the outcome says why).
+  reload_outcome reload(reload_cause cause);
 
   // The same with discovery on the reader thread; the io thread serves meanwhile.  When a
   // reload that started later has already ended, its outcome stands and this one changes
   // nothing; otherwise this one applies (and a later one still running applies after it).
-  net::awaitable<reload_outcome> reload_off_thread(bool announce);
+  net::awaitable<reload_outcome> reload_off_thread(reload_cause cause);
 
   // POST /reload: callers within `coalesce_window` of each other share one reload.
   net::awaitable<reload_outcome> reload_coalesced();
@@ -103,7 +112,9 @@ class reload_pipeline {
     plugins::discovery_input discovery;
   };
   prepared prepare();
-  reload_outcome apply(prepared p, plugins::discovery_result found, bool announce);
+  reload_outcome apply(prepared p, plugins::discovery_result found, reload_cause cause);
+  // The original's lines after a reload ended (original_lines.hpp).
+  void print_completion(reload_cause cause, const reload_outcome& out) const;
   // The steps of apply: the plugins built from what discovery read and the config's settings
   // (their warnings logged); reviews of plugins whose version changed reset in config.json;
   // the tool registry rebuilt from the catalog's plugins under the config's tool names.

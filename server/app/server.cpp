@@ -20,6 +20,7 @@
 #include "app/extension_handlers.hpp"
 #include "app/extension_hub.hpp"
 #include "app/extension_install.hpp"
+#include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/platform_tools.hpp"
 #include "app/plugin_manager.hpp"
@@ -136,7 +137,8 @@ class server_app {
         signals_(io),
         watcher_(io.get_executor(), state_.config, state_.catalog, state_.stats.watcher, reload_, home,
                  std::chrono::milliseconds(
-                     env_number("OPENTABS_MTIME_POLL_MS").value_or(config_watcher::default_interval.count()))),
+                     env_number("OPENTABS_MTIME_POLL_MS")
+                         .value_or((o.dev ? config_watcher::dev_interval : config_watcher::default_interval).count()))),
         plugin_manager_(tasks_, state_.config, state_.catalog, hub_, home, reload_, announce_) {
     state_.config.dev = o.dev;
     // Caught from construction on, so that none of them kills a starting server.
@@ -173,7 +175,7 @@ class server_app {
       log::info("removed " + std::to_string(*removed) + " leftover config.json temp file(s)");
     prepare_extension_folder();
     reload_.defer_adapter_files();  // written with the extension copy, once the server listens
-    auto first = reload_.reload(false);
+    auto first = reload_.reload(reload_cause::start);
     if (!first.ok) log::warn("initial load: " + first.error);
     // Start-up may wait for config.json.lock (nothing is served yet); from here on the io
     // thread never does.
@@ -316,6 +318,7 @@ class server_app {
     if (options_.on_listening) options_.on_listening(port);
     std::printf("opentabs listening on http://%s:%u\n", options_.host == "::1" ? "[::1]" : options_.host.c_str(), port);
     std::fflush(stdout);
+    log::original_line(original_lines::listening(OPENTABS_VERSION, options_.host, port, options_.dev));
     log::info("server " + std::string(OPENTABS_VERSION) + " ready on port " + std::to_string(port) + " (" +
               std::to_string(state_.catalog.plugins.size()) + " plugins, " + std::to_string(state_.catalog.registry.all().size()) +
               " tools)");
@@ -353,11 +356,10 @@ class server_app {
   }
 
   net::awaitable<void> reload_for_signal(std::string name) {
-    if (options_.dev) log::original_line("Hot reload detected (" + name + ")");
+    if (options_.dev) log::original_line(original_lines::hot_reload_detected(name));
     log::info("received " + name + ": reloading config.json and plugins");
-    auto outcome = co_await reload_.reload_off_thread(true);
+    auto outcome = co_await reload_.reload_off_thread(reload_cause::signal);
     if (!outcome.ok) log::warn("reload on " + name + ": " + outcome.error);
-    if (options_.dev) log::original_line("Hot reload complete: " + std::to_string(outcome.plugins) + " plugin(s)");
   }
 
   static std::string signal_name(int sig) {

@@ -126,7 +126,7 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   if (backend.needs_extension() && hub_.extension_expected()) {
     log::info("tool " + tool.name + ": waiting up to " + std::to_string(hub_.reconnect_wait().count()) +
               " ms for the browser extension to connect");
-    co_await hub_.await_expected_extension();
+    co_await hub_.await_expected_extension(tool.kind == tools::tool_kind::plugin);
   }
 
   if (admitted.permission == tools::permission::ask) {

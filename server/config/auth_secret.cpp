@@ -16,10 +16,13 @@ error invalid_auth(const fs::path& path, std::string_view why) {
 }  // namespace
 
 bool is_valid_secret(std::string_view secret) noexcept {
-  if (secret.size() != 64) return false;
+  if (secret.empty() || secret.size() > kMaxSecretLength) return false;
+  // RFC 9110 token characters: the secret travels as a bearer token and as one entry of the
+  // Sec-WebSocket-Protocol list, where a space, a comma or a quote would split or break it.
+  constexpr std::string_view token_punctuation = "!#$%&'*+-.^_`|~";
   for (char c : secret) {
-    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    if (!hex) return false;
+    bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alnum && token_punctuation.find(c) == std::string_view::npos) return false;
   }
   return true;
 }
@@ -38,7 +41,9 @@ result<std::string> parse_auth_json(std::string_view text, const fs::path& path)
   if (!parsed) return invalid_auth(path, "is not a JSON object: " + parsed.err().message);
   const auto* secret = json::get_string(*parsed, "secret");
   if (!secret) return invalid_auth(path, "has no \"secret\" string");
-  if (!is_valid_secret(*secret)) return invalid_auth(path, "holds a secret that is not 64 lowercase hex characters");
+  if (!is_valid_secret(*secret))
+    return invalid_auth(path, "holds a secret that is empty, longer than " + std::to_string(kMaxSecretLength) +
+                                  " characters, or has a character other than letters, digits and !#$%&'*+-.^_`|~");
   return std::string(*secret);
 }
 

@@ -1,6 +1,7 @@
 // The shared secret in extension/auth.json (spec §2.3): the bearer token for HTTP and the
-// WebSocket subprotocol credential.  File content is exactly {"secret":"<64 lowercase hex>"}
-// plus a newline, mode 0600.  No function here ever puts the secret (or any part of the
+// WebSocket subprotocol credential.  We write {"secret":"<64 lowercase hex>"} plus a newline,
+// mode 0600; like the original we accept any other secret a person or a tool wrote there,
+// as long as it can travel as a token (is_valid_secret).  No function here ever puts the secret (or any part of the
 // file) into an error message; callers may log every error they get.
 #pragma once
 
@@ -18,7 +19,10 @@ namespace fs = std::filesystem;
 // auth.json is tiny; anything bigger is not ours.
 inline constexpr std::size_t kMaxAuthFileBytes = 4096;
 
-// 64 lowercase hex characters (32 random bytes), the only form we accept.
+// A secret we accept: 1 to kMaxSecretLength HTTP token characters (letters, digits,
+// !#$%&'*+-.^_`|~), which can be sent as a bearer token and inside Sec-WebSocket-Protocol.
+// The ones we generate are 64 lowercase hex characters (32 random bytes).
+inline constexpr std::size_t kMaxSecretLength = 512;
 bool is_valid_secret(std::string_view secret) noexcept;
 
 // A new secret from the OS CSPRNG.

@@ -186,9 +186,9 @@ std::vector<candidate> local_candidates(const discovery_input& in, discovery_res
   auto add_local = [&](const std::string& spec, const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) {
-      // As the original does, a path that is not there is skipped, not a failed plugin
-      // (a plugin folder deleted or not built yet): logged, but not in /health's failedPlugins.
-      out.warnings.push_back("local plugin " + spec + ": plugin directory " + dir.string() + " does not exist; skipped");
+      // As the original does, a path that is not there is skipped, not a failed plugin (a
+      // plugin folder deleted or not built yet): in discoveryErrors, with the original's words.
+      out.errors.push_back({spec, "Path not found: " + dir.string() + " — check that the directory exists in your config", "local", true});
       return;
     }
     fs::path real = fs::canonical(dir, ec);

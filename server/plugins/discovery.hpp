@@ -20,6 +20,9 @@ struct discovery_error {
   std::string specifier;  // as written in config.json, or the npm package directory
   std::string error;
   std::string source;     // "npm" | "local"
+  // A localPlugins path that does not exist (a folder deleted or not created yet): listed in
+  // /health discoveryErrors but, as in the original, not a failed plugin.
+  bool path_missing = false;
 };
 
 struct discovery_input {

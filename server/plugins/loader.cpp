@@ -17,14 +17,19 @@ error load_error(std::string_view file, const std::string& what) {
   return make_error(errc::invalid_params, std::string(file) + ": " + what);
 }
 
+// The loader's message for a failed read of `rel` (at most `max` bytes).
+error part_error(std::string_view rel, const error& e, std::size_t max) {
+  if (e.is(errc::not_found)) return load_error(rel, "missing");
+  if (e.is(errc::too_large)) return load_error(rel, "larger than " + std::to_string(max) + " bytes");
+  if (e.is(plugin_failure::unsafe_file)) return load_error(rel, e.message.substr(rel.size() + 1));
+  return load_error(rel, "cannot be read (" + e.message + ")");
+}
+
 // Reads `rel` under `dir`, mapping util errors to loader messages.
 result<std::string> read_part(const fs::path& dir, std::string_view rel, std::size_t max) {
   auto r = read_plugin_file(dir, rel, max);
   if (r) return r;
-  if (r.err().is(errc::not_found)) return load_error(rel, "missing");
-  if (r.err().is(errc::too_large)) return load_error(rel, "larger than " + std::to_string(max) + " bytes");
-  if (r.err().is(plugin_failure::unsafe_file)) return load_error(rel, r.err().message.substr(rel.size() + 1));
-  return load_error(rel, "cannot be read (" + r.err().message + ")");
+  return part_error(rel, r.err(), max);
 }
 
 result<json::value> parse_part(std::string_view rel, std::string_view text, std::size_t max) {
@@ -262,6 +267,7 @@ status read_tools_json(const fs::path& canonical, loaded_plugin& p, const load_o
   if (!tools_text) return tools_text.err();
   auto tools_v = parse_part("dist/tools.json", *tools_text, max_tools_json_bytes);
   if (!tools_v) return tools_v.err();
+  p.tools_json_sha256 = sha256_hex(*tools_text);
   if (tools_v->is_array()) {
     p.warnings.push_back("dist/tools.json is a bare array (legacy format): no sdkVersion or configSchema");
     if (auto s = load_tools(tools_v->get_array(), p, opt); !s) return s.err();
@@ -275,9 +281,13 @@ status read_tools_json(const fs::path& canonical, loaded_plugin& p, const load_o
 
 // dist/adapter.iife.js, then the optional source map and pre-script.
 status read_adapter_files(const fs::path& canonical, loaded_plugin& p, const std::string& pre_script_file) {
-  auto adapter = read_part(canonical, "dist/adapter.iife.js", max_adapter_bytes);
-  if (!adapter) return adapter.err();
-  if (adapter->empty()) return load_error("dist/adapter.iife.js", "is empty");
+  // The original's words ("Adapter IIFE not found at ..."), which its tooling and the side
+  // panel's failed-plugin card show.
+  const auto adapter_path = (canonical / "dist" / "adapter.iife.js").string();
+  auto adapter = read_plugin_file(canonical, "dist/adapter.iife.js", max_adapter_bytes);
+  if (!adapter && adapter.err().is(errc::not_found)) return make_error(errc::invalid_params, "Adapter IIFE not found at " + adapter_path);
+  if (!adapter) return part_error("dist/adapter.iife.js", adapter.err(), max_adapter_bytes);
+  if (adapter->empty()) return make_error(errc::invalid_params, "Adapter IIFE at " + adapter_path + " is empty — rebuild the plugin");
   p.adapter_source = std::move(*adapter);
   p.adapter_hash = extract_adapter_hash(p.adapter_source);
   if (p.adapter_hash.empty()) p.warnings.push_back("dist/adapter.iife.js has no embedded __adapterHash");

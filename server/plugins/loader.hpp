@@ -66,6 +66,7 @@ struct loaded_plugin {
   std::string icon_svg, icon_inactive_svg, icon_dark_svg, icon_dark_inactive_svg;
   std::string adapter_source;          // dist/adapter.iife.js
   std::string adapter_hash;            // the 64-hex hash embedded in the IIFE, or empty
+  std::string tools_json_sha256;       // of dist/tools.json as read: a rebuild that changed it
   std::optional<std::string> source_map;
   std::optional<std::string> pre_script;      // dist/<preScriptFile> content
   std::string pre_script_hash;                // tools.json preScriptHash, else SHA-256 of the file

@@ -59,7 +59,11 @@ describe('browser tools through MCP', () => {
     assert.deepEqual(json(await tool('browser_execute_script', { tabId: opened.id, code: "await fetch('/api/data?kind=x').then(r => r.json())" })).value, { kind: 'x', n: 0 });
     const thrown = await callTool(mcp, 'browser_execute_script', { tabId: opened.id, code: "throw new Error('nope')" });
     assert.equal(thrown.isError, true);
-    assert.match(resultText(thrown), /nope/);
+    // The error's message alone, as the original reports it: no stack in the exec file.
+    assert.match(resultText(thrown), /Script error: nope$/);
+    assert.doesNotMatch(resultText(thrown), /chrome-extension:|__exec-/);
+    const rejected = await callTool(mcp, 'browser_execute_script', { tabId: opened.id, code: 'return await Promise.reject("async-fail")' });
+    assert.match(resultText(rejected), /Script error: async-fail$/);
     const adapters = fs.readdirSync(path.join(extensionDir(configDir), 'adapters')).filter((f) => f.startsWith('__exec-'));
     assert.deepEqual(adapters, [], 'exec files are deleted after use');
     const plugins = json(await tool('plugin_list_tabs'));
@@ -129,6 +133,10 @@ describe('browser tools through MCP', () => {
   it('exports captured traffic as a parseable HAR 1.2 document', async () => {
     const tab = json(await tool('browser_open_tab', { url: `${site.url}/network.html` }));
     await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    // Without capture there are no headers or timings to export: isError, as from the original.
+    const uncaptured = await callTool(mcp, 'browser_export_har', { tabId: tab.id });
+    assert.equal(uncaptured.isError, true);
+    assert.match(resultText(uncaptured), /network capture is not active in tab \d+: call browser_enable_network_capture first/);
     await tool('browser_enable_network_capture', { tabId: tab.id });
     await tool('browser_execute_script', { tabId: tab.id, code: 'window.runNetwork(), 1' });
     // The list is an index, one line per request (issue 15); the detail tool has the bodies.

@@ -20,10 +20,15 @@ const config = {
 };
 const waitingLines = (s) => (s.stdout + s.stderr).match(/waiting up to \d+ ms for the browser extension to connect/g) ?? [];
 
-async function connectEcho(s) {
+const notesTabs = { 'fixture-notes': { state: 'ready', tabs: [{ tabId: 7, url: 'http://localhost/notes', title: 'Notes', ready: true }] } };
+
+/** Connects as the extension does after a (re)connect: it answers sync.full with tab.syncAll. */
+async function connectEcho(s, { syncTabs = true } = {}) {
   const ext = new ExtensionClient(s, { connectionId: 'reconnecting' });
   ext.on('tool.dispatch', (p) => ({ output: { echoed: p.input } }));
-  return ext.connect();
+  await ext.connect();
+  if (syncTabs) ext.notify('tab.syncAll', { tabs: notesTabs });
+  return ext;
 }
 
 describe('a call that needs the extension waits for one that is expected back', () => {
@@ -45,6 +50,26 @@ describe('a call that needs the extension waits for one that is expected back', 
       ext = await connectEcho(s);
       const r2 = await again;
       assert.deepEqual(JSON.parse(r2.body.content[0].text), { echoed: { message: 'after the drop' } });
+      await ext.close();
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('a plugin call made during a reconnect is dispatched only once the tabs are synced again', async () => {
+    const s = await startServer({ config, env: { OPENTABS_EXTENSION_WAIT_MS: '30000' } });
+    try {
+      const call = s.callTool('fixture-notes_echo', { message: 'during the reconnect' });
+      await s.output(/fixture-notes_echo: waiting up to 30000 ms for the browser extension to connect/);
+      const ext = await connectEcho(s, { syncTabs: false });
+      await ext.waitFor((m) => m.method === 'sync.full');
+      // Connected but not yet synced: the extension would answer "No matching tab".  The
+      // health check is answered on the same thread after the connection was taken in.
+      assert.equal((await (await s.fetch('/health')).json()).extensionConnected, true);
+      assert.equal(ext.messages.some((m) => m.method === 'tool.dispatch'), false, 'no dispatch before tab.syncAll');
+      ext.notify('tab.syncAll', { tabs: notesTabs });
+      const r = await call;
+      assert.deepEqual(JSON.parse(r.body.content[0].text), { echoed: { message: 'during the reconnect' } });
       await ext.close();
     } finally {
       await s.stop();

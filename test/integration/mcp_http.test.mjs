@@ -131,7 +131,12 @@ describe('MCP wire rules on the real binary', () => {
     const get = await s.fetch('/mcp', { headers: { ...h, Accept: 'text/event-stream' }, signal: abort.signal });
     assert.equal(get.status, 200);
     assert.equal(get.headers.get('content-type'), 'text/event-stream');
-    assert.equal((await s.fetch('/mcp', { headers: { Accept: 'text/event-stream' } })).status, 400);
+    // Without Mcp-Session-Id, GET and DELETE are 400 naming the header (the original: 405), a
+    // deliberate difference the README's table gives the reason for.
+    const noSession = await s.fetch('/mcp', { headers: { Accept: 'text/event-stream' } });
+    assert.equal(noSession.status, 400);
+    assert.match((await noSession.json()).error.message, /Mcp-Session-Id header is required/);
+    assert.equal((await s.fetch('/mcp', { method: 'DELETE' })).status, 400);
     abort.abort();
 
     assert.equal((await s.fetch('/mcp', { method: 'DELETE', headers: h })).status, 200);

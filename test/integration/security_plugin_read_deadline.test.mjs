@@ -56,12 +56,12 @@ describe('a plugin folder whose reads are slow', () => {
   });
 
   test('/health answers while a reload waits on the slow folder; the reload then ends with the same outcome', async () => {
-    const loadsBefore = (server.stdout + server.stderr).split('Config loaded from').length;
+    const loadsBefore = (server.stdout + server.stderr).split('Config loaded: ').length;
     let reloadDone = false;
     const reload = server.fetch('/reload', { method: 'POST', signal: AbortSignal.timeout(30_000) })
       .then(async (res) => { reloadDone = true; return { status: res.status, body: await res.json() }; });
     // The reload has read config.json: its discovery, with the slow folder, runs now.
-    await server.output({ test: (text) => text.split('Config loaded from').length > loadsBefore }, 10_000);
+    await server.output({ test: (text) => text.split('Config loaded: ').length > loadsBefore }, 10_000);
     const during = await health();
     assert.equal(reloadDone, false, '/health answered before the reload ended');
     assert.equal(during.status, 'ok');
@@ -75,10 +75,10 @@ describe('a plugin folder whose reads are slow', () => {
 
   test('a SIGHUP reload waits on the slow folder off the io thread too', async () => {
     const count = (marker) => (server.stdout + server.stderr).split(marker).length;
-    const loadsBefore = count('Config loaded from');
+    const loadsBefore = count('Config loaded: ');
     const discoveriesBefore = count('Plugin discovery complete');
     server.child.kill('SIGHUP');
-    await server.output({ test: (text) => text.split('Config loaded from').length > loadsBefore }, 10_000);
+    await server.output({ test: (text) => text.split('Config loaded: ').length > loadsBefore }, 10_000);
     const during = await health();
     assert.equal(during.status, 'ok');
     assert.equal(count('Plugin discovery complete'), discoveriesBefore, '/health answered while discovery waited on the slow folder');

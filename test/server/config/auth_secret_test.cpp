@@ -16,15 +16,22 @@ namespace {
 const std::string kSecret = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 }
 
-TEST_CASE("secret validity is exactly 64 lowercase hex characters") {
+TEST_CASE("a secret is any 1 to 512 token characters, as the original accepts any non-empty string that can be sent") {
   CHECK(is_valid_secret(kSecret));
   CHECK(is_valid_secret(generate_secret()));
-  CHECK_FALSE(is_valid_secret(kSecret.substr(1)));
-  CHECK_FALSE(is_valid_secret(kSecret + "0"));
+  CHECK(generate_secret().size() == 64);
+  CHECK(is_valid_secret(kSecret.substr(1)));
   std::string upper = kSecret;
   upper[10] = 'A';
-  CHECK_FALSE(is_valid_secret(upper));
-  CHECK_FALSE(is_valid_secret("5f0c8a52-1b7e-4d7a-9a3c-2f0f4b1a9e11"));
+  CHECK(is_valid_secret(upper));
+  CHECK(is_valid_secret("5f0c8a52-1b7e-4d7a-9a3c-2f0f4b1a9e11"));
+  CHECK(is_valid_secret("rotated-by-a-tool_2026.v2~!"));
+  CHECK(is_valid_secret(std::string(kMaxSecretLength, 'x')));
+  CHECK_FALSE(is_valid_secret(std::string(kMaxSecretLength + 1, 'x')));
+  CHECK_FALSE(is_valid_secret(""));
+  // Would split the Sec-WebSocket-Protocol list or the Authorization header.
+  for (std::string_view bad : {"two words", "a,b", "quo\"te", "tab\there", "new\nline", "sl/ash", "caf\xc3\xa9"})
+    CHECK_MESSAGE(!is_valid_secret(bad), bad);
   CHECK(generate_secret() != generate_secret());
 }
 
@@ -36,7 +43,7 @@ TEST_CASE("auth.json content is the exact wire format") {
 }
 
 TEST_CASE("invalid auth.json contents are rejected without echoing the secret") {
-  std::string almost = kSecret.substr(0, 63) + "Z";  // one bad character
+  std::string almost = kSecret.substr(0, 63) + " ";  // one bad character
   for (const std::string& text : {std::string("{\"secret\":\"" + almost + "\"}"), std::string("{\"secret\":42}"),
                                  std::string("[\"" + kSecret + "\"]"), std::string("{\"secret\":\"" + kSecret),
                                  std::string(""), std::string("{\"token\":\"" + kSecret + "\"}")}) {

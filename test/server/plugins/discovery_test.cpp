@@ -58,15 +58,18 @@ TEST_CASE("local plugins load; broken ones are reported while the others load") 
   in.local_plugins = {"~/plugins/good", "../plugins/broken", "~/plugins/missing", (t / "home/plugins/notes").string()};
   auto r = discover(in);
   CHECK(names(r) == std::vector<std::string>{"good:local", "fixture-notes:local"});
-  // A path that is not there is skipped with a warning, as by the original; a plugin that
-  // is there but broken is a failed plugin.
-  REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].specifier == "../plugins/broken");
-  CHECK(r.errors[0].error == "dist/tools.json: missing");
-  CHECK(r.errors[0].source == "local");
-  REQUIRE(r.warnings.size() == 1);
-  CHECK(r.warnings[0].find("~/plugins/missing") != std::string::npos);
-  CHECK(r.warnings[0].find("does not exist; skipped") != std::string::npos);
+  // A path that is not there is skipped, as by the original, and listed with its words
+  // ("Path not found: ..."), marked so it is not a failed plugin; a plugin that is there but
+  // broken is a failed plugin.
+  REQUIRE(r.errors.size() == 2);
+  CHECK(r.errors[0].specifier == "~/plugins/missing");
+  CHECK(r.errors[0].error == "Path not found: " + (t / "home/plugins/missing").string() + " — check that the directory exists in your config");
+  CHECK(r.errors[0].path_missing);
+  CHECK(r.errors[1].specifier == "../plugins/broken");
+  CHECK(r.errors[1].error == "dist/tools.json: missing");
+  CHECK(r.errors[1].source == "local");
+  CHECK_FALSE(r.errors[1].path_missing);
+  CHECK(r.warnings.empty());
 }
 
 // Skipped on Windows: the mingw-w64 libstdc++ implements no std::filesystem::create_symlink (ENOSYS).
