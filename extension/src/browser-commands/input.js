@@ -7,6 +7,13 @@
 // Invariants: a sequence that pressed a mouse button releases it even when a step fails (the
 // tab navigated, the debugger was detached), and modifier keys are carried as flags on each
 // event, never pressed on their own, so no button or modifier stays down after a call.
+//
+// Pointer input does not depend on which tab is in front.  Chromium delivers mouse moves and
+// wheels to the page with its animation frames and scrolls in the compositor, and a tab that
+// is not shown draws no frames, so each such event waited for the renderer's fallback (a
+// wheel for ever).  A pointer keeps the tab drawing while it works by running a screencast of
+// a few pixels, whose frames it never asks for: Chromium then draws the tab as it does for a
+// tab being captured, and the person still sees the tab they chose.
 
 import { invalid } from './params.js';
 
@@ -86,10 +93,17 @@ export function requireInViewport(points, viewport) {
 
 // A pointer on one tab.  press() and release() track the held button so finish() can
 // release it whatever happened in between.
+const KEEP_DRAWING = { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000 };
+
 export function pointer(send, modifiers = 0) {
   let held = null;
   let at = { x: 0, y: 0 };
-  const mouse = (p) => send('Input.dispatchMouseEvent', { modifiers, ...p });
+  let drawing = null;
+  const mouse = async (p) => {
+    drawing ??= send('Page.startScreencast', KEEP_DRAWING).catch(() => {});
+    await drawing;
+    return send('Input.dispatchMouseEvent', { modifiers, ...p });
+  };
   return {
     async move(x, y, steps = 1) {
       const from = at;
@@ -115,10 +129,12 @@ export function pointer(send, modifiers = 0) {
       await mouse({ type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
     },
     get position() { return at; },
-    // Releases a button a failed sequence left pressed.
+    // Releases a button a failed sequence left pressed and lets the tab stop drawing.  The
+    // stop is not awaited: a dialog the click opened may block the page until it is answered.
     async finish() {
-      if (!held) return;
-      await this.release().catch(() => {});
+      if (held) await this.release().catch(() => {});
+      if (drawing) send('Page.stopScreencast').catch(() => {});
+      drawing = null;
     },
   };
 }

@@ -78,7 +78,10 @@ async function click(params) {
 async function hover(params) {
   const tabId = requireTabId(params);
   const where = await aimAt(tabId, target(params), 'hover');
-  await withDebugger(tabId, (send) => pointer(send).move(where.x, where.y));
+  await withDebugger(tabId, async (send) => {
+    const p = pointer(send);
+    try { await p.move(where.x, where.y); } finally { await p.finish(); }
+  });
   return { hovered: true, trusted: true, ...landed(where) };
 }
 
