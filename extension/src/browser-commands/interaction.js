@@ -8,7 +8,7 @@ import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { str, bool, tabId as requireTabId, target, invalid } from './params.js';
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
-import { verifiedDialog, openDialogOf, dialogClosed, describeDialog } from './dialogs.js';
+import { verifiedDialog, openDialogOf, dialogClosed, describeDialog, dialogSummary, dialogAfterAnswer } from './dialogs.js';
 import {
   keyDefinition, modifierMask, modifierFlags, buttonParam, viewportSize, requireInViewport, pointer, pressKeyEvents, typeKeys,
 } from './input.js';
@@ -102,8 +102,20 @@ async function pressKey(params) {
 
 // Typing focuses the field (caret at the end, or everything selected with clear), then
 // enters the text through the browser's input pipeline: by default one trusted text
-// insertion (beforeinput and input, as an IME or paste sends), with slowly one key at a time
-// (keydown, keypress, input, keyup per character) for pages that react to each key.
+// insertion (beforeinput and input, as an IME or paste sends) of all but the last character,
+// which is then typed as a key (keydown, keypress, input, keyup), so a page that reads the
+// field on a key event (an autocomplete listening to keyup) sees the whole text; with slowly
+// one key at a time for pages that react to each key.
+async function typeQuickly(send, text) {
+  const chars = [...text];
+  const last = chars.pop();
+  // A line break stays text: as a key it would be Enter, which submits forms.
+  const asKey = !/[\r\n\t]/.test(last);
+  const inserted = asKey ? chars.join('') : text;
+  if (inserted) await send('Input.insertText', { text: inserted });
+  if (asKey) await pressKeyEvents(send, keyDefinition(last));
+}
+
 async function typeText(params) {
   const tabId = requireTabId(params);
   const t = target(params);
@@ -115,7 +127,7 @@ async function typeText(params) {
   await withDebugger(tabId, async (send) => {
     if (clear && field.hadText) await pressKeyEvents(send, keyDefinition('Delete'));
     if (slowly) await typeKeys(send, text);
-    else if (text) await send('Input.insertText', { text });
+    else if (text) await typeQuickly(send, text);
   });
   const after = await runPageOp(tabId, 'fieldValue', t);
   return { typed: text.length, trusted: true, slowly, ...after };
@@ -184,29 +196,50 @@ async function mouse(params) {
   return out;
 }
 
+// How long an answer waits for a dialog the page reported but the browser has not shown yet:
+// the page's script holds it until the debugger watches the tab (dialog-relay.js's gate).
+const DIALOG_SHOWN_WAIT_MS = 3_000;
+
 async function handleDialog(params) {
   const tabId = requireTabId(params);
   const action = str(params, 'action', { max: 10 });
   if (action !== 'accept' && action !== 'dismiss') throw invalid("Invalid action: expected 'accept' or 'dismiss'");
   const promptText = str(params, 'promptText', { required: false, max: 10_000 });
-  return withDebugger(tabId, async (send) => {
+  const answer = promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText };
+  const answered = await withDebugger(tabId, async (send) => {
     // No Page.enable here: it waits for the renderer, which the open dialog blocks.
-    const answered = openDialogOf(tabId); // before the answer: closing it clears the record
+    const reported = openDialogOf(tabId); // before the answer: closing it clears the record
+    let stop = () => {};
+    const shown = new Promise((resolve) => {
+      stop = onEvent(tabId, (method) => { if (method === 'Page.javascriptDialogOpening') resolve(true); });
+    });
     try {
-      await send('Page.handleJavaScriptDialog', promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText });
+      await send('Page.handleJavaScriptDialog', answer);
     } catch (err) {
       if (!/No dialog is showing/i.test(String(err?.message))) throw err;
-      // The page may still be blocked by a dialog the debugger never saw open (one that
-      // opened while no agent drove the tab): CDP cannot answer that one.
-      const unseen = await verifiedDialog(tabId);
-      if (unseen) {
-        throw new ProtocolError(ERR_INTERNAL, `Tab ${tabId} shows a JavaScript ${describeDialog(unseen)} that opened before the extension watched the tab, so it can only be answered in the browser window`);
+      // Reported by the page but still held at its gate: answer it once the browser shows it.
+      let timer;
+      const appeared = reported && await Promise.race([shown, new Promise((resolve) => { timer = setTimeout(() => resolve(false), DIALOG_SHOWN_WAIT_MS); })]);
+      clearTimeout(timer);
+      if (!appeared || !(await send('Page.handleJavaScriptDialog', answer).then(() => true, () => false))) {
+        // The page may still be blocked by a dialog the debugger never saw open (one that
+        // opened while no agent drove the tab): CDP cannot answer that one.
+        const unseen = await verifiedDialog(tabId);
+        if (unseen) {
+          throw new ProtocolError(ERR_INTERNAL, `Tab ${tabId} shows a JavaScript ${describeDialog(unseen)} that opened before the extension watched the tab, so it can only be answered in the browser window`);
+        }
+        throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
       }
-      throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
+    } finally {
+      stop();
     }
-    dialogClosed(tabId);
-    return answered ? { handled: true, action, dialog: { type: answered.type, message: answered.message } } : { handled: true, action };
+    if (reported) dialogClosed(tabId, reported);
+    return reported;
   });
+  const out = answered ? { handled: true, action, dialog: { type: answered.type, message: answered.message } } : { handled: true, action };
+  const next = await dialogAfterAnswer(tabId);
+  if (next) out.nextDialog = { ...dialogSummary(next), note: 'The page opened another dialog; answer it with browser_handle_dialog' };
+  return out;
 }
 
 export const commands = {
