@@ -31,20 +31,17 @@ async function expectFrontUnchanged(front, back) {
 }
 
 describe('pointer input on a background tab', () => {
-  it('clicks, hovers and turns the wheel on a tab behind the one the person sees', async () => {
+  it('turns the wheel, clicks and hovers on a tab behind the one the person sees', async () => {
     const back = await openPage('/interact.html');
     const front = await openPage('/actions.html', { active: true });
+    const scroller = await center(back, '#scroller');
+    await ok('browser.mouse', { tabId: back, action: 'wheel', x: scroller.x, y: scroller.y, deltaY: 60 });
+    assert.equal(await pageEval(back, "document.getElementById('scroller').scrollTop"), 60, 'the wheel scrolled the box under the pointer');
     for (let i = 0; i < 3; i++) await ok('browser.clickElement', { tabId: back, selector: '#btn' });
     await ok('browser.hoverElement', { tabId: back, selector: '#hover-target' });
-    const scroller = await center(back, '#scroller');
-    for (let i = 0; i < 3; i++) {
-      const wheel = await ok('browser.mouse', { tabId: back, action: 'wheel', x: scroller.x, y: scroller.y, deltaY: 60 });
-      assert.equal(wheel.action, 'wheel');
-    }
     const button = await center(back, '#btn');
     await ok('browser.mouse', { tabId: back, action: 'click', x: button.x, y: button.y });
     assert.deepEqual(await pageEval(back, 'window.events'), ['clicked:trusted', 'clicked:trusted', 'clicked:trusted', 'hovered', 'clicked:trusted']);
-    assert.ok(await pageEval(back, "document.getElementById('scroller').scrollTop") > 0, 'the wheel scrolled the box under the pointer');
     await expectFrontUnchanged(front, back);
     await ok('browser.closeTab', { tabId: back });
     await ok('browser.closeTab', { tabId: front });

@@ -136,6 +136,9 @@ async function typeText(params) {
 // Coordinate input for canvas-like UIs: x, y are CSS pixels of the viewport (what a viewport
 // screenshot shows, at scale 1).
 const MOUSE_ACTIONS = new Set(['click', 'move', 'drag', 'wheel']);
+// A tab that is not shown has no up-to-date map of its scrolling boxes in the compositor, so
+// Chromium may scroll the page where a shown tab would scroll the box under the pointer.
+const HIDDEN_WHEEL_NOTE = 'The tab is not shown: Chromium may have scrolled the page rather than a scrolling box under the pointer. To scroll a box use browser_scroll with its selector or ref; for a wheel a page must see on that box, show the tab with browser_focus_tab first';
 
 function coordinate(params, name, { required = true } = {}) {
   const v = params?.[name];
@@ -187,6 +190,8 @@ async function mouse(params) {
         await p.release();
         Object.assign(out, { toX, toY });
       }
+      if (p.unansweredNote) out.note = p.unansweredNote;
+      else if (action === 'wheel' && p.askedFrames) out.note = HIDDEN_WHEEL_NOTE;
     } finally {
       await p.finish();
     }
