@@ -92,8 +92,6 @@ export function requireInViewport(points, viewport) {
   }
 }
 
-// A pointer on one tab.  press() and release() track the held button so finish() can
-// release it whatever happened in between.
 // A screencast of a few pixels whose frames are never asked for: a tab that is shown but
 // idle (one behind the front tab in a headless window) then draws as one being captured.
 const KEEP_DRAWING = { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000 };
@@ -137,6 +135,8 @@ async function answeredWithFrames(send, answer) {
   return { asked: asked > 0, answered: true };
 }
 
+// A pointer on one tab.  press() and release() track the held button so finish() can
+// release it whatever happened in between.
 export function pointer(send, modifiers = 0) {
   let held = null;
   let at = { x: 0, y: 0 };
