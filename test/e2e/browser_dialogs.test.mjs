@@ -84,6 +84,18 @@ describe('a dialog the page opens by itself', () => {
       expected.push(`prompt:List ${run}`, `confirm:${Boolean(run % 2)}`, 'alert');
       assert.deepEqual(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events' })).value, expected);
     }
+    // A key that opens a dialog answers with it too, instead of waiting for the blocked page.
+    const key = json(await tool('browser_press_key', { tabId: tab.id, selector: '#command', key: 'Enter' }));
+    assert.deepEqual([key.dialog?.type, key.dialog?.message], ['confirm', 'Delete the list?']);
+    const answered = json(await tool('browser_handle_dialog', { tabId: tab.id, action: 'dismiss' }));
+    assert.deepEqual(answered.dialog, { type: 'confirm', message: 'Delete the list?' });
+    assert.equal(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events.at(-1)' })).value, 'delete:false');
+    // Typing whose Enter opens one answers with it; the rest of the typing waits for the answer.
+    const typed = json(await tool('browser_type_text', { tabId: tab.id, selector: '#command', text: 'x\ny', slowly: true }));
+    assert.deepEqual([typed.dialog?.type, typed.dialog?.message], ['confirm', 'Delete the list?']);
+    await tool('browser_handle_dialog', { tabId: tab.id, action: 'accept' });
+    await waitFor(async () => json(await tool('browser_execute_script', { tabId: tab.id, code: "document.getElementById('command').value" })).value === 'xy', 'the typing to finish');
+    assert.equal(json(await tool('browser_execute_script', { tabId: tab.id, code: 'window.events.at(-1)' })).value, 'delete:true');
     await tool('browser_close_tab', { tabId: tab.id });
   });
 

@@ -30,31 +30,43 @@ async function aimAt(tabId, t, verb) {
 
 const landed = (where) => ({ tag: where.tag, ref: where.ref, text: where.text, x: Math.round(where.x), y: Math.round(where.y) });
 
-// A trusted click at (x, y): move, press, release (twice for a double click).  Page events
-// are on so a dialog the click opens is seen: a dialog blocks the page, and with it the
-// pending mouseReleased, so the click returns as soon as one opens.
-async function clickAt(tabId, send, { x, y, button, clickCount, modifiers }) {
+// Runs `steps` (trusted input) and returns null, or the JavaScript dialog one of them opened.
+// Page events are on so the opening is seen: a dialog blocks the page, and with it the
+// answer to the event that opened it (and the steps after it, which go on once the dialog is
+// answered), so the action returns as soon as one opens.
+async function inputUntilDialog(tabId, send, steps) {
   await send('Page.enable');
   let stop = () => {};
   const opened = new Promise((resolve) => {
     stop = onEvent(tabId, (method, p) => { if (method === 'Page.javascriptDialogOpening') resolve(p); });
   });
-  const mouse = pointer(send, modifiers);
+  const done = steps();
+  done.catch(() => {});
   try {
-    await mouse.move(x, y);
-    for (let n = 1; n < clickCount; n++) {
-      await mouse.press(button, n);
-      await mouse.release(n);
-    }
-    await mouse.press(button, clickCount);
-    const released = mouse.release(clickCount);
-    released.catch(() => {});
-    const first = await Promise.race([released.then(() => null), opened]);
+    const first = await Promise.race([done.then(() => null), opened]);
     return first ? { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' } : null;
   } finally {
     stop();
-    await mouse.finish();
   }
+}
+
+// A trusted click at (x, y): move, press, release (twice for a double click).  With a
+// dialog open the rest of the sequence, and the pointer's finish, run once it is answered.
+function clickAt(tabId, send, { x, y, button, clickCount, modifiers }) {
+  const mouse = pointer(send, modifiers);
+  return inputUntilDialog(tabId, send, async () => {
+    try {
+      await mouse.move(x, y);
+      for (let n = 1; n < clickCount; n++) {
+        await mouse.press(button, n);
+        await mouse.release(n);
+      }
+      await mouse.press(button, clickCount);
+      await mouse.release(clickCount);
+    } finally {
+      await mouse.finish();
+    }
+  });
 }
 
 function clickCountParam(params) {
@@ -93,11 +105,10 @@ async function pressKey(params) {
   const t = target(params, { required: false });
   let focused = null;
   if (t.selector !== undefined || t.ref !== undefined) focused = await runPageOp(tabId, 'focus', t);
-  await withDebugger(tabId, async (send) => {
-    await send('Page.enable');
-    await pressKeyEvents(send, def, modifiers);
-  });
-  return { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
+  const dialog = await withDebugger(tabId, (send) => inputUntilDialog(tabId, send, () => pressKeyEvents(send, def, modifiers)));
+  const out = { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
+  if (dialog) out.dialog = dialog;
+  return out;
 }
 
 // Typing focuses the field (caret at the end, or everything selected with clear), then
@@ -124,11 +135,13 @@ async function typeText(params) {
   const slowly = bool(params, 'slowly', false);
   if (slowly && text.length > MAX_SLOW_CHARS) throw invalid(`slowly types at most ${MAX_SLOW_CHARS} characters; type the rest without slowly`);
   const field = await runPageOp(tabId, 'prepareTyping', { ...t, clear });
-  await withDebugger(tabId, async (send) => {
+  const dialog = await withDebugger(tabId, (send) => inputUntilDialog(tabId, send, async () => {
     if (clear && field.hadText) await pressKeyEvents(send, keyDefinition('Delete'));
     if (slowly) await typeKeys(send, text);
     else if (text) await typeQuickly(send, text);
-  });
+  }));
+  // A key that opened a dialog holds the rest of the typing until the dialog is answered.
+  if (dialog) return { trusted: true, slowly, dialog };
   const after = await runPageOp(tabId, 'fieldValue', t);
   return { typed: text.length, trusted: true, slowly, ...after };
 }
