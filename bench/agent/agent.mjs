@@ -29,13 +29,14 @@ const { startSites } = await import('./sites.mjs');
 const { opentabsServer, playwrightServer, devtoolsServer, makeWorkDir } = await import('./sessions.mjs');
 const { TASKS, Unsupported } = await import('./tasks.mjs');
 const { UNSEEN_TASKS } = await import('./tasks_unseen.mjs');
+const { BESIDE_TASKS } = await import('./tasks_beside.mjs');
 
 const PEERS_INSTALLED = fs.existsSync(path.join(HERE, 'node_modules/@playwright/mcp')) && fs.existsSync(path.join(HERE, 'node_modules/chrome-devtools-mcp'));
 const SERVERS = [
   { key: 'opentabs', start: opentabsServer },
   ...(PEERS_INSTALLED ? [{ key: 'playwright', start: playwrightServer }, { key: 'devtools', start: devtoolsServer }] : []),
 ].filter((s) => !option('--only') || option('--only').split(',').includes(s.key));
-const tasks = [...TASKS, ...UNSEEN_TASKS].filter((t) => !option('--task') || t.name.includes(option('--task')));
+const tasks = [...TASKS, ...UNSEEN_TASKS, ...BESIDE_TASKS].filter((t) => !option('--task') || t.name.includes(option('--task')));
 
 // One task on one server: the agent's calls are counted from opening the page to the last
 // step; the check and the closing are the benchmark's and are not.

@@ -59,7 +59,9 @@ async function listing(client) {
 
 export async function opentabsServer(workDir) {
   const { startMcpStack } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/mcp_stack.mjs')).href);
-  const stack = await startMcpStack({ tempPrefix: 'ot-agent-bench-', config: { permissions: { browser: { permission: 'auto' } } } });
+  // keepDialogs: Playwright, which the harness drives Chromium with, would dismiss the dialogs
+  // the agent is to answer.
+  const stack = await startMcpStack({ tempPrefix: 'ot-agent-bench-', config: { permissions: { browser: { permission: 'auto' } } }, keepDialogs: true });
   fs.cpSync(workDir, path.join(stack.configDir, 'output'), { recursive: true });
   const client = stack.mcp.client;
   const evaluate = async (tabId, code) => JSON.parse(textOf(await client.callTool({ name: 'browser_execute_script', arguments: { tabId, code } })));

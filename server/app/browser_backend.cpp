@@ -91,10 +91,25 @@ net::awaitable<tools::call_result> browser_backend::ask_one(admitted_call& call)
     ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
   }
   ro.cancel = call.options.cancel;
+  // Ours (the OpenTabs wire has none): the tab joins the tab group named after the client.
+  if (call.tool.name == "browser_open_tab" && !call.options.client.empty())
+    call.args["clientGroup"] = json::str(std::string_view(call.options.client).substr(0, client_tabs::max_name));
   auto reply = co_await hub_.request(call.tool.method, std::move(call.args), std::move(ro));
-  if (reply.ok()) co_return browser_success(call.tool.name, reply.result);
+  if (reply.ok()) {
+    note_holder(call, tab, reply.result);
+    co_return browser_success(call.tool.name, reply.result);
+  }
   call.audit.error = audit_error_of(reply);
   co_return browser_failure(reply);
+}
+
+void browser_backend::note_holder(const admitted_call& call, std::optional<std::int64_t> tab, const json::value& result) {
+  if (call.tool.name == "browser_open_tab") {
+    if (const auto* o = result.if_object()) tab = json::get_int(*o, "id");
+  }
+  if (!tab) return;
+  if (call.tool.name == "browser_close_tab") holders_.closed(*tab);
+  else holders_.touched(call.options.client, *tab);
 }
 
 }  // namespace opentabs::app

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "app/client_tabs.hpp"
 #include "app/extension_hub.hpp"
 #include "app/plugin_catalog.hpp"
 #include "app/tool_backend.hpp"
@@ -24,9 +25,10 @@ class browser_tool_handler {
 
 class browser_backend final : public tool_backend {
  public:
-  // `catalog` gives the loaded plugins (plugin_list_tabs), read at each call.
-  browser_backend(const plugin_catalog& catalog, extension_hub& hub, browser_tool_handler& handler)
-      : catalog_(catalog), hub_(hub), handler_(handler) {}
+  // `catalog` gives the loaded plugins (plugin_list_tabs), read at each call; `holders`
+  // learns which client opened or used which tab.
+  browser_backend(const plugin_catalog& catalog, extension_hub& hub, browser_tool_handler& handler, client_tabs& holders)
+      : catalog_(catalog), hub_(hub), handler_(handler), holders_(holders) {}
 
   bool needs_extension() const override { return true; }
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
@@ -36,10 +38,13 @@ class browser_backend final : public tool_backend {
   net::awaitable<tools::call_result> ask_one(admitted_call& call);
   // Every connection at once; one failing profile is reported, not dropped.
   net::awaitable<tools::call_result> ask_every(admitted_call& call);
+  // Who holds the tab the answered call opened, used or closed.
+  void note_holder(const admitted_call& call, std::optional<std::int64_t> tab, const json::value& result);
 
   const plugin_catalog& catalog_;
   extension_hub& hub_;
   browser_tool_handler& handler_;
+  client_tabs& holders_;
 };
 
 }  // namespace opentabs::app

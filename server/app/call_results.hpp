@@ -32,13 +32,14 @@ tools::call_result browser_success(std::string_view tool_name, const json::value
 // agent can tell page content from the tool's own words.
 std::string mark_page_text(std::string_view text, std::string_view url);
 
-// The two marks around page text from `url`: `opening` (one line, no line break) names the
-// origin and the closing mark; `closing` is "[end of page content <random boundary>]".
+// The two marks around page text: `opening` (one line, no line break) says the text is the
+// page's, names `origin` when given and the closing mark; `closing` is
+// "[/page <random boundary>]".
 struct page_text_marks {
   std::string opening;
   std::string closing;
 };
-page_text_marks page_text_marks_for(std::string_view url);
+page_text_marks page_text_marks_for(std::string_view origin);
 
 // A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
 tools::call_result plugin_failure(const ext_reply& reply);

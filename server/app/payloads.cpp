@@ -217,7 +217,8 @@ json::object health_payload(const server_state& state, const extension_hub& hub,
       {"stateSchemaVersion", 8},
       {"discoveryErrors", discovery_errors_payload(state.catalog)},
       {"fileWatcher", file_watcher_payload(state.stats.watcher)},
-      {"auditSummary", audit_summary_payload(state.audit)}};
+      {"auditSummary", audit_summary_payload(state.audit)},
+      {"clientTabs", state.stats.clients.to_json()}};
 }
 
 }  // namespace opentabs::app

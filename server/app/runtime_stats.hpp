@@ -1,5 +1,5 @@
 // What the running server counts for /health: plugin log rings, reload and file-watcher
-// statistics and the start time.  Each writer owns its own field (the extension handlers
+// statistics, which MCP client holds which tabs and the start time.  Each writer owns its own field (the extension handlers
 // the logs, the reload pipeline the reloads, the config watcher the watcher); /health reads.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "app/client_tabs.hpp"
 #include "tools/events.hpp"
 
 namespace opentabs::app {
@@ -45,6 +46,7 @@ struct runtime_stats {
   std::map<std::string, log_ring> plugin_logs;
   reload_stats reloads;
   watcher_stats watcher;
+  client_tabs clients;  // written by browser_backend
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 

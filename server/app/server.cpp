@@ -125,7 +125,7 @@ class server_app {
         browser_tools_(hub_, state_.config.paths.adapters_dir(),
                        [this] { return output_locations_from_config(state_.config.cfg, state_.config.paths.dir, home_); }),
         plugin_backend_(state_.catalog, hub_),
-        browser_backend_(state_.catalog, hub_, browser_tools_),
+        browser_backend_(state_.catalog, hub_, browser_tools_, state_.stats.clients),
         pipeline_(state_.config, state_.catalog, state_.audit, hub_, confirm_, settings_,
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),

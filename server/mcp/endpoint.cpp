@@ -757,6 +757,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     auto version = negotiate_version(init.value->protocol_version);
     auto live = sessions.start(version, shared_from_this());
     live->rec->client_elicits_form = init.value->can_elicit_form;
+    live->rec->client_name = init.value->client_name.substr(0, 64);
     auto result = initialize_result(options.gateway, version, options.server_version);
     auto res = json_response(200, response_json(m.id, result));
     res.with_header(std::string(session_header), live->id);
@@ -847,6 +848,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     tools::call_options opts;
     opts.cancel = c->cancel;
     opts.origin = options.gateway ? "gateway" : "mcp";
+    opts.client = modern ? modern->client_name : s ? s->rec->client_name : std::string();
     if (modern) {
       auto input = std::make_shared<tools::input_round>();
       input->client_capabilities = modern->capabilities;

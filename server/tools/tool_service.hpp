@@ -68,6 +68,7 @@ struct call_options {
   std::function<void(const progress_update&)> on_progress;
   std::shared_ptr<cancel_source> cancel;  // may be null
   std::string origin = "mcp";              // "mcp", "gateway", "rest" — for logs
+  std::string client;                      // the caller's clientInfo.name ("" unknown): its tab group
   std::shared_ptr<const input_round> input;  // null: not a 2026-07-28 MCP request
   // A 2025-11-25 session whose client declared form elicitation: puts `params` to the user as
   // an elicitation/create request on the call's own stream; `answer` later gets the client's

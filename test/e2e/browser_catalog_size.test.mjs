@@ -17,6 +17,10 @@ import { startMcpStack } from './support/mcp_stack.mjs';
 // DevTools MCP 1.11.0's 28,628): a tool or description that grows it fails here, so a larger
 // catalog is a decision made in the README too.
 const CATALOG_BYTES = 25_035;
+// The server's instructions (initialize), which Playwright MCP does not send: measured with
+// the listing against Playwright MCP 0.0.86's default of 21,209 bytes (issue 37), which the
+// two together exceed; the README says by how much and why.
+const INSTRUCTIONS_BYTES = 2_945;
 
 // Every tool name of the built-in catalog, read from its source.
 const catalogNames = () => [...fs.readFileSync(path.join(SOURCE_DIR, 'server/tools/browser_catalog.cpp'), 'utf8')
@@ -47,8 +51,10 @@ describe('the catalog as listed', () => {
     // a server with no plugin installed lists them (how the issue measured 87 tools in 53,906 bytes).
     const builtIn = tools.filter((t) => !t.name.startsWith('fixture-'));
     const bytes = Buffer.byteLength(JSON.stringify(builtIn));
-    console.log(`tools/list: ${builtIn.length} built-in tools, ${bytes} bytes`);
+    const instructions = Buffer.byteLength(stack.mcp.client.getInstructions() ?? '');
+    console.log(`tools/list: ${builtIn.length} built-in tools, ${bytes} bytes; instructions ${instructions} bytes; together ${bytes + instructions} bytes`);
     assert.ok(bytes <= CATALOG_BYTES, `${bytes} bytes`);
+    assert.ok(instructions <= INSTRUCTIONS_BYTES, `instructions: ${instructions} bytes`);
   });
 });
 

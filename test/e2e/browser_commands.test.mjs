@@ -154,9 +154,12 @@ describe('interaction by selector and by ref, in an iframe and a shadow root', (
     assert.ok(await pageEval(tab, 'window.scrollY') > 500);
     await ok('browser.scroll', { tabId: tab, selector: '#btn' });
     await ok('browser.pressKey', { tabId: tab, key: 'Enter', selector: '#name' });
-    assert.equal(await lastEvent(tab), 'key:Enter');
+    // The scrolls may bring the hover target back under the resting pointer, which enters it
+    // again, as it would under a person's mouse.
+    const lastKey = () => pageEval(tab, "window.events.filter((e) => e !== 'hovered').at(-1)");
+    assert.equal(await lastKey(), 'key:Enter');
     await ok('browser.pressKey', { tabId: tab, key: 'a', modifiers: ['Control'] });
-    assert.equal(await lastEvent(tab), 'key:a+ctrl');
+    assert.equal(await lastKey(), 'key:a+ctrl');
     await fails('browser.clickElement', { tabId: tab, selector: '#nope' }, /No element matches selector '#nope'/);
   });
 

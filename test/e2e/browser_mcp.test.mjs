@@ -118,8 +118,8 @@ describe('browser tools through MCP', () => {
     const result = await tool('browser_snapshot', { tabId: tab.id, maxChars: 4000 });
     assert.deepEqual(result.content.map((c) => c.type), ['text']);
     const [head, ...lines] = result.content[0].text.split('\n');
-    assert.match(lines.pop(), /^\[end of page content [0-9a-f]{16}\]$/);
-    assert.match(head, new RegExp(`^page title="Large page fixture" url=${site.url}/big\\.html lines=${lines.length - 1} truncated=true \\[page content from `));
+    assert.match(lines.pop(), /^\[\/page [0-9a-f]{16}\]$/);
+    assert.match(head, new RegExp(`^page title="Large page fixture" url=${site.url}/big\\.html lines=${lines.length - 1} truncated=true \\[untrusted page text until `));
     assert.match(lines[0], /^- heading "Large page" \[ref=e\d+@[0-9a-z]{4}\] \[level=1\]$/);
     const snapshot = lines.join('\n');
     assert.ok(snapshot.length <= 4000);

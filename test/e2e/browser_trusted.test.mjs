@@ -112,11 +112,20 @@ describe('trusted input through the Input domain', () => {
     await ok('browser.closeTab', { tabId: tab });
   });
 
-  it('types with real key events: slowly fires a keyup per character, the default a trusted insertion', async () => {
+  it('types with real key events: slowly fires a keyup per character, the default a trusted insertion ending in a key press', async () => {
     const tab = await openPage('/trusted.html');
     const r = await ok('browser.typeText', { tabId: tab, selector: '#city', text: 'Par', slowly: true });
     assert.equal(r.value, 'Par');
     assert.deepEqual(await pageEval(tab, "[window.keyups, [...document.querySelectorAll('#suggest li')].map((l) => l.textContent)]"), [3, ['Paris', 'Parma']]);
+    // Without slowly a keyup-only autocomplete still hears a key once the whole text is in.
+    await pageEval(tab, 'window.cityEvents = []');
+    const quick = await ok('browser.typeText', { tabId: tab, selector: '#city', text: 'Pra', clear: true });
+    assert.equal(quick.value, 'Pra');
+    assert.deepEqual(await pageEval(tab, "[window.keyups, [...document.querySelectorAll('#suggest li')].map((l) => l.textContent)]"), [5, ['Prague']]);
+    assert.deepEqual((await pageEval(tab, 'window.cityEvents')).slice(-4), ['keydown', 'keypress', 'input', 'keyup']);
+    await ok('browser.typeText', { tabId: tab, selector: '#city', text: 'é', clear: true });
+    assert.equal(await pageEval(tab, "document.getElementById('city').value"), 'é');
+    await ok('browser.typeText', { tabId: tab, selector: '#editor', text: 'two\nlines', clear: true });
     const t = await ok('browser.typeText', { tabId: tab, selector: '#name', text: 'Ada', clear: true });
     assert.equal(t.value, 'Ada');
     assert.deepEqual(await pageEval(tab, "[document.getElementById('name').value, window.inputs.at(-1)]"), ['Ada', 'insertText:true']);

@@ -160,9 +160,9 @@ describe('extension channel /ws', () => {
     // and the end mark with the boundary the first line named.
     const [meta, ...lines] = r.body.content[0].text.split('\n');
     assert.match(meta, /^page /);
-    const boundary = meta.match(/\[end of page content ([0-9a-f]+)\]/)?.[1];
+    const boundary = meta.match(/until "\[\/page ([0-9a-f]+)\]"/)?.[1];
     assert.ok(boundary, meta);
-    assert.deepEqual(lines, ['- document [ref=e1@abcd] tab 4', `[end of page content ${boundary}]`]);
+    assert.deepEqual(lines, ['- document [ref=e1@abcd] tab 4', `[/page ${boundary}]`]);
     const bad = await ext.request('extension.capabilities', { methods: 'browser.snapshot' });
     assert.equal(bad.error.code, -32602);
     assert.match(bad.error.message, /"methods": an array of method names/);

@@ -36,9 +36,11 @@ export function openDialogOf(tabId) {
   return openDialogs.get(tabId) ?? null;
 }
 
-export function dialogClosed(tabId) {
+// Forgets the tab's dialog; with `which`, only if that one is still the tab's dialog (the
+// next dialog of a chain may already be recorded when the answer to the one before returns).
+export function dialogClosed(tabId, which = null) {
   const d = openDialogs.get(tabId);
-  if (!d) return;
+  if (!d || (which && d !== which)) return;
   openDialogs.delete(tabId);
   d.cleanup?.();
   release(tabId, 'dialog');
@@ -78,6 +80,29 @@ export async function verifiedDialog(tabId) {
   clearTimeout(timer);
   if (answered) { dialogClosed(tabId); return null; }
   return openDialogs.get(tabId) ?? null;
+}
+
+export const dialogSummary = (d) => ({ type: d.type, message: d.message, ...(d.type === 'prompt' ? { defaultPrompt: d.defaultPrompt ?? '' } : {}) });
+
+// After an answer: the dialog the page opens next in the same run of its script (a chain of
+// prompt, confirm, alert), or null once the page runs again.  A page held by a dialog cannot
+// run the probe, so whichever comes first tells which.  A page busy past PROBE_MS counts as
+// running: its next dialog is reported by the next tool that touches the tab.
+export async function dialogAfterAnswer(tabId) {
+  const next = nextDialog(tabId);
+  const current = openDialogs.get(tabId);
+  let timer;
+  try {
+    if (current) return current;
+    return await Promise.race([
+      next.promise,
+      chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', func: () => true }).then(() => null, () => null),
+      new Promise((resolve) => { timer = setTimeout(() => resolve(null), PROBE_MS); }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    next.cancel();
+  }
 }
 
 function recordOpening(tabId, sender, msg) {

@@ -7,6 +7,14 @@
 // Invariants: a sequence that pressed a mouse button releases it even when a step fails (the
 // tab navigated, the debugger was detached), and modifier keys are carried as flags on each
 // event, never pressed on their own, so no button or modifier stays down after a call.
+//
+// Pointer input does not depend on which tab is in front.  Chromium answers a mouse move or a
+// wheel once the page has drawn the frame it lands in, and a tab that is not shown draws none:
+// the renderer falls back to a timer seconds apart, and a wheel's scroll waits for ever.
+// A pointer keeps the tab drawing while it works with a screencast of a few pixels (enough
+// for a tab Chromium counts as shown but lets idle), and while an event is still unanswered
+// it asks for a frame by capturing one pixel of the page, which makes Chromium draw it even
+// when it is hidden, without showing it to the person.
 
 import { invalid } from './params.js';
 
@@ -84,12 +92,68 @@ export function requireInViewport(points, viewport) {
   }
 }
 
+// A screencast of a few pixels whose frames are never asked for: a tab that is shown but
+// idle (one behind the front tab in a headless window) then draws as one being captured.
+const KEEP_DRAWING = { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000 };
+const ONE_PIXEL = { format: 'jpeg', quality: 1, clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } };
+// How long an event may wait for a frame the page draws by itself (a shown tab draws about
+// every 16 ms) before the pointer asks for one, and how many it asks for at most.
+const OWN_FRAME_WAIT_MS = 30;
+const MAX_ASKED_FRAMES = 40;
+const FRAME_BOUND_EVENTS = new Set(['mouseMoved', 'mouseWheel']);
+
+// A wheel's scroll is animated over the frames after it: a tab that draws none only scrolls
+// when asked for that many frames.
+const WHEEL_SCROLL_FRAMES = 2;
+
+// A capture of a page that has not drawn since it was hidden can wait long: each ask is
+// bounded and the next one tries again.
+const ASK_FRAME_MS = 500;
+const askFrame = (send) => {
+  let timer;
+  return Promise.race([
+    send('Page.captureScreenshot', ONE_PIXEL).catch(() => {}),
+    new Promise((resolve) => { timer = setTimeout(resolve, ASK_FRAME_MS); }),
+  ]).finally(() => clearTimeout(timer));
+};
+
+// Waits for the event's answer, asking for frames meanwhile.  `asked`: frames had to be asked
+// for (the tab draws none); `answered`: false when Chromium still had not answered after
+// MAX_ASKED_FRAMES (the event was sent; the caller says so instead of waiting on).
+async function answeredWithFrames(send, answer) {
+  let answered = false;
+  let asked = 0;
+  answer.then(() => { answered = true; }, () => { answered = true; });
+  for (; asked < MAX_ASKED_FRAMES && !answered; asked++) {
+    let timer;
+    await Promise.race([answer.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, OWN_FRAME_WAIT_MS); })]);
+    clearTimeout(timer);
+    if (!answered) await Promise.race([answer.catch(() => {}), askFrame(send)]);
+  }
+  if (!answered) return { asked: true, answered: false };
+  await answer;
+  return { asked: asked > 0, answered: true };
+}
+
 // A pointer on one tab.  press() and release() track the held button so finish() can
 // release it whatever happened in between.
 export function pointer(send, modifiers = 0) {
   let held = null;
   let at = { x: 0, y: 0 };
-  const mouse = (p) => send('Input.dispatchMouseEvent', { modifiers, ...p });
+  let unanswered = 0;
+  let askedFrames = false;
+  let drawing = null;
+  const mouse = async (p) => {
+    drawing ??= send('Page.startScreencast', KEEP_DRAWING).catch(() => {});
+    await drawing;
+    const answer = send('Input.dispatchMouseEvent', { modifiers, ...p });
+    if (!FRAME_BOUND_EVENTS.has(p.type)) return answer;
+    answer.catch(() => {});
+    const outcome = await answeredWithFrames(send, answer);
+    if (!outcome.answered) unanswered++;
+    askedFrames ||= outcome.asked;
+    return outcome;
+  };
   return {
     async move(x, y, steps = 1) {
       const from = at;
@@ -112,13 +176,22 @@ export function pointer(send, modifiers = 0) {
       return mouse({ type: 'mouseReleased', x: at.x, y: at.y, button, buttons: 0, clickCount });
     },
     async wheel(deltaX, deltaY) {
-      await mouse({ type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
+      const { asked } = await mouse({ type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
+      if (asked) for (let i = 0; i < WHEEL_SCROLL_FRAMES; i++) await askFrame(send);
     },
     get position() { return at; },
-    // Releases a button a failed sequence left pressed.
+    // Whether the tab drew no frames of its own while this pointer worked (it is not shown).
+    get askedFrames() { return askedFrames; },
+    // What the caller tells the agent when Chromium did not confirm a move or wheel.
+    get unansweredNote() {
+      return unanswered ? `Chromium did not confirm ${unanswered} pointer move or wheel event(s) before this answer, as happens on a tab that is not shown; check the page's state, and if it did not react, show the tab with browser_focus_tab and try again` : undefined;
+    },
+    // Releases a button a failed sequence left pressed and lets the tab stop drawing.  The
+    // stop is not awaited: a dialog the click opened may block the page until it is answered.
     async finish() {
-      if (!held) return;
-      await this.release().catch(() => {});
+      if (held) await this.release().catch(() => {});
+      if (drawing) send('Page.stopScreencast').catch(() => {});
+      drawing = null;
     },
   };
 }

@@ -8,7 +8,7 @@ import { ProtocolError, ERR_INTERNAL } from '../shared/constants.js';
 import { str, bool, tabId as requireTabId, target, invalid } from './params.js';
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
-import { verifiedDialog, openDialogOf, dialogClosed, describeDialog } from './dialogs.js';
+import { verifiedDialog, openDialogOf, dialogClosed, describeDialog, dialogSummary, dialogAfterAnswer } from './dialogs.js';
 import {
   keyDefinition, modifierMask, modifierFlags, buttonParam, viewportSize, requireInViewport, pointer, pressKeyEvents, typeKeys,
 } from './input.js';
@@ -30,31 +30,43 @@ async function aimAt(tabId, t, verb) {
 
 const landed = (where) => ({ tag: where.tag, ref: where.ref, text: where.text, x: Math.round(where.x), y: Math.round(where.y) });
 
-// A trusted click at (x, y): move, press, release (twice for a double click).  Page events
-// are on so a dialog the click opens is seen: a dialog blocks the page, and with it the
-// pending mouseReleased, so the click returns as soon as one opens.
-async function clickAt(tabId, send, { x, y, button, clickCount, modifiers }) {
+// Runs `steps` (trusted input) and returns null, or the JavaScript dialog one of them opened.
+// Page events are on so the opening is seen: a dialog blocks the page, and with it the
+// answer to the event that opened it (and the steps after it, which go on once the dialog is
+// answered), so the action returns as soon as one opens.
+async function inputUntilDialog(tabId, send, steps) {
   await send('Page.enable');
   let stop = () => {};
   const opened = new Promise((resolve) => {
     stop = onEvent(tabId, (method, p) => { if (method === 'Page.javascriptDialogOpening') resolve(p); });
   });
-  const mouse = pointer(send, modifiers);
+  const done = steps();
+  done.catch(() => {});
   try {
-    await mouse.move(x, y);
-    for (let n = 1; n < clickCount; n++) {
-      await mouse.press(button, n);
-      await mouse.release(n);
-    }
-    await mouse.press(button, clickCount);
-    const released = mouse.release(clickCount);
-    released.catch(() => {});
-    const first = await Promise.race([released.then(() => null), opened]);
+    const first = await Promise.race([done.then(() => null), opened]);
     return first ? { type: first.type, message: first.message, defaultPrompt: first.defaultPrompt, note: 'A JavaScript dialog is open; answer it with browser_handle_dialog' } : null;
   } finally {
     stop();
-    await mouse.finish();
   }
+}
+
+// A trusted click at (x, y): move, press, release (twice for a double click).  With a
+// dialog open the rest of the sequence, and the pointer's finish, run once it is answered.
+function clickAt(tabId, send, { x, y, button, clickCount, modifiers }) {
+  const mouse = pointer(send, modifiers);
+  return inputUntilDialog(tabId, send, async () => {
+    try {
+      await mouse.move(x, y);
+      for (let n = 1; n < clickCount; n++) {
+        await mouse.press(button, n);
+        await mouse.release(n);
+      }
+      await mouse.press(button, clickCount);
+      await mouse.release(clickCount);
+    } finally {
+      await mouse.finish();
+    }
+  });
 }
 
 function clickCountParam(params) {
@@ -78,7 +90,10 @@ async function click(params) {
 async function hover(params) {
   const tabId = requireTabId(params);
   const where = await aimAt(tabId, target(params), 'hover');
-  await withDebugger(tabId, (send) => pointer(send).move(where.x, where.y));
+  await withDebugger(tabId, async (send) => {
+    const p = pointer(send);
+    try { await p.move(where.x, where.y); } finally { await p.finish(); }
+  });
   return { hovered: true, trusted: true, ...landed(where) };
 }
 
@@ -90,17 +105,28 @@ async function pressKey(params) {
   const t = target(params, { required: false });
   let focused = null;
   if (t.selector !== undefined || t.ref !== undefined) focused = await runPageOp(tabId, 'focus', t);
-  await withDebugger(tabId, async (send) => {
-    await send('Page.enable');
-    await pressKeyEvents(send, def, modifiers);
-  });
-  return { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
+  const dialog = await withDebugger(tabId, (send) => inputUntilDialog(tabId, send, () => pressKeyEvents(send, def, modifiers)));
+  const out = { pressed: key, modifiers: modifierFlags(modifiers), target: focused };
+  if (dialog) out.dialog = dialog;
+  return out;
 }
 
 // Typing focuses the field (caret at the end, or everything selected with clear), then
 // enters the text through the browser's input pipeline: by default one trusted text
-// insertion (beforeinput and input, as an IME or paste sends), with slowly one key at a time
-// (keydown, keypress, input, keyup per character) for pages that react to each key.
+// insertion (beforeinput and input, as an IME or paste sends) of all but the last character,
+// which is then typed as a key (keydown, keypress, input, keyup), so a page that reads the
+// field on a key event (an autocomplete listening to keyup) sees the whole text; with slowly
+// one key at a time for pages that react to each key.
+async function typeQuickly(send, text) {
+  const chars = [...text];
+  const last = chars.pop();
+  // A line break stays text: as a key it would be Enter, which submits forms.
+  const asKey = !/[\r\n\t]/.test(last);
+  const inserted = asKey ? chars.join('') : text;
+  if (inserted) await send('Input.insertText', { text: inserted });
+  if (asKey) await pressKeyEvents(send, keyDefinition(last));
+}
+
 async function typeText(params) {
   const tabId = requireTabId(params);
   const t = target(params);
@@ -109,11 +135,13 @@ async function typeText(params) {
   const slowly = bool(params, 'slowly', false);
   if (slowly && text.length > MAX_SLOW_CHARS) throw invalid(`slowly types at most ${MAX_SLOW_CHARS} characters; type the rest without slowly`);
   const field = await runPageOp(tabId, 'prepareTyping', { ...t, clear });
-  await withDebugger(tabId, async (send) => {
+  const dialog = await withDebugger(tabId, (send) => inputUntilDialog(tabId, send, async () => {
     if (clear && field.hadText) await pressKeyEvents(send, keyDefinition('Delete'));
     if (slowly) await typeKeys(send, text);
-    else if (text) await send('Input.insertText', { text });
-  });
+    else if (text) await typeQuickly(send, text);
+  }));
+  // A key that opened a dialog holds the rest of the typing until the dialog is answered.
+  if (dialog) return { trusted: true, slowly, dialog };
   const after = await runPageOp(tabId, 'fieldValue', t);
   return { typed: text.length, trusted: true, slowly, ...after };
 }
@@ -121,6 +149,9 @@ async function typeText(params) {
 // Coordinate input for canvas-like UIs: x, y are CSS pixels of the viewport (what a viewport
 // screenshot shows, at scale 1).
 const MOUSE_ACTIONS = new Set(['click', 'move', 'drag', 'wheel']);
+// A tab that is not shown has no up-to-date map of its scrolling boxes in the compositor, so
+// Chromium may scroll the page where a shown tab would scroll the box under the pointer.
+const HIDDEN_WHEEL_NOTE = 'The tab is not shown: Chromium may have scrolled the page rather than a scrolling box under the pointer. To scroll a box use browser_scroll with its selector or ref; for a wheel a page must see on that box, show the tab with browser_focus_tab first';
 
 function coordinate(params, name, { required = true } = {}) {
   const v = params?.[name];
@@ -172,6 +203,8 @@ async function mouse(params) {
         await p.release();
         Object.assign(out, { toX, toY });
       }
+      if (p.unansweredNote) out.note = p.unansweredNote;
+      else if (action === 'wheel' && p.askedFrames) out.note = HIDDEN_WHEEL_NOTE;
     } finally {
       await p.finish();
     }
@@ -181,29 +214,50 @@ async function mouse(params) {
   return out;
 }
 
+// How long an answer waits for a dialog the page reported but the browser has not shown yet:
+// the page's script holds it until the debugger watches the tab (dialog-relay.js's gate).
+const DIALOG_SHOWN_WAIT_MS = 3_000;
+
 async function handleDialog(params) {
   const tabId = requireTabId(params);
   const action = str(params, 'action', { max: 10 });
   if (action !== 'accept' && action !== 'dismiss') throw invalid("Invalid action: expected 'accept' or 'dismiss'");
   const promptText = str(params, 'promptText', { required: false, max: 10_000 });
-  return withDebugger(tabId, async (send) => {
+  const answer = promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText };
+  const answered = await withDebugger(tabId, async (send) => {
     // No Page.enable here: it waits for the renderer, which the open dialog blocks.
-    const answered = openDialogOf(tabId); // before the answer: closing it clears the record
+    const reported = openDialogOf(tabId); // before the answer: closing it clears the record
+    let stop = () => {};
+    const shown = new Promise((resolve) => {
+      stop = onEvent(tabId, (method) => { if (method === 'Page.javascriptDialogOpening') resolve(true); });
+    });
     try {
-      await send('Page.handleJavaScriptDialog', promptText === undefined ? { accept: action === 'accept' } : { accept: action === 'accept', promptText });
+      await send('Page.handleJavaScriptDialog', answer);
     } catch (err) {
       if (!/No dialog is showing/i.test(String(err?.message))) throw err;
-      // The page may still be blocked by a dialog the debugger never saw open (one that
-      // opened while no agent drove the tab): CDP cannot answer that one.
-      const unseen = await verifiedDialog(tabId);
-      if (unseen) {
-        throw new ProtocolError(ERR_INTERNAL, `Tab ${tabId} shows a JavaScript ${describeDialog(unseen)} that opened before the extension watched the tab, so it can only be answered in the browser window`);
+      // Reported by the page but still held at its gate: answer it once the browser shows it.
+      let timer;
+      const appeared = reported && await Promise.race([shown, new Promise((resolve) => { timer = setTimeout(() => resolve(false), DIALOG_SHOWN_WAIT_MS); })]);
+      clearTimeout(timer);
+      if (!appeared || !(await send('Page.handleJavaScriptDialog', answer).then(() => true, () => false))) {
+        // The page may still be blocked by a dialog the debugger never saw open (one that
+        // opened while no agent drove the tab): CDP cannot answer that one.
+        const unseen = await verifiedDialog(tabId);
+        if (unseen) {
+          throw new ProtocolError(ERR_INTERNAL, `Tab ${tabId} shows a JavaScript ${describeDialog(unseen)} that opened before the extension watched the tab, so it can only be answered in the browser window`);
+        }
+        throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
       }
-      throw invalid(`No JavaScript dialog is open in tab ${tabId}`);
+    } finally {
+      stop();
     }
-    dialogClosed(tabId);
-    return answered ? { handled: true, action, dialog: { type: answered.type, message: answered.message } } : { handled: true, action };
+    if (reported) dialogClosed(tabId, reported);
+    return reported;
   });
+  const out = answered ? { handled: true, action, dialog: { type: answered.type, message: answered.message } } : { handled: true, action };
+  const next = await dialogAfterAnswer(tabId);
+  if (next) out.nextDialog = { ...dialogSummary(next), note: 'The page opened another dialog; answer it with browser_handle_dialog' };
+  return out;
 }
 
 export const commands = {

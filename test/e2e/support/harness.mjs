@@ -183,12 +183,13 @@ export async function launchPlain(extDir, urls) {
   };
 }
 
-// An official MCP SDK client on /mcp, with bearer auth, collecting logging notifications.
-export async function connectMcp(port, secret) {
+// An official MCP SDK client on /mcp, with bearer auth, collecting logging notifications;
+// `name` is its clientInfo name.
+export async function connectMcp(port, secret, { name = 'opentabs-e2e' } = {}) {
   const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const { LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
-  const client = new Client({ name: 'opentabs-e2e', version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' });
   const logs = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {

@@ -80,24 +80,47 @@ describe('pointer sequences', () => {
     await p.press('left');
     await p.move(30, 60, 2);
     await p.release();
-    assert.deepEqual(sent.map((e) => [e.type, e.x, e.y, e.button, e.buttons]), [
+    await p.finish();
+    // The tab keeps drawing while the pointer works (a tab not in front too).
+    assert.equal(sent[0].method, 'Page.startScreencast');
+    assert.equal(sent.at(-1).method, 'Page.stopScreencast');
+    const events = sent.filter((e) => e.method === 'Input.dispatchMouseEvent');
+    assert.deepEqual(events.map((e) => [e.type, e.x, e.y, e.button, e.buttons]), [
       ['mouseMoved', 10, 20, 'none', 0],
       ['mousePressed', 10, 20, 'left', 1],
       ['mouseMoved', 20, 40, 'left', 1],
       ['mouseMoved', 30, 60, 'left', 1],
       ['mouseReleased', 30, 60, 'left', 0],
     ]);
-    assert.ok(sent.every((e) => e.method === 'Input.dispatchMouseEvent' && e.modifiers === 8));
+    assert.ok(events.every((e) => e.modifiers === 8));
+  });
+
+  it('asks for frames while a move is unanswered, as on a tab that is not shown, and stops once it is', async () => {
+    const sent = [];
+    let answerMove;
+    const send = async (method, params) => {
+      sent.push({ method, ...params });
+      if (method === 'Input.dispatchMouseEvent') return new Promise((resolve) => { answerMove = resolve; });
+      if (method === 'Page.captureScreenshot' && sent.filter((e) => e.method === method).length === 2) answerMove({});
+      return {};
+    };
+    const p = pointer(send);
+    await p.move(3, 4);
+    const frames = sent.filter((e) => e.method === 'Page.captureScreenshot');
+    assert.equal(frames.length, 2);
+    assert.deepEqual(frames[0].clip, { x: 0, y: 0, width: 1, height: 1, scale: 1 });
+    assert.equal(p.askedFrames, true);
+    assert.equal(p.unansweredNote, undefined);
   });
 
   it('finish() releases a button a failed step left pressed, and only then', async () => {
-    const { sent, send } = recorder({ failAt: 3 });
+    const { sent, send } = recorder({ failAt: 4 }); // the screencast, a move, a press, a move
     const p = pointer(send);
     await p.move(5, 5);
     await p.press('right');
     await assert.rejects(p.move(50, 50), /Target closed/);
     await p.finish();
-    assert.deepEqual(sent.at(-1), { method: 'Input.dispatchMouseEvent', modifiers: 0, type: 'mouseReleased', x: 5, y: 5, button: 'right', buttons: 0, clickCount: 1 });
+    assert.deepEqual(sent.filter((e) => e.method === 'Input.dispatchMouseEvent').at(-1), { method: 'Input.dispatchMouseEvent', modifiers: 0, type: 'mouseReleased', x: 5, y: 5, button: 'right', buttons: 0, clickCount: 1 });
     const count = sent.length;
     await p.finish();
     assert.equal(sent.length, count, 'nothing held: nothing sent');

@@ -1,0 +1,70 @@
+// Several MCP clients at once (issue 37), through the real binary, the real extension in
+// headless Chromium and two MCP SDK clients with their own clientInfo names: each client's
+// tabs go into a tab group named after it, both drive their own background tab at the same
+// time without moving the tab the person sees, and /health says which client holds which tabs.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { callTool, connectMcp, readSecret, resultText, waitFor } from './support/harness.mjs';
+import { startMcpStack, json } from './support/mcp_stack.mjs';
+
+let stack;
+let other;
+
+before(async () => {
+  stack = await startMcpStack({ tempPrefix: 'ot-clients-', config: { permissions: { browser: { permission: 'auto' } } } });
+  other = await connectMcp(stack.server.port, readSecret(stack.configDir), { name: 'Second Agent' });
+});
+
+after(async () => {
+  await other?.close().catch(() => {});
+  await stack?.close();
+});
+
+async function health() {
+  const res = await fetch(`http://127.0.0.1:${stack.server.port}/health`, { headers: { Authorization: `Bearer ${readSecret(stack.configDir)}` } });
+  assert.equal(res.status, 200);
+  return res.json();
+}
+
+const held = async () => Object.fromEntries((await health()).clientTabs.map((c) => [c.client, [...c.tabs].sort()]));
+
+describe('two clients at once', () => {
+  it('groups each client\'s tabs under its name, lets both work on background tabs at once, and shows who holds what', { timeout: 120_000 }, async () => {
+    const { tool, site } = stack;
+    const ask = async (mcp, name, args) => {
+      const r = await callTool(mcp, name, args);
+      assert.ok(!r.isError, `${name}: ${resultText(r)}`);
+      return json(r);
+    };
+    const [front] = json(await tool('browser_list_tabs')).filter((t) => t.active);
+    const mine = await ask(stack.mcp, 'browser_open_tab', { url: `${site.url}/interact.html` });
+    const theirs = await ask(other, 'browser_open_tab', { url: `${site.url}/interact.html` });
+    assert.equal(mine.group.title, 'opentabs-e2e');
+    assert.equal(theirs.group.title, 'Second Agent');
+    assert.notEqual(mine.group.id, theirs.group.id);
+    for (const [mcp, tab] of [[stack.mcp, mine], [other, theirs]]) {
+      await waitFor(async () => (await ask(mcp, 'browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'the page to load');
+    }
+    // Both clients click and turn the wheel on their own background tab at the same time.
+    const work = (mcp, tab) => (async () => {
+      for (let i = 0; i < 3; i++) await ask(mcp, 'browser_click_element', { tabId: tab.id, selector: '#btn' });
+      await ask(mcp, 'browser_mouse', { tabId: tab.id, action: 'wheel', x: 40, y: 40, deltaY: 50 });
+    })();
+    await Promise.all([work(stack.mcp, mine), work(other, theirs)]);
+    for (const [mcp, tab] of [[stack.mcp, mine], [other, theirs]]) {
+      const events = (await ask(mcp, 'browser_execute_script', { tabId: tab.id, code: 'window.events' })).value;
+      assert.deepEqual(events, ['clicked:trusted', 'clicked:trusted', 'clicked:trusted']);
+      assert.equal((await ask(mcp, 'browser_get_tab_info', { tabId: tab.id })).active, false);
+    }
+    const now = json(await tool('browser_list_tabs')).find((t) => t.active && t.windowId === front.windowId);
+    assert.equal(now.id, front.id, 'the tab the person sees stays in front');
+    assert.deepEqual(await held(), { 'opentabs-e2e': [mine.id], 'Second Agent': [theirs.id] });
+    // The second client acts on the first client's tab: it holds it now.
+    await ask(other, 'browser_get_tab_info', { tabId: mine.id });
+    assert.deepEqual(await held(), { 'opentabs-e2e': [], 'Second Agent': [mine.id, theirs.id].sort() });
+    await ask(other, 'browser_close_tab', { tabId: theirs.id });
+    await ask(stack.mcp, 'browser_close_tab', { tabId: mine.id });
+    assert.deepEqual(await held(), { 'opentabs-e2e': [], 'Second Agent': [] });
+  });
+});
