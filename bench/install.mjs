@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '../test/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StdioClientTransport } from '../test/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';
 import { startRegistry } from '../test/release/local_registry.mjs';
+import { run } from '../test/release/support.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -89,19 +90,20 @@ async function once(kind, registry, served) {
   try {
     let r;
     if (kind === 'npm') {
-      spawnSync('npm', ['install', '-g', '--prefix', prefix, '@opentabs-cpp/opentabs'], { env, stdio: 'ignore' });
+      // Not spawnSync: the registry and the file server run in this process.
+      await run('npm', ['install', '-g', '--prefix', prefix, '@opentabs-cpp/opentabs'], { env });
       installed = performance.now() - t0;
       r = await firstToolsList('opentabs', ['start', '--stdio', '--port', port], env, t0);
     } else if (kind === 'npx') {
       r = await firstToolsList('npx', ['-y', '@opentabs-cpp/opentabs', 'start', '--stdio', '--port', port], env, t0);
     } else if (kind === 'install.sh') {
-      spawnSync('sh', [join(DIST, 'install.sh'), '--prefix', prefix], { env, stdio: 'ignore' });
+      await run('sh', [join(DIST, 'install.sh'), '--prefix', prefix], { env });
       installed = performance.now() - t0;
       r = await firstToolsList(join(prefix, 'bin', 'opentabs'), ['start', '--stdio', '--port', port], env, t0);
     } else {
       const clone = join(work, 'clone');
       execFileSync('git', ['clone', '-q', ROOT, clone]);
-      spawnSync(join(clone, 'scripts', 'start.sh'), ['--prefix', prefix, '--no-start'], { env: { ...process.env, HOME: env.HOME }, stdio: 'ignore' });
+      await run(join(clone, 'scripts', 'start.sh'), ['--prefix', prefix, '--no-start'], { env: { ...process.env, HOME: env.HOME } });
       installed = performance.now() - t0;
       r = await firstToolsList(join(prefix, 'bin', 'opentabs'), ['start', '--stdio', '--port', port], { ...env, PATH: process.env.PATH }, t0);
     }
