@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../test/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StdioClientTransport } from '../test/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';
-import { startRegistry } from '../test/release/local_registry.mjs';
+import { npmUserEnv, startRegistry } from '../test/release/local_registry.mjs';
 import { run } from '../test/release/support.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,14 +31,6 @@ const RUNS = Number(opt('--runs', '3'));
 const OUT = resolve(opt('--out', join(ROOT, 'bench/results/install.md')));
 const VERSION = /project\(opentabs VERSION ([0-9.]+)/.exec(readFileSync(join(ROOT, 'CMakeLists.txt'), 'utf8'))[1];
 const platform = `${process.platform}-${process.arch}`;
-
-function toolsDir(work) {
-  const dir = join(work, 'tools');
-  mkdirSync(dir);
-  for (const name of ['node', 'npm', 'npx', 'sh', 'tar', 'gzip', 'curl', 'sha256sum', 'uname', 'mktemp', 'cp', 'mv', 'rm', 'mkdir', 'chmod', 'grep', 'head', 'cut', 'sed', 'dirname', 'cat'])
-    symlinkSync(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(dir, name));
-  return dir;
-}
 
 // The SDK client's stdio session; returns when the first answer and tools/list came back.
 async function firstToolsList(command, cmdArgs, env, t0) {
@@ -71,19 +63,9 @@ async function serveDist() {
 async function once(kind, registry, served) {
   const work = mkdtempSync(join(tmpdir(), `opentabs-first-${kind}-`));
   const prefix = join(work, 'prefix');
-  mkdirSync(join(work, 'home'));
-  const env = {
-    PATH: `${join(prefix, 'bin')}:${toolsDir(work)}`,
-    HOME: join(work, 'home'),
-    TMPDIR: work,
-    npm_config_registry: registry.url,
-    npm_config_cache: join(work, 'npm-cache'),
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    OPENTABS_SKIP_NPM_DISCOVERY: '1',
-    OPENTABS_BASE_URL: served.url,
-  };
+  // The tools install.sh uses besides node and npm; no compiler.
+  const tools = ['node', 'npm', 'npx', 'sh', 'tar', 'gzip', 'curl', 'sha256sum', 'uname', 'mktemp', 'cp', 'mv', 'rm', 'mkdir', 'chmod', 'grep', 'head', 'cut', 'sed', 'dirname', 'cat'];
+  const env = { ...npmUserEnv(work, registry.url, prefix, tools), OPENTABS_BASE_URL: served.url };
   const port = String(20000 + Math.floor(Math.random() * 20000));
   const t0 = performance.now();
   let installed = 0;

@@ -25,7 +25,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 log() { printf '[release] %s\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 case "$(uname -s)" in
   Darwin) if [ "$(uname -m)" = arm64 ]; then targets="macos-arm64"; else targets="macos-x64"; fi ;;
@@ -70,31 +69,9 @@ run() {
   fi
 }
 
-# ---- what each target needs ----------------------------------------------------------
+# ---- what the targets need (Debian packages: scripts/setup.sh --release) --------------------
 
-debian_packages=(g++ cmake make ninja-build pkg-config libasio-dev libwebsocketpp-dev rapidjson-dev libboost-json1.81-dev
-  libre2-dev zlib1g-dev nodejs npm dpkg-dev perl python3 unicode-data)
-for t in $targets; do
-  case "$t" in
-    linux-arm64) debian_packages+=(g++-aarch64-linux-gnu) ;;
-    windows-x64) debian_packages+=(g++-mingw-w64-x86-64-posix libz-mingw-w64-dev) ;;
-  esac
-done
-if [ "$(uname -s)" = Linux ] && command -v dpkg-query >/dev/null; then
-  missing=()
-  for p in "${debian_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  if command -v node >/dev/null && command -v npm >/dev/null; then
-    missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
-  fi
-  filtered=(); for p in "${missing[@]}"; do [ -n "$p" ] && filtered+=("$p"); done
-  if [ ${#filtered[@]} -gt 0 ]; then
-    log "installing Debian packages: ${filtered[*]}"
-    run as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    run as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${filtered[@]}"
-  fi
-fi
+if [ "$(uname -s)" = Linux ]; then run "$root/scripts/setup.sh" --release; fi
 # The npm tooling of the packaging step (the official mcpb CLI), reinstalled when its lock changes.
 stamp="$root/packaging/node_modules/.opentabs-lock-stamp"
 sha256_of() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }

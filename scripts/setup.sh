@@ -7,6 +7,9 @@
 #   scripts/setup.sh --product  only what the product needs to build (compiler, CMake, the
 #                               C++ libraries): no Chromium, no Node.js, no npm packages, no
 #                               build.  Used by scripts/start.sh, which builds the product itself.
+#   scripts/setup.sh --release  what scripts/release.sh needs: the product's packages, the
+#                               cross compilers (arm64, mingw-w64), Node.js/npm, ninja and the
+#                               tools that rebuild RE2 and zlib from Debian's sources; no build.
 #   --no-build                  (with the full set) install packages but do not build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,12 +19,14 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 product=false
+release=false
 build=true
 for arg in "$@"; do
   case "$arg" in
     --product) product=true; build=false ;;
+    --release) release=true; build=false ;;
     --no-build) build=false ;;
-    *) log "unknown argument: $arg (use --product or --no-build)"; exit 2 ;;
+    *) log "unknown argument: $arg (use --product, --release or --no-build)"; exit 2 ;;
   esac
 done
 
@@ -41,8 +46,13 @@ test_packages+=(ninja-build clang-16 libc++-16-dev libc++abi-16-dev g++-mingw-w6
 # for it) and qemu-user to run what it builds.
 test_packages+=(g++-aarch64-linux-gnu qemu-user-static)
 
+# scripts/release.sh: every target it builds on Linux, and the Node.js of the packaging step.
+release_packages=(ninja-build nodejs npm dpkg-dev perl python3 unicode-data g++-aarch64-linux-gnu
+  g++-mingw-w64-x86-64-posix libz-mingw-w64-dev)
+
 apt_packages=("${product_packages[@]}")
-if ! $product; then apt_packages+=("${test_packages[@]}"); fi
+if $release; then apt_packages+=("${release_packages[@]}")
+elif ! $product; then apt_packages+=("${test_packages[@]}"); fi
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -57,7 +67,7 @@ if [ ${#filtered[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${filtered[@]}" >/dev/null
 fi
-if $product; then exit 0; fi
+if $product || $release; then exit 0; fi
 
 # npm packages of the test side, reinstalled only when package-lock.json changed.
 stamp=test/node_modules/.opentabs-lock-stamp

@@ -7,8 +7,8 @@
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 export async function startRegistry(tarballs) {
   const packages = new Map();  // name -> { versions: {v: manifest}, files: {file: bytes} }
@@ -59,5 +59,29 @@ export async function startRegistry(tarballs) {
     url: `http://127.0.0.1:${server.address().port}/`,
     requested,
     close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
+ * A new user's environment for npm under `work`: a HOME of its own, npm's cache and registry,
+ * and a PATH of `prefix`/bin and a folder holding only `tools` (default node, npm, npx, sh:
+ * no compiler).
+ */
+export function npmUserEnv(work, registryUrl, prefix, tools = ['node', 'npm', 'npx', 'sh']) {
+  const bin = join(work, 'tools');
+  mkdirSync(bin);
+  for (const name of tools) symlinkSync(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(bin, name));
+  mkdirSync(join(work, 'home'));
+  return {
+    PATH: `${join(prefix, 'bin')}:${bin}`,
+    HOME: join(work, 'home'),
+    TMPDIR: work,
+    npm_config_registry: registryUrl,
+    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    OPENTABS_SKIP_NPM_DISCOVERY: '1',
+    NO_COLOR: '1',
   };
 }

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST, VERSION, run, waitForHealth, listToolsOverHttp, listToolsOverStdio } from './support.mjs';
-import { startRegistry } from './local_registry.mjs';
+import { npmUserEnv, startRegistry } from './local_registry.mjs';
 import { freePort } from '../integration/support/server.mjs';
 
 const platform = `${process.platform}-${process.arch}`;
@@ -20,28 +20,14 @@ const tarballs = readdirSync(DIST)
   .map((n) => join(DIST, n));
 
 describe('npm packages', { skip: tarballs.length === 2 ? false : `needs the main and the ${platform} tarball in ${DIST}` }, () => {
-  let registry, work, tools, env;
+  let registry, work, env;
   // Not spawnSync: the registry npm talks to runs in this process.
   const npm = (args) => run('npm', args, { env });
   before(async () => {
     registry = await startRegistry(tarballs);
     work = mkdtempSync(join(tmpdir(), 'opentabs-npm-'));
     // node, npm, npx and sh alone: no compiler can be used by anything the install runs.
-    tools = join(work, 'tools');
-    mkdirSync(tools);
-    for (const name of ['node', 'npm', 'npx', 'sh']) symlinkSync(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(tools, name));
-    mkdirSync(join(work, 'home'));
-    env = {
-      PATH: `${join(work, 'prefix', 'bin')}:${tools}`,
-      HOME: join(work, 'home'),
-      npm_config_registry: registry.url,
-      npm_config_cache: join(work, 'npm-cache'),
-      npm_config_update_notifier: 'false',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      OPENTABS_SKIP_NPM_DISCOVERY: '1',
-      NO_COLOR: '1',
-    };
+    env = npmUserEnv(work, registry.url, join(work, 'prefix'));
   });
   after(async () => {
     spawnSync(join(work, 'prefix', 'bin', 'opentabs'), ['stop'], { env });
