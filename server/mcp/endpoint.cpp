@@ -564,7 +564,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     const auto answer_by = net::steady_clock::now() + options.task_after;
     while (!run->finished)
       if (!co_await run->finished_changed.wait_until(answer_by)) break;
-    if (run->finished) {
+    auto published = run->finished ? std::nullopt : task_records.publish(run->id, now_epoch_ms());
+    if (!published) {
+      // Ended in time, or the client's tasks are all running: answered when the call ends.
+      while (!run->finished) co_await run->finished_changed.wait();
       task_records.discard(run->id);
       if (run->response) {
         ex.respond(json_response(200, std::move(*run->response)));
@@ -573,8 +576,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       }
       co_return;
     }
-    const auto now = now_epoch_ms();
-    drop_runs(task_records.publish(run->id, now));
+    drop_runs(*published);
     ex.respond(json_response(200, response_json(run->msg->id, task_records.create_result(*task_records.record(run->id)))));
     const auto* tool = json::get_string(run->msg->params(), "name");
     log::info(std::string(name()) + ": tools/call \"" + std::string(tool ? std::string_view(*tool).substr(0, 64) : "") +
@@ -858,10 +860,20 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     } else if (s && sink && s->rec->client_elicits_form) {
       std::weak_ptr<live_session> session = s;
       std::weak_ptr<stream_sink> stream = sink;
-      opts.elicit = [session, stream](json::object params, tools::call_options::answer_fn answer) {
+      auto asked = std::make_shared<std::vector<std::string>>();
+      opts.elicit = [session, stream, asked](json::object params, tools::call_options::answer_fn answer) {
         auto live = session.lock();
         auto out = stream.lock();
-        return live && out && live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer));
+        auto id = live && out ? live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer)) : std::nullopt;
+        if (id) asked->push_back(std::move(*id));
+        return id.has_value();
+      };
+      opts.withdraw_elicitations = [session, stream, asked](std::string_view reason) {
+        auto live = session.lock();
+        auto out = stream.lock();
+        if (live && out)
+          for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
+        asked->clear();
       };
     }
     if (!c->progress_token.is_null()) {
