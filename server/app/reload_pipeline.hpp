@@ -88,7 +88,7 @@ class reload_pipeline {
   void when_saved(std::uint64_t ticket, std::function<void(save_state)> done);
   // What a caller tells the person when the answer is not `saved`.
   std::string unsaved_message(save_state state) const;
-  static constexpr std::chrono::milliseconds default_save_wait{30'000};
+  static constexpr std::chrono::milliseconds default_save_wait{10'000};  // within the extension's 30 s request timeout
 
   // Writes the adapter files of the plugins loaded now where any is missing or differs
   // (an extension folder replaced under a running server), removing those of plugins gone;
