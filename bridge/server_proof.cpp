@@ -11,6 +11,9 @@ namespace opentabs::bridge {
 
 namespace {
 
+constexpr std::string_view kWrongSecret =
+    "it could not prove it knows the secret in auth.json (or it is an opentabs server of another config folder)";
+
 error impostor(std::uint16_t port, std::string_view why) {
   std::string owner = describe_port_owner(port);
   return make_error(contact_failure::not_opentabs,
@@ -36,12 +39,16 @@ net::awaitable<result<std::string>> prove_server(std::uint16_t port, std::string
   opts.total_timeout = timeout;
   net::http_client client(co_await asio::this_coro::executor, "127.0.0.1", port, opts);
   const std::string client_nonce = peer_proof::new_nonce();
-  net::http_client_request req{"GET", std::string(peer_proof::kChallengePath) + "?clientNonce=" + client_nonce, {}, ""};
+  net::http_client_request req{"GET", std::string(peer_proof::kChallengePath) + "?clientNonce=" + client_nonce,
+                               {{std::string(peer_proof::kChallengeTagHeader), peer_proof::challenge_tag(secret, client_nonce)}}, ""};
   auto r = co_await client.send(req);
   if (!r) {
     if (r.err().is(net::net_failure::connect_failed)) co_return r.err();
     co_return impostor(port, "it did not answer the opentabs challenge (" + r.err().message + ")");
   }
+  // An opentabs server refuses a tag made with another secret: the same outcome as a wrong
+  // server proof, since the two cannot be told apart.
+  if (r->status() == 401) co_return impostor(port, kWrongSecret);
   if (r->status() != 200) co_return impostor(port, "it answered the challenge with HTTP " + std::to_string(r->status()));
   auto body = json::parse_object(r->body);
   const auto* server_nonce = body ? json::get_string(*body, "serverNonce") : nullptr;
@@ -49,7 +56,7 @@ net::awaitable<result<std::string>> prove_server(std::uint16_t port, std::string
   if (!server_nonce || !server_proof || !peer_proof::is_nonce(*server_nonce))
     co_return impostor(port, "its answer to the challenge is not an opentabs proof");
   if (!peer_proof::proof_matches(*server_proof, peer_proof::server_proof(secret, client_nonce, *server_nonce)))
-    co_return impostor(port, "it could not prove it knows the secret in auth.json (or it is an opentabs server of another config folder)");
+    co_return impostor(port, kWrongSecret);
   co_return std::string(peer_proof::kAuthorizationScheme) + " " +
       peer_proof::credential_token(*server_nonce, peer_proof::client_proof(secret, client_nonce, *server_nonce));
 }

@@ -369,6 +369,12 @@ int cmd_plugin_configure(context& ctx, const parsed_command& cmd) {
   json::object body{{"plugin", json::str(name)}, {"settings", std::move(settings)}};
   auto r = api.call("POST", "/plugin-settings", json::dump(body));
   if (!r) return report_error(ctx, r.err());
+  if (r->status == 202) {
+    auto answer = json::parse_object(r->body);
+    const auto* message = answer ? json::get_string(*answer, "message") : nullptr;
+    print_line("settings for " + name + " " + (message ? std::string(*message) : std::string("accepted but not written yet")));
+    return kExitOk;
+  }
   if (r->status != 200) return report_error(ctx, cli_failure::server_error, "saving the settings failed: " + server_error_text(*r));
   print_line("saved settings for " + name);
   return kExitOk;

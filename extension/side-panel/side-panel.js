@@ -47,6 +47,9 @@ function toast(text) {
 async function act(type, payload) {
   const reply = await chrome.runtime.sendMessage({ target: 'background', type, payload });
   if (reply?.error) { toast(reply.error); throw new Error(reply.error); }
+  // The server applied a config change but could not write config.json yet (another program
+  // holds its lock): say so rather than let "saved" be assumed.
+  if (reply?.saved === false && typeof reply.message === 'string') toast(`Applied, not saved yet: ${reply.message}`);
   return reply;
 }
 

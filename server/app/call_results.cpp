@@ -115,7 +115,40 @@ std::string mark_page_text(std::string_view text, std::string_view url) {
   return marks.opening + "\n" + std::string(text) + "\n" + marks.closing;
 }
 
+namespace {
+
+// The browser tools whose answer is JSON holding text a web page wrote: its HTML, a script's
+// value, its console, its title, element text, its storage, a resource's body, search hits.
+// browser_get_tab_content and browser_snapshot mark their text themselves (below).
+constexpr std::string_view kPageTextTools[] = {
+    "browser_get_page_html", "browser_execute_script", "browser_get_console_logs", "browser_get_tab_info",
+    "browser_query_elements", "browser_get_storage", "browser_get_resource_content", "browser_find",
+};
+
+bool carries_page_text(std::string_view tool_name) {
+  for (auto t : kPageTextTools)
+    if (t == tool_name) return true;
+  return false;
+}
+
+}  // namespace
+
+json::object mark_page_fields(const json::object& answer, std::string_view url) {
+  auto marks = page_text_marks_for(url);
+  json::object out;
+  out["pageText"] = json::str(marks.opening);
+  for (const auto& kv : answer) out[kv.key()] = kv.value();
+  out["pageTextEnd"] = json::str(marks.closing);
+  return out;
+}
+
 tools::call_result browser_success(std::string_view tool_name, const json::value& result) {
+  if (carries_page_text(tool_name)) {
+    if (const auto* o = result.if_object()) {
+      const auto* url = json::get_string(*o, "url");
+      return success_result(mark_page_fields(*o, url ? std::string_view(*url) : std::string_view()), false);
+    }
+  }
   if (tool_name == "browser_get_tab_content") {
     const auto* o = result.if_object();
     const auto* text = o ? json::get_string(*o, "content") : nullptr;

@@ -24,8 +24,15 @@ tools::call_result success_result(const json::value& result, bool unwrap_output)
 // (`page title="…" url=… lines=N truncated=false`) that ends with the page-content opening
 // mark, the snapshot lines, and the closing mark, so the snapshot is not escaped into a JSON
 // string; every other answer is success_result's JSON.  browser_get_tab_content's page text is
-// marked as the page's (mark_page_text).
+// marked as the page's (mark_page_text).  The other tools whose JSON answer holds page-written
+// text (page HTML, script values, console lines, titles, element text, storage, resources,
+// search hits) are marked as a whole: mark_page_fields.
 tools::call_result browser_success(std::string_view tool_name, const json::value& result);
+
+// `answer` with the page-content marks as its first and last fields ("pageText": the opening
+// mark, "pageTextEnd": the closing one), every field between them as it was: the JSON stays
+// what clients parse, and the page's words stand inside a boundary it cannot predict.
+json::object mark_page_fields(const json::object& answer, std::string_view url);
 
 // Text a web page wrote, between a first line that names the page's origin and says it is
 // the page's words, and a last line with a random boundary the page cannot predict, so an

@@ -37,20 +37,30 @@ void confirmations::settle_all(decision d) {
   settled_.notify_all();
 }
 
-void confirmations::park(const std::string& id, std::chrono::steady_clock::time_point expires) {
+status confirmations::park(const std::string& id, const std::string& client, std::chrono::steady_clock::time_point expires) {
   auto now = std::chrono::steady_clock::now();
   std::erase_if(parked_, [now](const auto& kv) { return kv.second.expires <= now; });
   if (auto it = parked_.find(id); it != parked_.end()) {
     it->second.expires = std::max(it->second.expires, expires);
-    return;
+    return ok();
   }
-  while (parked_.size() >= max_parked) {
-    auto first = parked_.begin();
-    for (auto it = parked_.begin(); it != parked_.end(); ++it)
-      if (it->second.expires < first->second.expires) first = it;
-    parked_.erase(first);
-  }
-  parked_.emplace(id, parked_question{expires, std::nullopt});
+  std::size_t mine = 0;
+  auto soonest = expires;
+  for (const auto& [other_id, q] : parked_)
+    if (q.client == client) {
+      ++mine;
+      soonest = std::min(soonest, q.expires);
+    }
+  const auto seconds = [&](auto at) { return std::to_string(std::chrono::ceil<std::chrono::seconds>(at - now).count()); };
+  if (mine >= max_parked_per_client)
+    return make_error(errc::busy, std::to_string(mine) + " permission questions of this client are waiting for the user (the limit is " +
+                                      std::to_string(max_parked_per_client) + "); answer them, or retry in " + seconds(soonest) +
+                                      " s when the oldest expires");
+  if (parked_.size() >= max_parked)
+    return make_error(errc::busy, std::to_string(parked_.size()) + " permission questions are waiting for the user (the limit is " +
+                                      std::to_string(max_parked) + "); retry once some are answered or have expired");
+  parked_.emplace(id, parked_question{client, expires, std::nullopt});
+  return ok();
 }
 
 std::optional<decision> confirmations::take_parked(const std::string& id) {

@@ -5,7 +5,8 @@
 // A question put to the user through the agent's UI as well (2026-07-28 InputRequiredResult)
 // has no call waiting between its rounds: it is parked here, so that a side panel answer
 // given meanwhile is kept until the client's retry collects it (whichever answers first
-// decides).  Parked questions expire and are bounded in number.
+// decides).  Parked questions expire and are bounded per client and in all: a client over its
+// share is refused with a clear error, and no question is ever dropped to make room.
 #pragma once
 
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "net/asio.hpp"
 #include "net/event.hpp"
 #include "tools/tool_service.hpp"
+#include "util/result.hpp"
 
 namespace opentabs::app {
 
@@ -37,9 +39,10 @@ class confirmations {
   void settle_all(decision d);
   std::size_t waiting() const { return pending_.size(); }
 
-  // Parks the question `id` until `expires` (a later park of the same id extends it).
-  // When max_parked are parked, the one expiring first is dropped.
-  void park(const std::string& id, std::chrono::steady_clock::time_point expires);
+  // Parks the question `id` of `client` until `expires` (a later park of the same id
+  // extends it).  Refused (errc::busy, the message saying why and until when) when `client`
+  // has max_parked_per_client questions parked or max_parked are parked in all.
+  status park(const std::string& id, const std::string& client, std::chrono::steady_clock::time_point expires);
   // The side panel's decision on parked `id`, which is then forgotten; nullopt while it
   // has not answered (or `id` is not parked).
   std::optional<decision> take_parked(const std::string& id);
@@ -47,6 +50,7 @@ class confirmations {
   void unpark(const std::string& id) { parked_.erase(id); }
   std::size_t parked() const { return parked_.size(); }
   static constexpr std::size_t max_parked = 256;
+  static constexpr std::size_t max_parked_per_client = 16;
 
  private:
   struct record {
@@ -56,6 +60,7 @@ class confirmations {
   net::event settled_;
   std::map<std::string, std::shared_ptr<record>> pending_;
   struct parked_question {
+    std::string client;
     std::chrono::steady_clock::time_point expires;
     std::optional<decision> outcome;
   };

@@ -153,11 +153,31 @@ class handlers {
     return "Tool not found: " + std::string(tool) + " in plugin " + std::string(plugin);
   }
 
-  reply persist(const config::config_store::edit_fn& edit) {
+  reply persist(ext_connection& c, const config::config_store::edit_fn& edit, const json::value* id) {
     auto r = ctx_.config.store.update(edit);
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.reload.apply_own_change(false, &r->cfg);
-    return ok_result();
+    return ok_when_saved(c, id);
+  }
+
+  // The side panel is told "ok" only once the edit just made is in config.json; while
+  // another program holds its lock the answer waits (reload_pipeline::wait_until_saved) and
+  // then says it is saved, or accepted and not written yet, or dropped.
+  reply ok_when_saved(const ext_connection& c, const json::value* id) {
+    const auto ticket = ctx_.reload.save_ticket();
+    if (!id || ctx_.config.store.written_through() >= ticket) return ok_result();
+    ctx_.reload.when_saved(ticket, [&hub = ctx_.hub, &reload = ctx_.reload, connection = c.id,
+                                    id = *id](reload_pipeline::save_state state) {
+      json::object reply{{"jsonrpc", "2.0"}, {"id", id}};
+      if (state == reload_pipeline::save_state::saved)
+        reply["result"] = json::object{{"ok", true}};
+      else if (state == reload_pipeline::save_state::waiting)
+        reply["result"] = json::object{{"ok", true}, {"saved", false}, {"message", json::str(reload.unsaved_message(state))}};
+      else
+        reply["error"] = extension_error_json(make_error(errc::io, "Could not save config.json: " + reload.unsaved_message(state)));
+      hub.send_to(connection, reply);
+    });
+    return outcome{outcome::kind::deferred, {}};
   }
 
   reply sync_request_full(ext_connection& c, const json::object&, const json::value*) {
@@ -177,7 +197,7 @@ class handlers {
                                               "then restart it (opentabs stop; opentabs start)");
   }
 
-  reply set_tool_permission(ext_connection&, const json::object& params, const json::value*) {
+  reply set_tool_permission(ext_connection& c, const json::object& params, const json::value* id) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* tool = json::get_string(params, "tool");
     const auto* perm = json::get_string(params, "permission");
@@ -187,14 +207,14 @@ class handlers {
     if (auto problem = check_tool(*plugin, *tool)) return error_reply(errc::invalid_params, *problem);
     std::string p(*plugin), t(*tool);
     auto plugin_default = config::plugin_permission(ctx_.config.cfg, p);
-    return persist([p, t, level = *level, plugin_default](json::object& root) -> result<bool> {
+    return persist(c, [p, t, level = *level, plugin_default](json::object& root) -> result<bool> {
       // An override equal to the plugin default is no override at all.
       if (level == plugin_default) return config::remove_tool_permission(root, p, t);
       return config::set_tool_permission(root, p, t, level);
-    });
+    }, id);
   }
 
-  reply set_plugin_permission(ext_connection&, const json::object& params, const json::value*) {
+  reply set_plugin_permission(ext_connection& c, const json::object& params, const json::value* id) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* perm = json::get_string(params, "permission");
     if (!plugin || !perm) return error_reply(errc::invalid_params, "Missing params: plugin and permission are required");
@@ -218,7 +238,7 @@ class handlers {
       change.reviewed_version = installed->loaded.version;
     }
     std::string p(*plugin);
-    return persist([p, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); });
+    return persist(c, [p, change](json::object& root) -> result<bool> { return config::set_plugin_permission(root, p, change); }, id);
   }
 
   // Sent by the real extension, missing from the real server: every tool of the plugin
@@ -235,7 +255,7 @@ class handlers {
     return ok_result();
   }
 
-  reply set_plugin_settings(ext_connection&, const json::object& params, const json::value*) {
+  reply set_plugin_settings(ext_connection& c, const json::object& params, const json::value* id) {
     const auto* plugin = json::get_string(params, "plugin");
     const auto* settings = json::get_object(params, "settings");
     if (!plugin || !settings) return error_reply(errc::invalid_params, "Missing params: plugin and settings (object) are required");
@@ -246,7 +266,7 @@ class handlers {
     auto r = ctx_.config.store.update([p, values](json::object& root) -> result<bool> { return config::set_plugin_settings(root, p, values); });
     if (!r) return error_reply(errc::io, "Could not save config.json: " + r.err().message);
     ctx_.reload.apply_own_change(true, &r->cfg);
-    return ok_result();
+    return ok_when_saved(c, id);
   }
 
  private:

@@ -4,12 +4,16 @@
 
 namespace opentabs::app {
 
-result<peer_auth::challenge_answer> peer_auth::challenge(std::string_view client_nonce, std::string_view secret,
-                                                          clock::time_point now) {
+result<peer_auth::challenge_answer> peer_auth::challenge(std::string_view client_nonce, std::string_view client_tag,
+                                                          std::string_view secret, clock::time_point now) {
   if (!peer_proof::is_nonce(client_nonce))
     return make_error(errc::invalid_request, "clientNonce must be " + std::to_string(peer_proof::kNonceChars) +
                                              " lowercase hex digits (32 random bytes)");
+  if (secret.empty() || !peer_proof::proof_matches(client_tag, peer_proof::challenge_tag(secret, client_nonce)))
+    return make_error(errc::denied, std::string(peer_proof::kChallengeTagHeader) +
+                                        " is missing or not this clientNonce's tag under the secret in auth.json");
   drop_expired(now);
+  std::erase_if(entries_, [&](const auto& kv) { return !kv.second.established && kv.second.client_nonce == client_nonce; });
   if (pending_count() >= limits_.max_pending) evict_oldest(false);
   auto server_nonce = peer_proof::new_nonce();
   auto proof = peer_proof::server_proof(secret, client_nonce, server_nonce);

@@ -2,8 +2,11 @@
 // server's proof and remembers, in memory only, the challenges a client has answered with its
 // own proof, so that client's credential ("<server nonce>.<client proof>") is accepted until
 // this process ends.  A program that takes the port after the server died therefore learns
-// nothing it could replay.  Both tables are bounded: the oldest unanswered challenge and the
-// least recently used credential give way first.  Time is passed in (no sleeping in tests).
+// nothing it could replay.  Only a caller showing the challenge tag (peer_proof.hpp) gets a
+// challenge, so only holders of the secret fill the tables; one client nonce holds at most
+// one unanswered challenge, so a tag replayed by a squatter cannot crowd out other clients.
+// Both tables are bounded: the oldest unanswered challenge and the least recently used
+// credential give way first.  Time is passed in (no sleeping in tests).
 #pragma once
 
 #include <chrono>
@@ -33,8 +36,11 @@ class peer_auth {
   peer_auth() = default;
   explicit peer_auth(limits l) : limits_(l) {}
 
-  // A challenge from a client: error "invalid_request" unless `client_nonce` is a nonce.
-  result<challenge_answer> challenge(std::string_view client_nonce, std::string_view secret, clock::time_point now);
+  // A challenge from a client: error "invalid_request" unless `client_nonce` is a nonce,
+  // "denied" unless `client_tag` is its challenge tag under `secret`.  A client nonce asked
+  // again replaces its earlier unanswered challenge.
+  result<challenge_answer> challenge(std::string_view client_nonce, std::string_view client_tag, std::string_view secret,
+                                     clock::time_point now);
   // Whether `token` answers a challenge of this process with the right client proof.
   bool accepts(std::string_view token, std::string_view secret, clock::time_point now);
 

@@ -1,5 +1,9 @@
 #include "app/plugin_tabs.hpp"
 
+#include <algorithm>
+
+#include "util/strings.hpp"
+
 namespace opentabs::app {
 
 std::string host_of_pattern(std::string_view pattern) {
@@ -10,12 +14,36 @@ std::string host_of_pattern(std::string_view pattern) {
 }
 
 std::string host_of_url(std::string_view url) {
-  auto p = url.find("://");
-  if (p == std::string_view::npos) return {};
-  auto rest = url.substr(p + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
+  // As the WHATWG URL parser (Chrome's) reads it: tabs and newlines anywhere are dropped,
+  // leading and trailing spaces and controls too; for the special schemes any run of
+  // slashes and backslashes follows the colon and a backslash ends the host as a slash
+  // does, so "https://evil.example\@bank.example" opens evil.example.
+  std::string u;
+  u.reserve(url.size());
+  for (char c : url)
+    if (c != '\t' && c != '\n' && c != '\r') u += c;
+  std::string_view v(u);
+  while (!v.empty() && static_cast<unsigned char>(v.front()) <= 0x20) v.remove_prefix(1);
+  while (!v.empty() && static_cast<unsigned char>(v.back()) <= 0x20) v.remove_suffix(1);
+  const auto colon = v.find(':');
+  if (colon == std::string_view::npos || colon == 0) return {};
+  for (std::size_t i = 0; i < colon; ++i) {
+    const char c = v[i];
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alpha && (i == 0 || !((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))) return {};
+  }
+  const std::string scheme = to_lower(v.substr(0, colon));
+  const bool special = scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" || scheme == "ftp" || scheme == "file";
+  auto rest = v.substr(colon + 1);
+  if (special) {
+    while (!rest.empty() && (rest.front() == '/' || rest.front() == '\\')) rest.remove_prefix(1);
+  } else {
+    if (!rest.starts_with("//")) return {};
+    rest.remove_prefix(2);
+  }
+  rest = rest.substr(0, rest.find_first_of(special ? "/\\?#" : "/?#"));
   if (auto at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);
-  return std::string(rest);
+  return to_lower(rest);
 }
 
 std::string normalize_host(std::string host) {
@@ -41,6 +69,31 @@ std::optional<std::int64_t> tab_for_host_pattern(const extension_hub& hub, const
     }
   }
   return fallback;
+}
+
+std::string describe_tab(const extension_hub& hub, std::int64_t tab_id) {
+  std::string text = "tab " + std::to_string(tab_id);
+  for (const auto* c : hub.connections())
+    if (const auto* t = c->tabs.find_tab(tab_id)) {
+      if (auto host = host_of_url(t->url); !host.empty()) text += " (" + host + ")";
+      break;
+    }
+  return text;
+}
+
+std::string plugin_tab_hosts(const extension_hub& hub, const std::string& plugin) {
+  std::vector<std::string> hosts;
+  for (const auto* c : hub.connections()) {
+    const auto* entry = c->tabs.find(plugin);
+    if (!entry) continue;
+    for (const auto& t : entry->tabs) {
+      auto host = host_of_url(t.url);
+      if (!host.empty() && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(std::move(host));
+    }
+  }
+  std::string out;
+  for (const auto& h : hosts) out += (out.empty() ? "" : ", ") + h;
+  return out;
 }
 
 namespace {

@@ -17,10 +17,18 @@ namespace opentabs::app {
 
 // "*://host[:port]/*" → "host[:port]"; empty when it has no scheme.
 std::string host_of_pattern(std::string_view pattern);
-// The host[:port] of a URL, without credentials; empty when it has no scheme.
+// The host[:port] of a URL as Chrome opens it (the WHATWG parser: a backslash ends the host
+// of an http(s) URL), lowercase, without credentials; empty when it has no scheme.
 std::string host_of_url(std::string_view url);
 // 127.0.0.1 and [::1] (with any port) read as localhost.
 std::string normalize_host(std::string host);
+
+// Where a tab is for people: "tab 7 (bank.example)" when a connection reported the tab,
+// else "tab 7".
+std::string describe_tab(const extension_hub& hub, std::int64_t tab_id);
+// The hosts of `plugin`'s open tabs on every connection, each once, for people
+// ("app.example, localhost:3000"); empty when none is open.
+std::string plugin_tab_hosts(const extension_hub& hub, const std::string& plugin);
 
 // The tab of `plugin` whose host matches `host_pattern`: the first ready one, else the first.
 std::optional<std::int64_t> tab_for_host_pattern(const extension_hub& hub, const std::string& plugin,

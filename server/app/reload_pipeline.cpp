@@ -15,6 +15,7 @@
 #include "plugins/naming.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/clock.hpp"
+#include "util/env.hpp"
 #include "util/log.hpp"
 #include "util/original_log.hpp"
 #include "util/strings.hpp"
@@ -81,6 +82,8 @@ reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_config& config
       announce_(announce),
       home_(std::move(home)),
       reload_done_(ex),
+      pending_config_written_(ex),
+      save_wait_(env_milliseconds("OPENTABS_CONFIG_SAVE_WAIT_MS", 0, max_env_milliseconds).value_or(default_save_wait)),
       load_bounds_(plugins::bounded_load_options_from_env()) {}
 
 reload_pipeline::~reload_pipeline() { reader_.join(); }
@@ -327,8 +330,40 @@ net::awaitable<void> reload_pipeline::write_pending_config() {
       last_problem = r.err().message;
       log::warn("config.json: a change is waiting: " + last_problem);
     }
+    pending_config_written_.notify_all();
   }
   writing_pending_config_ = false;
+  pending_config_written_.notify_all();
+}
+
+net::awaitable<reload_pipeline::save_state> reload_pipeline::wait_until_saved(std::uint64_t ticket) {
+  const auto deadline = net::steady_clock::now() + save_wait_;
+  for (;;) {
+    if (config_.store.written_through() >= ticket) co_return save_state::saved;
+    if (config_.store.dropped_through() >= ticket) co_return save_state::dropped;
+    if (!co_await pending_config_written_.wait_until(deadline)) co_return save_state::waiting;
+  }
+}
+
+void reload_pipeline::when_saved(std::uint64_t ticket, std::function<void(save_state)> done) {
+  if (config_.store.written_through() >= ticket) {
+    done(save_state::saved);
+    return;
+  }
+  asio::co_spawn(ex_, tell_when_saved(ticket, std::move(done)), net::log_failure("config save notice"));
+}
+
+net::awaitable<void> reload_pipeline::tell_when_saved(std::uint64_t ticket, std::function<void(save_state)> done) {
+  done(co_await wait_until_saved(ticket));
+}
+
+std::string reload_pipeline::unsaved_message(save_state state) const {
+  const auto lock = config::config_lock::lock_path_for(config_.store.path()).string();
+  if (state == save_state::dropped)
+    return "the change was not saved: together with other changes waiting for " + lock + " it would make " +
+           config_.store.path().string() + " too large";
+  return "accepted but not written yet: another program holds " + lock +
+         "; the server applies the change now and writes config.json when the lock is released";
 }
 
 void reload_pipeline::apply_own_change(bool rediscover, const config::config_file* saved) {

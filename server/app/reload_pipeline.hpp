@@ -25,6 +25,7 @@
 #include "config/config.hpp"
 #include "config/config_store.hpp"
 #include "net/asio.hpp"
+#include "net/event.hpp"
 #include "plugins/adapter_files.hpp"
 #include "plugins/bounded_load.hpp"
 #include "plugins/discovery.hpp"
@@ -84,6 +85,20 @@ class reload_pipeline {
   // every config_lock::retry_interval on a timer (config_store.hpp).
   void defer_locked_config_writes();
 
+  // Whether the server's config edits made up to now are on disk.  A caller takes
+  // save_ticket() right after its edit and answers "saved" only once wait_until_saved says
+  // so: an edit kept while another program held config.json.lock is not durable yet, and
+  // a crash would lose it.  Waits at most save_wait (OPENTABS_CONFIG_SAVE_WAIT_MS), then
+  // says `waiting`: the edit is applied and will still be written when the lock is free.
+  enum class save_state { saved, waiting, dropped };
+  std::uint64_t save_ticket() const noexcept { return config_.store.kept_count(); }
+  net::awaitable<save_state> wait_until_saved(std::uint64_t ticket);
+  // The same for a caller that is not a coroutine: `done` runs on the io thread.
+  void when_saved(std::uint64_t ticket, std::function<void(save_state)> done);
+  // What a caller tells the person when the answer is not `saved`.
+  std::string unsaved_message(save_state state) const;
+  static constexpr std::chrono::milliseconds default_save_wait{10'000};  // within the extension's 30 s request timeout
+
   // Writes the adapter files of the plugins loaded now where any is missing or differs
   // (an extension folder replaced under a running server), removing those of plugins gone;
   // before each sync.full a new connection gets, as the original does.
@@ -123,6 +138,7 @@ class reload_pipeline {
   void rebuild_registry();
   net::awaitable<void> wait_for_running_reload();
   net::awaitable<void> write_pending_config();
+  net::awaitable<void> tell_when_saved(std::uint64_t ticket, std::function<void(save_state)> done);
 
   asio::any_io_executor ex_;
   server_config& config_;    // a reload replaces the config and the secret
@@ -139,6 +155,8 @@ class reload_pipeline {
   std::vector<plugins::adapter_file> deferred_adapters_;
   std::function<void()> before_adapter_writes_;
   bool writing_pending_config_ = false;
+  net::event pending_config_written_;  // each attempt of write_pending_config
+  std::chrono::milliseconds save_wait_;
   plugins::bounded_load_options load_bounds_;
   std::uint64_t reload_sequence_ = 0;   // reloads started
   std::uint64_t applied_sequence_ = 0;  // the newest one whose outcome is in the state

@@ -153,7 +153,7 @@ struct route_table {
   static constexpr row rows[] = {
       {"/ws", nullptr, nullptr, &ws},
       {"/health", "GET", nullptr, &health},
-      {peer_proof::kChallengePath, "GET", &router::challenges_, &challenge},
+      {peer_proof::kChallengePath, "GET", nullptr, &challenge},
       {"/mcp", nullptr, nullptr, &mcp},
       {"/mcp/gateway", nullptr, nullptr, &gateway},
       {"/tools", "GET", nullptr, &tools},
@@ -274,8 +274,20 @@ net::awaitable<void> route_table::plugin_settings(router& r, request q) {
     co_return;
   }
   auto problem = r.settings_.store(std::string(*plugin), *settings);
-  if (!problem.empty()) q.ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
-  else q.ex.respond(http_response::json(200, json::object{{"ok", true}}));
+  if (!problem.empty()) {
+    q.ex.respond(http_response::json(400, json::object{{"ok", false}, {"error", json::str(problem)}}));
+    co_return;
+  }
+  // 200 means the settings are in config.json; 202, that they apply now and are written
+  // once another program releases the lock.
+  const auto saved = co_await r.reload_.wait_until_saved(r.reload_.save_ticket());
+  if (saved == reload_pipeline::save_state::saved)
+    q.ex.respond(http_response::json(200, json::object{{"ok", true}}));
+  else if (saved == reload_pipeline::save_state::waiting)
+    q.ex.respond(http_response::json(
+        202, json::object{{"ok", true}, {"saved", false}, {"message", json::str(r.reload_.unsaved_message(saved))}}));
+  else
+    q.ex.respond(http_response::json(500, json::object{{"ok", false}, {"error", json::str(r.reload_.unsaved_message(saved))}}));
 }
 
 bool router::authorization_matches(std::string_view header) const {
@@ -289,9 +301,12 @@ std::function<bool(std::string_view)> router::proof_check() const {
 }
 
 void router::answer_challenge(net::http_exchange& ex) {
-  auto answer = peer_auth_.challenge(ex.request().query_param("clientNonce"), state_.config.secret, peer_auth::clock::now());
+  const auto& req = ex.request();
+  auto answer = peer_auth_.challenge(req.query_param("clientNonce"), req.header(peer_proof::kChallengeTagHeader),
+                                     state_.config.secret, peer_auth::clock::now());
   if (!answer) {
-    ex.respond(http_response::error(400, "invalid_request", answer.err().message));
+    if (answer.err().kind == errc::denied) ex.respond(unauthorized());
+    else ex.respond(http_response::error(400, "invalid_request", answer.err().message));
     return;
   }
   ex.respond(http_response::json(200, json::object{{"protocol", "opentabs-proof-1"},

@@ -63,9 +63,6 @@ class router {
   rate_limiter extension_reloads_{10, std::chrono::seconds(60)};
   rate_limiter plugin_settings_{10, std::chrono::seconds(60)};
   rate_limiter reloads_{10, std::chrono::seconds(60)};
-  // A client's challenge is answered before it shows any credential; the limit keeps a local
-  // program from spending the server's time on HMACs.
-  rate_limiter challenges_{600, std::chrono::seconds(60)};
   // Credentials are checked in the const head screen; the table is the server's memory of
   // answered challenges, not routing state.
   mutable peer_auth peer_auth_;

@@ -66,11 +66,11 @@ tab_state tab_map::state_of(std::string_view plugin) const {
   return e ? e->state : tab_state::closed;
 }
 
-bool tab_map::has_tab(std::int64_t tab_id) const {
+const tab_info* tab_map::find_tab(std::int64_t tab_id) const {
   for (const auto& [name, entry] : plugins_)
     for (const auto& t : entry.tabs)
-      if (t.tab_id == tab_id) return true;
-  return false;
+      if (t.tab_id == tab_id) return &t;
+  return nullptr;
 }
 
 }  // namespace opentabs::app

@@ -55,7 +55,9 @@ class tab_map {
   // closed when nothing was reported.
   tab_state state_of(std::string_view plugin) const;
   // Some plugin has the tab `tab_id` open in this profile.
-  bool has_tab(std::int64_t tab_id) const;
+  bool has_tab(std::int64_t tab_id) const { return find_tab(tab_id) != nullptr; }
+  // That tab as reported, or null.
+  const tab_info* find_tab(std::int64_t tab_id) const;
 
  private:
   std::map<std::string, plugin_tabs, std::less<>> plugins_;

@@ -41,16 +41,37 @@ std::string_view decided_by_text(decision d, bool answered_in_agent) {
   return "cancelled";
 }
 
+// A decision as the person reads it, for the agent's dialog withdrawn after it.
+std::string decision_words(decision d) {
+  switch (d) {
+    case decision::allow: return "allowed once";
+    case decision::allow_always: return "always allowed";
+    case decision::deny: return "denied";
+    case decision::cancelled: return "was cancelled";
+    case decision::disconnected: return "ended: the extension disconnected";
+    case decision::shutdown: return "ended: the server is shutting down";
+  }
+  return "ended";
+}
+
 tools::call_result bad_request(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
 
-// The site or tab a call acts on, for the permission question.
-std::string where_of(const json::object& args, const call_target& target) {
-  if (!target.instance.empty()) return "instance \"" + target.instance + "\"";
+// The site or tab a call acts on, for the permission question: the tab with the host it
+// shows, the host a `url` argument opens (as Chrome parses it), or the hosts of the
+// plugin's open tabs, where the call will run.
+std::string where_of(const extension_hub& hub, const tools::tool_def& tool, const json::object& args, const call_target& target) {
+  std::string where;
+  if (!target.instance.empty()) where = "instance \"" + target.instance + "\"";
   auto tab_id = target.tab_id;
   if (!tab_id) tab_id = json::get_int(args, "tabId");
-  if (tab_id) return "tab " + std::to_string(*tab_id);
-  if (const auto* url = json::get_string(args, "url")) return host_of_url(*url);
-  return {};
+  if (tab_id) where += (where.empty() ? "" : ", ") + describe_tab(hub, *tab_id);
+  if (const auto* url = json::get_string(args, "url")) {
+    auto host = host_of_url(*url);
+    where += (where.empty() ? "" : ", opening ") + (host.empty() ? "a URL without a host" : host);
+  }
+  if (where.empty() && tool.plugin != "browser")
+    if (auto hosts = plugin_tab_hosts(hub, tool.plugin); !hosts.empty()) where = "the " + tool.plugin + " tab (" + hosts + ")";
+  return where;
 }
 
 tools::call_result unknown_tool(const tool_registry& registry, const std::string& name) {
@@ -130,7 +151,7 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   }
 
   if (admitted.permission == tools::permission::ask) {
-    auto refused = co_await confirm(tool, args, where_of(args, admitted.target), admitted.digest, options, audit.entry());
+    auto refused = co_await confirm(tool, args, where_of(hub_, tool, args, admitted.target), admitted.digest, options, audit.entry());
     // Asking is not calling: the retry that brings the answer is audited.
     if (refused && refused->input_required) audit.withdraw();
     else if (refused && refused->failure == errc::invalid_params)
@@ -254,11 +275,17 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const t
   if (options.on_progress)
     options.on_progress({0, 1.0, agent ? "Waiting for user approval (in this client or the OpenTabs side panel)"
                                        : "Waiting for user approval in the OpenTabs side panel"});
-  if (panel) ask_side_panel(id, tool, args);
+  if (panel) ask_side_panel(id, tool, args, where);
   const decision d = co_await confirm_.wait(id, options.cancel);
   if (d == decision::allow || d == decision::allow_always || d == decision::deny) entry.decided_by = *answered_in_agent ? "elicitation" : "side_panel";
+  // One decision per question: the agent's dialog still open is told it was decided elsewhere.
+  if (agent && !*answered_in_agent && options.withdraw_elicitations)
+    options.withdraw_elicitations(d == decision::allow || d == decision::allow_always || d == decision::deny
+                                      ? "Already decided in the OpenTabs side panel: " + decision_words(d)
+                                      : "The question no longer needs an answer: the call " + decision_words(d));
   if (panel) withdraw_side_panel_question(id, decided_by_text(d, *answered_in_agent));
-  co_return apply_decision(tool, d);
+  // Named in a refusal only when the agent was asked too, so its person learns who decided.
+  co_return apply_decision(tool, d, agent ? decided_by_text(d, *answered_in_agent) : std::string_view());
 }
 
 std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_def& tool, const json::object& args,
@@ -273,7 +300,7 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
     if (auto d = confirm_.take_parked(redeemed->prompt)) {
       entry.decided_by = "side_panel";
       withdraw_side_panel_question(redeemed->prompt, "side_panel");
-      return apply_decision(tool, *d);
+      return apply_decision(tool, *d, "side_panel");
     }
     const json::value* answer = nullptr;
     if (input.responses) {
@@ -288,7 +315,7 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
       confirm_.unpark(redeemed->prompt);
       withdraw_side_panel_question(redeemed->prompt, "elicitation");
       entry.decided_by = "elicitation";
-      return apply_decision(tool, decision_of(*read));
+      return apply_decision(tool, decision_of(*read), "elicitation");
     }
     if (redeemed->round >= kMaxPromptRounds) {
       confirm_.unpark(redeemed->prompt);
@@ -304,10 +331,12 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
                        "none; call the tool without inputResponses to be asked");
   } else {
     question.prompt = uuid_v4();
-    // The same question in the side panel; whichever answers first decides.
-    if (hub_.connected()) ask_side_panel(question.prompt, tool, args);
   }
-  confirm_.park(question.prompt, std::chrono::steady_clock::now() + seal_.ttl());
+  // A client with too many open questions is refused, and nobody else's is dropped for it.
+  if (auto parked = confirm_.park(question.prompt, input.client, std::chrono::steady_clock::now() + seal_.ttl()); !parked)
+    return tools::call_result::text("Tool " + tool.name + " was not asked about: " + parked.err().message, true, errc::tool_failed);
+  // The same question in the side panel; whichever answers first decides.
+  if (question.round == 1 && hub_.connected()) ask_side_panel(question.prompt, tool, args, where);
   mcp::permission_question q{tool.name, tool.plugin, where, &args};
   tools::call_result r;
   r.input_required = json::object{{"inputRequests", json::object{{mcp::permission_input_key, mcp::permission_input_request(q)}}},
@@ -315,11 +344,14 @@ std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_
   return r;
 }
 
-void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args) {
+void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args,
+                                   const std::string& where) {
+  // The agent's dialog shows the same: arguments whole, secrets redacted, where it acts.
   hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
                                                                    {"tool", json::str(tool.base_name)},
                                                                    {"plugin", json::str(tool.plugin)},
-                                                                   {"params", args}}));
+                                                                   {"where", json::str(where)},
+                                                                   {"params", mcp::redact_arguments(args)}}));
 }
 
 void tool_pipeline::withdraw_side_panel_question(const std::string& id, std::string_view decided_by) {
@@ -327,13 +359,16 @@ void tool_pipeline::withdraw_side_panel_question(const std::string& id, std::str
   hub_.broadcast(jsonrpc::notification_object("confirmation.settled", json::object{{"id", json::str(id)}, {"decidedBy", json::str(decided_by)}}));
 }
 
-std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, decision d) {
+std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, decision d, std::string_view decided_by) {
   switch (d) {
     case decision::allow: return std::nullopt;
     case decision::allow_always:
       grants_.always_allow(tool);
       return std::nullopt;
-    case decision::deny: return tools::call_result::text("Tool " + tool.name + " was denied by the user.", true, errc::tool_failed);
+    case decision::deny:
+      return tools::call_result::text(
+          "Tool " + tool.name + " was denied by the user" + (decided_by == "side_panel" ? " in the OpenTabs side panel." : "."), true,
+          errc::tool_failed);
     case decision::disconnected:
       return tools::call_result::text(
           "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);

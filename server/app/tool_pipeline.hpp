@@ -62,15 +62,18 @@ class tool_pipeline final : public tools::tool_service {
   std::optional<tools::call_result> ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where,
                                                  const std::string& digest, const tools::input_round& input,
                                                  audit::audit_entry& entry);
-  // confirmation.request to every extension connection (the side panel shows it).
-  void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args);
+  // confirmation.request to every extension connection (the side panel shows it), with the
+  // arguments rendered as in the agent's dialog (mcp::redact_arguments) and where it acts.
+  void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args, const std::string& where);
   // Tells every side panel that question `id` needs no answer any more, and who decided
   // ("side_panel", "elicitation", "cancelled", …), so a question the agent's UI answered
   // does not wait there for a click that would change nothing.  The original extension
   // drops the notification (not in its allow-list); ours removes the entry.
   void withdraw_side_panel_question(const std::string& id, std::string_view decided_by);
   // What a decision does to the call: nullopt runs it.
-  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d);
+  // `decided_by` "side_panel" is named in a refusal when the agent was asked too, so the
+  // asker whose own answer came second learns who decided (empty: nobody else was asked).
+  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d, std::string_view decided_by);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
 
   const server_config& config_;

@@ -17,10 +17,20 @@ namespace {
 
 constexpr const char* kPidFile = "pid.txt";
 
+// The pid a holder wrote, or nullopt (none yet, or not a pid).  Anyone who can write the
+// config folder can plant a FIFO or a device as pid.txt: it is opened without blocking and
+// read only when it is a regular file, so a planted one reads as "no pid" (a holder that
+// becomes stale after unnamed_grace) instead of blocking every writer.
 std::optional<long> holder_pid(const fs::path& dir) {
-  auto text = read_file(dir / kPidFile, 64);
-  if (!text) return std::nullopt;
-  auto t = trim(*text);
+  std::error_code ec;
+  auto file = platform::file_handle::open(dir / kPidFile, platform::file_handle::access::read, 0, ec);
+  if (ec) return std::nullopt;
+  platform::file_facts facts;
+  if (file.facts(facts) || facts.kind != platform::file_kind::regular) return std::nullopt;
+  char buf[64];
+  const auto n = file.read_some(buf, sizeof buf);
+  if (n <= 0) return std::nullopt;
+  auto t = trim(std::string_view(buf, static_cast<std::size_t>(n)));
   if (t.empty() || t.size() > 10) return std::nullopt;
   long pid = 0;
   for (char c : t) {

@@ -117,7 +117,10 @@ result<loaded_config> config_store::write_locked(current cur, const edit_fn* edi
     // Never write a file the next load would refuse: the change is rejected and config.json
     // stays as it was.
     if (text.size() > kMaxConfigBytes) {
-      if (!edit) pending_.clear();  // they would never fit: drop them rather than retry forever
+      if (!edit) {  // they would never fit: drop them rather than retry forever
+        pending_.clear();
+        dropped_through_ = kept_count_;
+      }
       return make_error(errc::too_large, "the change would make " + path_.string() + " " + std::to_string(text.size()) +
                                          " bytes, over the " + std::to_string(kMaxConfigBytes) + "-byte limit; nothing was saved");
     }
@@ -129,6 +132,7 @@ result<loaded_config> config_store::write_locked(current cur, const edit_fn* edi
       out.warnings.push_back("Cannot create default config: " + written.err().message + "; using defaults in memory");
     } else {
       pending_.clear();
+      written_through_ = kept_count_;
       last_stamp_ = stamp_of(path_);
     }
   }
@@ -157,6 +161,7 @@ result<loaded_config> config_store::update(const edit_fn& edit) {
   if (!changed) return changed.err();
   if (*changed) {
     pending_.push_back(edit);
+    ++kept_count_;
     on_deferred_();
   }
   out.cfg = config_from_object(cur->root, path_, out.warnings);

@@ -85,6 +85,13 @@ class config_store {
   // `on_deferred` is called each time one is kept, so the owner can start writing them.
   void defer_when_locked(std::function<void()> on_deferred) { on_deferred_ = std::move(on_deferred); }
   bool has_pending() const noexcept { return !pending_.empty(); }
+  // Counts of edits kept so far and of those no longer kept because they were written (or
+  // dropped, as too large to ever fit): an edit kept as the n-th is on disk once
+  // written_through() >= n.  A caller that must not claim a change saved before it is
+  // durable takes kept_count() after its update and waits for written_through().
+  std::uint64_t kept_count() const noexcept { return kept_count_; }
+  std::uint64_t written_through() const noexcept { return written_through_; }
+  std::uint64_t dropped_through() const noexcept { return dropped_through_; }
   // One attempt to write the pending edits: the config as written, or "locked" (try again
   // later) or another error (the edits stay pending).
   result<loaded_config> write_pending();
@@ -120,6 +127,9 @@ class config_store {
   std::chrono::milliseconds patience_{10'000};
   std::function<void()> on_deferred_;
   std::vector<edit_fn> pending_;
+  std::uint64_t kept_count_ = 0;
+  std::uint64_t written_through_ = 0;
+  std::uint64_t dropped_through_ = 0;
 };
 
 }  // namespace opentabs::config

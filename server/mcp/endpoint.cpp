@@ -119,7 +119,13 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     std::shared_ptr<stream_sink> sink;
     json::value subscription_id;  // the listen request's id
     bool tools_list_changed = false;
+    std::string client;  // clientInfo.name of the listen request
   };
+  // Listen streams hold a connection each for as long as they are open: bounded per client
+  // and in all, so one client cannot take the connection slots /health, other MCP clients
+  // and the extension need.
+  static constexpr std::size_t max_listeners_per_client = 4;
+  static constexpr std::size_t max_listeners = 32;
   std::vector<std::shared_ptr<listener>> listeners;
   // 2026-07-28 tools/calls in flight whose request asked for logs (_meta logLevel).
   std::unordered_map<in_flight_call*, log_level> logged_calls;
@@ -468,7 +474,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     } else if (m.method == "tools/call") {
       co_await modern_tools_call(ex, body, m, client);
     } else if (m.method == "subscriptions/listen") {
-      co_await listen(ex, m);
+      co_await listen(ex, m, client);
     } else if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
       auto answer = task_request(m, client);
       ex.respond(json_response(answer.http_status, std::move(answer.body)));
@@ -564,7 +570,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     const auto answer_by = net::steady_clock::now() + options.task_after;
     while (!run->finished)
       if (!co_await run->finished_changed.wait_until(answer_by)) break;
-    if (run->finished) {
+    auto published = run->finished ? std::nullopt : task_records.publish(run->id, now_epoch_ms());
+    if (!published) {
+      // Ended in time, or the client's tasks are all running: answered when the call ends.
+      while (!run->finished) co_await run->finished_changed.wait();
       task_records.discard(run->id);
       if (run->response) {
         ex.respond(json_response(200, std::move(*run->response)));
@@ -573,8 +582,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       }
       co_return;
     }
-    const auto now = now_epoch_ms();
-    drop_runs(task_records.publish(run->id, now));
+    drop_runs(*published);
     ex.respond(json_response(200, response_json(run->msg->id, task_records.create_result(*task_records.record(run->id)))));
     const auto* tool = json::get_string(run->msg->params(), "name");
     log::info(std::string(name()) + ": tools/call \"" + std::string(tool ? std::string_view(*tool).substr(0, 64) : "") +
@@ -700,10 +708,20 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   // subscriptions/listen: the acknowledgement, then the notifications the filter asked for,
   // until the client closes the stream or the server shuts down (then the listen request
   // is answered, which ends the subscription gracefully).
-  awaitable<void> listen(net::http_exchange& ex, const message& m) {
+  awaitable<void> listen(net::http_exchange& ex, const message& m, const client_context& client) {
     auto p = parse_listen(m.params());
     if (!p) {
       ex.respond(json_response(400, error_json(m.id, p.error)));
+      co_return;
+    }
+    const auto mine = std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == client.client_name; });
+    if (static_cast<std::size_t>(mine) >= max_listeners_per_client || listeners.size() >= max_listeners) {
+      const auto why = static_cast<std::size_t>(mine) >= max_listeners_per_client
+                           ? "this client has " + std::to_string(mine) + " subscriptions/listen streams open (the limit is " +
+                                 std::to_string(max_listeners_per_client) + "); close one first"
+                           : std::to_string(listeners.size()) + " subscriptions/listen streams are open (the limit is " +
+                                 std::to_string(max_listeners) + "); retry later";
+      ex.respond(json_response(429, error_json(m.id, rpc_error::from(make_error(errc::rate_limited, why)))));
       co_return;
     }
     ex.start_stream(200, sse_headers());
@@ -713,6 +731,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     l->sink->wake = std::make_unique<net::event>(exec);
     l->subscription_id = json::copy_out(m.id);
     l->tools_list_changed = p.value->tools_list_changed;
+    l->client = client.client_name;
     sink_guard guard{l->sink};
     l->sink->send(listen_acknowledgement(l->subscription_id, *p.value));
     listeners.push_back(l);
@@ -860,10 +879,20 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     } else if (s && sink && s->rec->client_elicits_form) {
       std::weak_ptr<live_session> session = s;
       std::weak_ptr<stream_sink> stream = sink;
-      opts.elicit = [session, stream](json::object params, tools::call_options::answer_fn answer) {
+      auto asked = std::make_shared<std::vector<std::string>>();
+      opts.elicit = [session, stream, asked](json::object params, tools::call_options::answer_fn answer) {
         auto live = session.lock();
         auto out = stream.lock();
-        return live && out && live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer));
+        auto id = live && out ? live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer)) : std::nullopt;
+        if (id) asked->push_back(std::move(*id));
+        return id.has_value();
+      };
+      opts.withdraw_elicitations = [session, stream, asked](std::string_view reason) {
+        auto live = session.lock();
+        auto out = stream.lock();
+        if (live && out)
+          for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
+        asked->clear();
       };
     }
     if (!c->progress_token.is_null()) {

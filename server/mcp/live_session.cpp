@@ -50,13 +50,22 @@ void live_session::handle_notification(const jsonrpc::message& m) {
   // Other notifications (progress from the client, roots changes, ...) need nothing.
 }
 
-bool live_session::ask_client(stream_sink& stream, std::string_view method, json::object params, tools::call_options::answer_fn answer) {
-  if (ended || !stream.open() || awaiting_answers.size() >= max_awaiting_answers) return false;
+std::optional<std::string> live_session::ask_client(stream_sink& stream, std::string_view method, json::object params,
+                                                    tools::call_options::answer_fn answer) {
+  if (ended || !stream.open() || awaiting_answers.size() >= max_awaiting_answers) return std::nullopt;
   std::string id = "opentabs-" + random_hex(8);
   json::object request{{"jsonrpc", "2.0"}, {"id", json::str(id)}, {"method", json::str(method)}, {"params", std::move(params)}};
-  if (!stream.send(json::dump(request))) return false;
+  if (!stream.send(json::dump(request))) return std::nullopt;
   awaiting_answers.emplace(jsonrpc::id_key(json::str(id)), std::move(answer));
-  return true;
+  return id;
+}
+
+void live_session::withdraw_request(stream_sink& stream, const std::string& id, std::string_view reason) {
+  if (awaiting_answers.erase(jsonrpc::id_key(json::str(id))) == 0) return;  // answered already
+  if (!stream.open()) return;
+  stream.send(json::dump(json::object{{"jsonrpc", "2.0"},
+                                      {"method", "notifications/cancelled"},
+                                      {"params", json::object{{"requestId", json::str(id)}, {"reason", json::str(reason)}}}}));
 }
 
 void live_session::handle_response(const jsonrpc::message& m, const json::value& response) {

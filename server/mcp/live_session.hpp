@@ -64,8 +64,13 @@ struct live_session {
   // notifications/initialized and notifications/cancelled take effect; others need nothing.
   void handle_notification(const jsonrpc::message& m);
   // Sends `method` with `params` as a request to the client on `stream`; the client's
-  // response goes to `answer`.  False when the stream is closed or too many are waiting.
-  bool ask_client(stream_sink& stream, std::string_view method, json::object params, tools::call_options::answer_fn answer);
+  // response goes to `answer`.  Its request id, or nullopt when the stream is closed or too
+  // many are waiting.
+  std::optional<std::string> ask_client(stream_sink& stream, std::string_view method, json::object params,
+                                        tools::call_options::answer_fn answer);
+  // Tells the client that the request `id` it has not answered needs no answer any more
+  // (notifications/cancelled with `reason`, on `stream`); its answer function is dropped.
+  void withdraw_request(stream_sink& stream, const std::string& id, std::string_view reason);
   // A client's response (`response` is the whole message): its result to whoever asked.
   void handle_response(const jsonrpc::message& m, const json::value& response);
   // Marks the session ended: wakes its coroutine, ends its standalone stream and cancels

@@ -2,16 +2,15 @@
 
 #include <array>
 
+#include "util/secret_shapes.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::mcp {
 
 namespace {
 
-constexpr std::size_t kMaxShownString = 200;
-constexpr int kMaxShownDepth = 4;
-// The message shows the arguments; a client's dialog is no place for megabytes.
-constexpr std::size_t kMaxShownArguments = 2000;
+constexpr int kMaxShownDepth = 8;
 
 constexpr std::array<std::string_view, 10> kSecretNames = {"password", "passwd", "secret", "token", "apikey",
                                                            "api_key", "authorization", "cookie", "credential", "session"};
@@ -25,15 +24,13 @@ bool looks_secret(std::string_view name) {
 }
 
 json::value redact_value(const json::value& v, int depth) {
-  if (v.is_string()) {
-    std::string_view s = v.get_string();
-    if (s.size() <= kMaxShownString) return v;
-    return json::str(excerpt_for_error(s, kMaxShownString));
-  }
+  // Strings are shown whole: what follows a harmless first line is what runs.
+  if (v.is_string()) return json::str(redact_secret_shapes(v.get_string()));
   if (depth >= kMaxShownDepth && (v.is_object() || v.is_array())) return json::str(v.is_object() ? "{…}" : "[…]");
   if (const auto* o = v.if_object()) {
     json::object out;
-    for (const auto& kv : *o) out[kv.key()] = looks_secret(kv.key()) ? json::str("[redacted]") : redact_value(kv.value(), depth + 1);
+    for (const auto& kv : *o)
+      out[redact_secret_shapes(kv.key())] = looks_secret(kv.key()) ? json::str("[redacted]") : redact_value(kv.value(), depth + 1);
     return out;
   }
   if (const auto* a = v.if_array()) {
@@ -54,6 +51,16 @@ error bad_answer(std::string_view where, std::string_view why) {
 
 }  // namespace
 
+std::string shown_arguments(const json::object& arguments) {
+  auto shown = json::dump(redact_arguments(arguments));
+  if (shown.size() <= max_shown_argument_bytes) return shown;
+  // Never cut silently: say how much there is, give its digest, and show both ends.
+  const std::size_t part = max_shown_argument_bytes / 2;
+  return "(" + std::to_string(shown.size()) + " bytes, SHA-256 " + sha256_hex(shown) +
+         "; too long to show here in full: the OpenTabs side panel shows all of it; deny unless you expect this much) " +
+         excerpt_for_error(shown.substr(0, part), part) + " … " + excerpt_for_error(shown.substr(shown.size() - part), part);
+}
+
 json::object redact_arguments(const json::object& arguments) { return redact_value(arguments, 0).as_object(); }
 
 json::object permission_elicitation_params(const permission_question& q) {
@@ -61,11 +68,7 @@ json::object permission_elicitation_params(const permission_question& q) {
   if (!q.plugin.empty()) message += " (" + q.plugin + ")";
   if (!q.where.empty()) message += " on " + q.where;
   message += "?";
-  if (q.arguments && !q.arguments->empty()) {
-    auto shown = json::dump(redact_arguments(*q.arguments));
-    if (shown.size() > kMaxShownArguments) shown = excerpt_for_error(shown, kMaxShownArguments);
-    message += "\nArguments: " + shown;
-  }
+  if (q.arguments && !q.arguments->empty()) message += "\nArguments: " + shown_arguments(*q.arguments);
   json::object decision{{"type", "string"},
                         {"title", "Decision"},
                         {"description", "The same choices as the OpenTabs side panel"},

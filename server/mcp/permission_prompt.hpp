@@ -1,6 +1,6 @@
 // The permission question of an `ask` tool put to the user through the agent's own UI: a
-// form elicitation (MCP elicitation/create, mode "form") naming the tool, where it acts and
-// its arguments with secrets redacted, offering the side panel's three choices; and the
+// form elicitation (MCP elicitation/create, mode "form") naming the tool, where it acts (the
+// tab and its site, the host a URL opens) and all of its arguments with secrets redacted, offering the side panel's three choices; and the
 // reading of the user's answer (an ElicitResult).  Used as an inputRequest of a 2026-07-28
 // InputRequiredResult and as the elicitation/create request of a 2025-11-25 session.
 #pragma once
@@ -36,9 +36,16 @@ enum class permission_answer { allow_once, always_allow, deny, unanswered };
 // errc::invalid_params error naming `where` (e.g. "params.inputResponses.opentabs_permission").
 result<permission_answer> read_permission_answer(const json::value* response, std::string_view where);
 
-// `arguments` for showing to people: values under names that look like secrets (password,
-// token, secret, key, authorization, cookie, credential, session) become "[redacted]",
-// long strings are cut, deep nesting is summarised.
+// `arguments` for showing to people, in the agent's dialog and in the side panel alike:
+// values under names that look like secrets (password, token, secret, key, authorization,
+// cookie, credential, session) become "[redacted]", and secret-shaped text anywhere
+// (util/secret_shapes.hpp) "[redacted <kind>]"; strings are kept whole, nesting deeper than
+// eight levels is summarised.
 json::object redact_arguments(const json::object& arguments);
+
+// The redacted arguments as the question's text: whole up to max_shown_argument_bytes;
+// beyond that the size, the SHA-256 of the whole and both ends, never a silent cut.
+inline constexpr std::size_t max_shown_argument_bytes = 32 * 1024;
+std::string shown_arguments(const json::object& arguments);
 
 }  // namespace opentabs::mcp

@@ -30,21 +30,25 @@ std::string task_store::open(std::string_view client, std::int64_t now_ms) {
   return id;
 }
 
-std::vector<std::string> task_store::publish(std::string_view id, std::int64_t now_ms) {
+std::optional<std::vector<std::string>> task_store::publish(std::string_view id, std::int64_t now_ms) {
   auto* t = mutable_record(id);
-  if (!t) return {};
-  t->published = true;
-  // A task's ttl runs from the moment the client learns its id.
-  t->created_ms = t->updated_ms = now_ms;
+  if (!t) return std::vector<std::string>{};
   std::vector<const task_record*> mine;
   for (const auto& [key, other] : tasks_)
     if (other.published && other.client == t->client) mine.push_back(&other);
   std::vector<std::string> evicted;
-  if (mine.size() <= limits_.max_per_client) return evicted;
-  std::sort(mine.begin(), mine.end(), [](const task_record* a, const task_record* b) { return a->created_ms < b->created_ms; });
-  for (std::size_t i = 0; i < mine.size() - limits_.max_per_client; ++i)
-    if (mine[i]->id != id) evicted.push_back(mine[i]->id);
-  for (const auto& e : evicted) tasks_.erase(e);
+  if (mine.size() >= limits_.max_per_client) {
+    // Finished tasks give way, oldest first; a running one never does, whoever else
+    // calls itself by the same name.
+    std::sort(mine.begin(), mine.end(), [](const task_record* a, const task_record* b) { return a->created_ms < b->created_ms; });
+    for (const auto* other : mine)
+      if (mine.size() - evicted.size() >= limits_.max_per_client && is_terminal(other->status)) evicted.push_back(other->id);
+    if (mine.size() - evicted.size() >= limits_.max_per_client) return std::nullopt;
+    for (const auto& e : evicted) tasks_.erase(e);
+  }
+  t->published = true;
+  // A task's ttl runs from the moment the client learns its id.
+  t->created_ms = t->updated_ms = now_ms;
   return evicted;
 }
 

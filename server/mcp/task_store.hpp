@@ -3,8 +3,11 @@
 // and the client polls tasks/get, answers the task's questions with tasks/update and may
 // tasks/cancel it.  This class keeps the tasks' states, their inlined results or errors,
 // their outstanding input requests, and the bounds: a task is kept for `ttl` from its
-// creation, and each client (by clientInfo name) holds at most `max_per_client` tasks,
-// its oldest evicted first.  The caller passes the time (epoch milliseconds).
+// creation, and each client (by clientInfo name) holds at most `max_per_client` tasks:
+// its oldest finished one gives way to a new one, a running task never does (a name is
+// the client's to choose, so another client calling itself the same must not be able to
+// end it); with max_per_client tasks running, a new call is not made a task and is
+// answered when it ends.  The caller passes the time (epoch milliseconds).
 //
 // A call's task record is opened when the call starts but stays hidden (tasks/get does
 // not see it) until the call is published as a task; a call that answers before the
@@ -62,9 +65,10 @@ class task_store {
 
   // A hidden record for a call that may become a task; its id.
   std::string open(std::string_view client, std::int64_t now_ms);
-  // Makes the record visible to tasks/get; returns the ids of tasks evicted to keep the
-  // client within its bound (their calls should be cancelled by the caller).
-  std::vector<std::string> publish(std::string_view id, std::int64_t now_ms);
+  // Makes the record visible to tasks/get; returns the ids of the finished tasks evicted to
+  // keep the client within its bound, or nullopt (not published) when the client's
+  // max_per_client tasks are all still running.
+  std::optional<std::vector<std::string>> publish(std::string_view id, std::int64_t now_ms);
   // Drops a record (a call answered before it became a task, or whose caller went away).
   void discard(std::string_view id);
 

@@ -2,8 +2,11 @@
 // a fuse mount): a read there can block for minutes, and no flag makes read(2) give up.  So each
 // load runs on a thread of its own and the caller waits at most `deadline`; a load that misses
 // it fails that plugin with a reason that says so, and its thread is left to finish on its own
-// (its result is dropped).  At most kMaxStuckLoads such threads are left behind at a time:
-// beyond that, loads fail at once rather than add more.
+// (its result is dropped).  A folder whose read is still stuck is not read a second time: a
+// later load waits up to the deadline for that same read, so a hung folder holds one thread
+// however often the plugins are reloaded and never takes the other plugins' places; with
+// kMaxStuckLoads folders stuck at once, loads of other folders fail at once rather than add
+// more threads.
 #pragma once
 
 #include <chrono>
@@ -31,8 +34,8 @@ struct bounded_load_options {
 bounded_load_options bounded_load_options_from_env();
 
 // load_plugin(dir, source, options) within `bounds.deadline`.  Extra errors: timeout,
-// "reading the plugin's files did not finish within N ms …", and busy while too many earlier
-// reads are still stuck.
+// "reading the plugin's files did not finish within N ms …", and busy while reads of
+// kMaxStuckLoads other folders are still stuck.
 result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view source, const load_options& options,
                                           const bounded_load_options& bounds);
 

@@ -76,6 +76,9 @@ struct call_options {
   // the question could not be sent.  Null when the caller has no such channel.
   using answer_fn = std::function<void(const json::value* result)>;
   std::function<bool(json::object params, answer_fn answer)> elicit;
+  // Tells the client that the questions `elicit` put to it and it has not answered need no
+  // answer any more (decided elsewhere), with `reason` for the person.  Null with `elicit`.
+  std::function<void(std::string_view reason)> withdraw_elicitations;
 };
 
 // A CallToolResult: MCP content blocks plus isError.

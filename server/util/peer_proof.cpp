@@ -40,6 +40,12 @@ std::string client_proof(std::string_view secret, std::string_view client_nonce,
   return mac(secret, "client", client_nonce, server_nonce);
 }
 
+std::string challenge_tag(std::string_view secret, std::string_view client_nonce) {
+  std::string message = "opentabs-proof-1 challenge ";
+  message += client_nonce;
+  return hmac_sha256_hex(secret, message);
+}
+
 bool proof_matches(std::string_view received, std::string_view expected) {
   return constant_time_equals(received, expected);
 }

@@ -2,7 +2,9 @@
 // native host, stdio bridge) prove to each other that they know the shared secret without
 // ever sending it to a program that has not proved it first.
 //
-//   client → GET /auth/challenge?clientNonce=<C>                       (no credential)
+//   client → GET /auth/challenge?clientNonce=<C>
+//            X-OpenTabs-Challenge-Tag: TAG(C)                         (proves nothing
+//                                                                      reusable: see below)
 //   server → {"serverNonce": S, "serverProof": MAC("server", C, S)}    (proves the server)
 //   client checks serverProof; only then does it send
 //            Authorization: OpenTabs-Proof S.MAC("client", C, S)       (or, on /ws, the
@@ -10,7 +12,12 @@
 //
 // MAC(role, C, S) = hex HMAC-SHA256(secret, "opentabs-proof-1 <role> C S").  The two roles
 // use different labels, so the challenge endpoint (which signs anything a caller sends) can
-// never be used to make a client proof.  C and S are 64 lowercase hex digits (32 random
+// never be used to make a client proof.  TAG(C) = hex HMAC-SHA256(secret,
+// "opentabs-proof-1 challenge C"): only a holder of the secret may ask, so nobody without
+// it can spend the server's challenge table or time (no shared budget to exhaust), and no
+// request a web page can make (<img>, no-cors fetch: no custom header) reaches the
+// endpoint.  A squatter that receives TAG(C) learns a value bound to C and to its own label:
+// replayed, it re-asks the same one challenge and can never make a client proof.  C and S are 64 lowercase hex digits (32 random
 // bytes).  The credential names S, which the server remembers only in memory: a program that
 // takes the port after the server died can replay it against nothing.
 #pragma once
@@ -24,6 +31,7 @@ namespace opentabs::peer_proof {
 inline constexpr std::string_view kAuthorizationScheme = "OpenTabs-Proof";
 inline constexpr std::string_view kSubprotocolPrefix = "opentabs-proof.";
 inline constexpr std::string_view kChallengePath = "/auth/challenge";
+inline constexpr std::string_view kChallengeTagHeader = "X-OpenTabs-Challenge-Tag";
 inline constexpr std::size_t kNonceChars = 64;
 
 // Exactly kNonceChars lowercase hex digits.
@@ -33,6 +41,7 @@ std::string new_nonce();
 
 std::string server_proof(std::string_view secret, std::string_view client_nonce, std::string_view server_nonce);
 std::string client_proof(std::string_view secret, std::string_view client_nonce, std::string_view server_nonce);
+std::string challenge_tag(std::string_view secret, std::string_view client_nonce);
 // Constant-time comparison of a received proof with the expected one.
 bool proof_matches(std::string_view received, std::string_view expected);
 

@@ -182,6 +182,28 @@ describe('MCP 2026-07-28 subscriptions/listen and per-request logging (conforman
     await s.stop();
   });
 
+  test('subscriptions/listen streams are bounded per client: the fifth is refused (429), another client still listens, /health answers', async () => {
+    const as = (name) => ({ notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/clientInfo': { name, version: '0' } } });
+    const open = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = await modern(s, 'subscriptions/listen', as('stream-hog'), { id: `hog-${i}` });
+        assert.equal(r.status, 200);
+        open.push(r);
+      }
+      const refused = await modern(s, 'subscriptions/listen', as('stream-hog'), { id: 'hog-4' });
+      assert.equal(refused.status, 429);
+      const body = await refused.json();
+      assert.match(body.error.message, /this client has 4 subscriptions\/listen streams open \(the limit is 4\)/);
+      const other = await modern(s, 'subscriptions/listen', as('someone-else'), { id: 'other-1' });
+      assert.equal(other.status, 200);
+      open.push(other);
+      assert.equal((await s.fetch('/health', { signal: AbortSignal.timeout(10_000) })).status, 200);
+    } finally {
+      for (const r of open) await r.body.cancel();
+    }
+  });
+
   test('subscriptions/listen acknowledges first, then tags notifications/tools/list_changed with the subscription id', async () => {
     const r = await modern(s, 'subscriptions/listen', { notifications: { toolsListChanged: true, promptsListChanged: true } }, { id: 'sub-1' });
     assert.equal(r.status, 200);

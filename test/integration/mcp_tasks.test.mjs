@@ -3,7 +3,7 @@
 // fixtures (slow_compute runs for its `seconds`, confirm_delete asks a question, greet is
 // never a task): a call that outlives the threshold becomes a task polled to completion,
 // a cancelled task, a task's question answered with tasks/update, the bounds (per-client
-// eviction, ttl) and the bad input (unknown and foreign task ids, clients that did not
+// bound that never evicts a running task, ttl) and the bad input (unknown and foreign task ids, clients that did not
 // declare the extension, mismatched Mcp-Name, removed methods).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -165,14 +165,23 @@ describe('MCP tasks extension (2026-07-28)', () => {
     await rpc(s, 'tasks/cancel', { taskId: created.taskId });
   });
 
-  test('each client keeps at most OPENTABS_MCP_TASKS_PER_CLIENT tasks: its oldest is evicted (and cancelled), others keep theirs', async () => {
+  test('each client keeps at most OPENTABS_MCP_TASKS_PER_CLIENT tasks: another client of the same name cannot evict a running one', async () => {
     const other = await startTask(s, { seconds: 60, label: 'other' }, { client: 'bound-other' });
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push((await startTask(s, { seconds: 60, label: `bound-${i}` }, { client: 'bound' })).taskId);
+    for (let i = 0; i < 3; i++) ids.push((await startTask(s, { seconds: 60, label: `bound-${i}` }, { client: 'bound' })).taskId);
+    // A second client calling itself "bound": its call is not made a task (all three are
+    // running) and is answered when it ends; none of the first one's tasks is touched.
+    const inline = await rpc(s, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0.5, label: 'impostor' } }, { client: 'bound' });
+    assert.equal(inline.status, 200);
+    assert.equal(inline.body.result?.resultType, 'complete', JSON.stringify(inline.body));
+    for (const id of ids) assert.equal((await rpc(s, 'tasks/get', { taskId: id }, { client: 'bound' })).body.result.status, 'working');
+    // A finished task is what gives way to a new one.
+    await rpc(s, 'tasks/cancel', { taskId: ids[0] }, { client: 'bound' });
+    const next = await startTask(s, { seconds: 60, label: 'bound-3' }, { client: 'bound' });
     assert.equal((await rpc(s, 'tasks/get', { taskId: ids[0] }, { client: 'bound' })).body.error.code, -32602);
     for (const id of ids.slice(1)) assert.equal((await rpc(s, 'tasks/get', { taskId: id }, { client: 'bound' })).body.result.status, 'working');
     assert.equal((await rpc(s, 'tasks/get', { taskId: other.taskId }, { client: 'bound-other' })).body.result.status, 'working');
-    for (const id of ids.slice(1)) await rpc(s, 'tasks/cancel', { taskId: id }, { client: 'bound' });
+    for (const id of [...ids.slice(1), next.taskId]) await rpc(s, 'tasks/cancel', { taskId: id }, { client: 'bound' });
     await rpc(s, 'tasks/cancel', { taskId: other.taskId }, { client: 'bound-other' });
   });
 });

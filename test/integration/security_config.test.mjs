@@ -48,7 +48,10 @@ describe('security: config.json writers serialize', () => {
   test('44 concurrent `config set` runs interleaved with server-side writes: no change is lost', async () => {
     const s = await startServer({
       config: { permissions: { browser: { permission: 'auto' } } },
-      env: { OPENTABS_MTIME_POLL_MS: '100' },
+      // Every server-side write is answered once it is in config.json (issue 38): under a
+      // heavily loaded machine the 44 CLI runs may hold the lock long, so the answer may wait
+      // longer than the default before it would say "not written yet".
+      env: { OPENTABS_MTIME_POLL_MS: '100', OPENTABS_CONFIG_SAVE_WAIT_MS: '600000' },
     });
     const ext = await new ExtensionClient(s, { connectionId: 'sec-config' }).connect();
     try {
@@ -64,10 +67,11 @@ describe('security: config.json writers serialize', () => {
       const cliRuns = cliTools.map((tool) => cli(['config', 'set', `tool-permission.browser.${tool}`, 'ask'], env));
       const serverWrites = [];
       for (const [i, tool] of serverTools.entries()) {
-        serverWrites.push(ext.request('config.setToolPermission', { plugin: 'browser', tool, permission: 'off' }));
+        serverWrites.push(ext.request('config.setToolPermission', { plugin: 'browser', tool, permission: 'off' }, { timeoutMs: 600_000 }));
         if (i < 5) {
           serverWrites.push(
             s.fetch('/plugin-settings', {
+              signal: AbortSignal.timeout(600_000),
               method: 'POST',
               headers: { 'Content-Type': 'application/json' },
               body: JSON.stringify({ plugin: `unloaded-${i}`, settings: { n: i } }),

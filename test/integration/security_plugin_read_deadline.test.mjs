@@ -5,7 +5,8 @@
 // reads one folder (OPENTABS_TEST_PLUGIN_READ_DELAY_DIR), on the reader's own thread, and
 // OPENTABS_PLUGIN_READ_DEADLINE_MS shortens the deadline.  That folder's plugin must fail with
 // the deadline reason and nothing else; /health must answer while a reload waits for it,
-// whether POST /reload or a SIGHUP started it.
+// whether POST /reload or a SIGHUP started it; and however often it is reloaded while the
+// slow read still hangs, the other plugin keeps loading.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,5 +86,21 @@ describe('a plugin folder whose reads are slow', () => {
     await server.output({ test: (text) => text.split('Plugin discovery complete').length > discoveriesBefore }, 20_000);
     const failed = Object.fromEntries((await health()).failedPlugins.map((f) => [f.path, f.error]));
     assert.match(failed[dirs.slow] ?? '', /did not finish within/);
+  });
+
+  test('reloaded again and again while the slow folder still hangs: the other plugin always loads (issue 38)', { timeout: 120_000 }, async () => {
+    const count = (marker) => (server.stdout + server.stderr).split(marker).length;
+    // More reloads than the server lets reads hang at once (8): each waits for the slow
+    // folder's one read instead of starting another.
+    for (let i = 0; i < 9; i++) {
+      const before = count('Plugin discovery complete');
+      server.child.kill('SIGHUP');
+      await server.output({ test: (text) => text.split('Plugin discovery complete').length > before }, 30_000);
+    }
+    const h = await health();
+    const failed = Object.fromEntries(h.failedPlugins.map((f) => [f.path, f.error]));
+    assert.match(failed[dirs.slow] ?? '', /did not finish within/);
+    assert.equal(failed[dirs.quick], undefined, failed[dirs.quick]);
+    assert.ok(h.pluginDetails.some((p) => /quick-reads/.test(p.name)), 'the other plugin loaded');
   });
 });

@@ -88,9 +88,16 @@ async function proveServer(port, secret) {
   const clientNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
   let body;
   try {
-    const res = await fetchWithTimeout(`http://127.0.0.1:${port}/auth/challenge?clientNonce=${clientNonce}`, {}, WS_INFO_TIMEOUT_MS);
+    // The tag shows the server that this caller holds the secret (a web page cannot make
+    // it, nor send the header); it proves nothing a listener could reuse.
+    const tag = await hmacHex(secret, `opentabs-proof-1 challenge ${clientNonce}`);
+    const res = await fetchWithTimeout(`http://127.0.0.1:${port}/auth/challenge?clientNonce=${clientNonce}`, {
+      headers: { 'X-OpenTabs-Challenge-Tag': tag },
+    }, WS_INFO_TIMEOUT_MS);
     // A busy or rate-limited server is opentabs having a bad moment, not an impostor: try again later.
     if (res.status === 429 || res.status >= 500) return { status: 'unreachable' };
+    // An opentabs server refuses a tag made with another secret (a stale auth.json).
+    if (res.status === 401) return { status: 'wrong_proof' };
     body = res.ok ? await res.json() : null;
   } catch (err) {
     // Only an answer that is not JSON says "not opentabs"; a refused connection or a timeout

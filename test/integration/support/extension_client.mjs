@@ -110,13 +110,16 @@ export class ExtensionClient {
     this.send({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
   }
 
-  /** Sends a request and resolves with the server's reply message. */
-  request(method, params) {
+  /**
+   * Sends a request and resolves with the server's reply message; rejects after `timeoutMs`
+   * (a config change is answered only once it is in config.json, which may wait for the lock).
+   */
+  request(method, params, { timeoutMs = 5000 } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, resolve);
       this.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
-      setTimeout(() => this.pending.has(id) && (this.pending.delete(id), reject(new Error(`${method}: no reply`))), 5000).unref();
+      setTimeout(() => this.pending.has(id) && (this.pending.delete(id), reject(new Error(`${method}: no reply`))), timeoutMs).unref();
     });
   }
 

@@ -319,6 +319,29 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
   CHECK(f.grants.always == std::vector<std::string>{"demo_echo"});
 }
 
+TEST_CASE("ask: decided in the side panel first, the agent's open question is withdrawn, naming the decision") {
+  pipeline_fixture f;
+  f.set_permission(tools::permission::ask);
+  tools::call_options options;
+  tools::call_options::answer_fn answer;
+  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
+    answer = std::move(a);
+    return true;
+  };
+  std::vector<std::string> withdrawn;
+  options.withdraw_elicitations = [&withdrawn](std::string_view reason) { withdrawn.emplace_back(reason); };
+  std::optional<tools::call_result> out;
+  f.start("demo_echo", R"({"text":"hi"})", options, out);
+  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.confirm.settle_all(decision::deny);  // the side panel's answer, the agent's still open
+  f.run_until([&] { return out.has_value(); });
+  CHECK(withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: denied"});
+  CHECK(text_of(*out) == "Tool demo_echo was denied by the user in the OpenTabs side panel.");
+  auto entries = f.audits();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].decided_by == "side_panel");
+}
+
 TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends the wait") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);

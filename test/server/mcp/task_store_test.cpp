@@ -26,7 +26,7 @@ TEST_CASE("a record is invisible until published, then carries the CreateTaskRes
   auto id = store.open("claude-code", kNow);
   CHECK(id.size() == 32);
   CHECK(store.find(id, "claude-code", kNow) == nullptr);
-  CHECK(store.publish(id, kNow + 10).empty());
+  CHECK(store.publish(id, kNow + 10)->empty());
   const auto* t = store.find(id, "claude-code", kNow + 20);
   REQUIRE(t);
   auto created = store.create_result(*t);
@@ -126,7 +126,7 @@ TEST_CASE("tasks expire after their ttl; hidden records do not") {
   CHECK(store.find(late, "c", kNow + 60'100) == nullptr);  // found expired on access
 }
 
-TEST_CASE("each client keeps at most max_per_client tasks, its oldest evicted first") {
+TEST_CASE("each client keeps at most max_per_client tasks: a finished one gives way, a running one never does") {
   task_store store(small_limits());
   auto a = store.open("c", kNow);
   store.publish(a, kNow);
@@ -134,14 +134,23 @@ TEST_CASE("each client keeps at most max_per_client tasks, its oldest evicted fi
   store.publish(b, kNow + 1);
   auto other = store.open("d", kNow);
   store.publish(other, kNow + 2);
+  // Another client calling itself "c" cannot end c's running tasks: its call is not made a
+  // task (the caller answers it when it ends).
   auto c = store.open("c", kNow);
-  auto evicted = store.publish(c, kNow + 3);
-  REQUIRE(evicted.size() == 1);
-  CHECK(evicted[0] == a);
-  CHECK(store.find(a, "c", kNow + 4) == nullptr);
+  CHECK_FALSE(store.publish(c, kNow + 3));
+  CHECK(store.find(a, "c", kNow + 4) != nullptr);
   CHECK(store.find(b, "c", kNow + 4) != nullptr);
-  CHECK(store.find(c, "c", kNow + 4) != nullptr);
-  CHECK(store.find(other, "d", kNow + 4) != nullptr);
+  CHECK(store.find(c, "c", kNow + 4) == nullptr);
+  // Once one has finished, it is the one that gives way.
+  CHECK(store.complete(b, json::object{{"content", json::array{}}}, kNow + 5));
+  auto evicted = store.publish(c, kNow + 6);
+  REQUIRE(evicted);
+  REQUIRE(evicted->size() == 1);
+  CHECK((*evicted)[0] == b);
+  CHECK(store.find(a, "c", kNow + 7) != nullptr);
+  CHECK(store.find(b, "c", kNow + 7) == nullptr);
+  CHECK(store.find(c, "c", kNow + 7) != nullptr);
+  CHECK(store.find(other, "d", kNow + 7) != nullptr);
 }
 
 TEST_CASE("a discarded record is gone") {

@@ -34,3 +34,27 @@ TEST_CASE("load_plugin_bounded: a load that misses the deadline fails that plugi
   REQUIRE(other);
   CHECK(other->name == "other");
 }
+
+TEST_CASE("load_plugin_bounded: a hung folder reloaded many times holds one thread; healthy plugins keep loading") {
+  temp_tree t;
+  write_minimal_plugin(t, "p/hung-again", "hung-again");
+  write_minimal_plugin(t, "p/healthy", "healthy");
+  bounded_load_options bounds;
+  bounds.deadline = std::chrono::milliseconds(20);
+  bounds.test_delay = std::chrono::milliseconds(60'000);  // ends after the test binary does
+  bounds.delay_dir_name = "hung-again";
+  auto first = load_plugin_bounded(t / "p/hung-again", "local", {}, bounds);
+  REQUIRE_FALSE(first);
+  CHECK(first.err().is(opentabs::errc::timeout));
+  // More reloads than kMaxStuckLoads while the first read still hangs: each waits for that
+  // same read and fails that plugin at its deadline, adding no thread.
+  for (std::size_t i = 0; i < kMaxStuckLoads + 2; ++i) {
+    auto again = load_plugin_bounded(t / "p/hung-again", "local", {}, bounds);
+    REQUIRE_FALSE(again);
+    CHECK(again.err().is(opentabs::errc::timeout));
+  }
+  bounds.deadline = kDefaultLoadDeadline;
+  auto healthy = load_plugin_bounded(t / "p/healthy", "local", {}, bounds);
+  REQUIRE(healthy);
+  CHECK(healthy->name == "healthy");
+}
