@@ -134,7 +134,7 @@ bool carries_page_text(std::string_view tool_name) {
 }  // namespace
 
 json::object mark_page_fields(const json::object& answer, std::string_view url) {
-  auto marks = page_text_marks_for(url);
+  auto marks = page_text_marks_for(page_origin(url));
   json::object out;
   out["pageText"] = json::str(marks.opening);
   for (const auto& kv : answer) out[kv.key()] = kv.value();

@@ -63,7 +63,7 @@ TEST_CASE("local plugins load; broken ones are reported while the others load") 
   // broken is a failed plugin.
   REQUIRE(r.errors.size() == 2);
   CHECK(r.errors[0].specifier == "~/plugins/missing");
-  CHECK(r.errors[0].error == "Path not found: " + (t / "home/plugins/missing").string() + " — check that the directory exists in your config");
+  CHECK(r.errors[0].error == "Path not found: " + (t / "home" / "plugins" / "missing").string() + " — check that the directory exists in your config");
   CHECK(r.errors[0].path_missing);
   CHECK(r.errors[1].specifier == "../plugins/broken");
   CHECK(r.errors[1].error == "dist/tools.json: missing");
