@@ -62,6 +62,12 @@ describe('config.json.lock: the original plugin build and opentabs share one loc
       held.localPlugins = [notes, '/nonexistent/held-edit'];
       writeFileSync(`${path}.tmp.test`, JSON.stringify(held, null, 2));
       renameSync(`${path}.tmp.test`, path);
+      // The server reloads the holder's edit (its watcher) before the side panel's change,
+      // so the change is made on top of it.
+      await until(async () => {
+        const health = await (await s.fetch('/health', { signal: AbortSignal.timeout(5000) })).json();
+        return JSON.stringify(health.discoveryErrors ?? []).includes('held-edit');
+      }, "the holder's edit is loaded", 30_000);
 
       // The side panel is answered only once the change is in config.json, which the
       // server cannot write while another process holds the lock.
@@ -71,7 +77,7 @@ describe('config.json.lock: the original plugin build and opentabs share one loc
         const health = await s.fetch('/health', { signal: AbortSignal.timeout(5000) });
         assert.equal(health.status, 200, '/health answers while the lock is held');
         return (await health.json()).pluginDetails.find((p) => p.name === 'fixture-notes').permission === 'ask';
-      }, 'the change is in effect at once');
+      }, 'the change is in effect at once', 30_000);
       assert.equal(readConfig(s).permissions['fixture-notes'].permission, 'auto', 'nothing written under a lock held by another process');
       assert.ok(existsSync(join(s.configDir, 'config.json.lock', 'pid.txt')), 'the holder still holds its lock');
 
