@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifact, VERSION, waitForHealth, listToolsOverHttp, listToolsOverStdio } from './support.mjs';
 import { freePort } from '../integration/support/server.mjs';
+import { until } from '../integration/support/until.mjs';
 
 const isRoot = process.getuid?.() === 0;
 const QEMU = '/usr/bin/qemu-aarch64-static';
@@ -103,9 +104,10 @@ for (const { platform, machine, qemu } of [
       try {
         const health = await waitForHealth(port, { what: `${platform} in its root` });
         assert.equal(health.version, VERSION);
-        // The extension came from share/ beside the binary into the config folder.
+        // The extension comes from share/ beside the binary into the config folder; the copy
+        // runs beside the server, so it may finish after /health first answers.
         const config = join(root, 'tmp/home/.opentabs');
-        assert.ok(existsSync(join(config, 'extension/manifest.json')), `no extension copied into ~/.opentabs:\n${output}`);
+        await until(() => existsSync(join(config, 'extension/manifest.json')), `the extension copied into ~/.opentabs (output:\n${output})`, 120_000);
         const secret = JSON.parse(readFileSync(join(config, 'extension/auth.json'), 'utf8')).secret;
         const tools = await listToolsOverHttp(port, secret);
         assert.ok(tools.some((t) => t.name === 'browser_list_tabs'), 'tools/list has no browser tools');
