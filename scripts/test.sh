@@ -9,8 +9,9 @@
 #   release scripts/release.sh, then every artifact tested where it is meant to run.
 # Usage: scripts/test.sh [extra ctest args for the GCC build]
 # OPENTABS_TEST_STAGES (default "gcc libcxx mingw release") picks the stages.  Each stage prints
-# its wall time.  The extra builds are -O1 without debug info: they exist to compile and
-# run the code with another compiler and library, not to be debugged.
+# its wall time.  The clang build is -O1 without debug info: it exists to compile and run the
+# code with another compiler and library, not to be debugged; the mingw build is the release's
+# Windows build (-O2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 stages="${OPENTABS_TEST_STAGES:-gcc libcxx mingw release}"
