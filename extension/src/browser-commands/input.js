@@ -102,14 +102,10 @@ const OWN_FRAME_WAIT_MS = 30;
 const MAX_ASKED_FRAMES = 40;
 const FRAME_BOUND_EVENTS = new Set(['mouseMoved', 'mouseWheel']);
 
-// A wheel's scroll is animated over the frames after it: a tab that draws none only scrolls
-// when asked for that many frames.
-const WHEEL_SCROLL_FRAMES = 2;
-
 // A capture of a page that has not drawn since it was hidden can wait long: each ask is
 // bounded and the next one tries again.
 const ASK_FRAME_MS = 500;
-const askFrame = (send) => {
+export const askFrame = (send) => {
   let timer;
   return Promise.race([
     send('Page.captureScreenshot', ONE_PIXEL).catch(() => {}),
@@ -175,9 +171,9 @@ export function pointer(send, modifiers = 0) {
       held = null;
       return mouse({ type: 'mouseReleased', x: at.x, y: at.y, button, buttons: 0, clickCount });
     },
+    // The scroll the wheel starts is animated afterwards: see wheelScrollSettled (interaction.js).
     async wheel(deltaX, deltaY) {
-      const { asked } = await mouse({ type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
-      if (asked) for (let i = 0; i < WHEEL_SCROLL_FRAMES; i++) await askFrame(send);
+      await mouse({ type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
     },
     get position() { return at; },
     // Whether the tab drew no frames of its own while this pointer worked (it is not shown).

@@ -10,7 +10,7 @@ import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
 import { verifiedDialog, openDialogOf, dialogClosed, describeDialog, dialogSummary, dialogAfterAnswer } from './dialogs.js';
 import {
-  keyDefinition, modifierMask, modifierFlags, buttonParam, viewportSize, requireInViewport, pointer, pressKeyEvents, typeKeys,
+  keyDefinition, modifierMask, modifierFlags, buttonParam, viewportSize, requireInViewport, pointer, askFrame, pressKeyEvents, typeKeys,
 } from './input.js';
 
 const MAX_SLOW_CHARS = 2_000;
@@ -163,6 +163,22 @@ function coordinate(params, name, { required = true } = {}) {
   return v;
 }
 
+// A wheel's scroll is animated over the frames after Chromium answers the wheel, and a tab
+// that is not shown draws them only when asked: ask for frames until a scroll that started
+// has ended, or none started within WHEEL_START_FRAMES, so the answer describes the page at
+// rest.  Bounded by WHEEL_SETTLE_FRAMES (each ask is bounded too).
+const WHEEL_START_FRAMES = 4;
+const WHEEL_SETTLE_FRAMES = 30;
+async function wheelScrollSettled(tabId, send) {
+  const state = (stop) => runPageOp(tabId, 'wheelScrollState', { stop }).catch(() => null);
+  for (let frame = 0; frame < WHEEL_SETTLE_FRAMES; frame++) {
+    const now = await state(false);
+    if (!now || (now.scrolled && !now.scrolling) || (!now.scrolled && frame >= WHEEL_START_FRAMES)) break;
+    await askFrame(send);
+  }
+  await state(true);
+}
+
 async function mouse(params) {
   const tabId = requireTabId(params);
   const action = str(params, 'action', { max: 10 });
@@ -191,7 +207,9 @@ async function mouse(params) {
     try {
       await p.move(x, y);
       if (action === 'wheel') {
+        const watching = await runPageOp(tabId, 'watchWheelScroll').catch(() => false);
         await p.wheel(deltaX, deltaY);
+        if (watching) await wheelScrollSettled(tabId, send);
         // Chromium keeps a dispatched wheel's scroll gesture open and plays the wheel again on
         // the next mouse event (a later click's press would land after a second scroll):
         // a move where the wheel turned closes the gesture here.

@@ -27,7 +27,38 @@
     return { scrollTop: scroller.scrollTop, scrollLeft: scroller.scrollLeft, scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight };
   }
 
+  // A wheel turn scrolls smoothly over the frames after Chromium answers it.  The extension
+  // calls watchWheelScroll() before it sends the wheel, then reads wheelScrollState() between
+  // the frames it asks for until a scroll that started has ended (scrollend) or none started.
+  let wheelWatch = null;
+
+  function stopWheelWatch() {
+    if (!wheelWatch) return;
+    window.removeEventListener('scroll', wheelWatch.onScroll, true);
+    window.removeEventListener('scrollend', wheelWatch.onEnd, true);
+    wheelWatch = null;
+  }
+
   const ops = {
+    watchWheelScroll() {
+      stopWheelWatch();
+      const watch = { scrolling: false, scrolled: false };
+      watch.onScroll = () => { watch.scrolling = true; watch.scrolled = true; };
+      watch.onEnd = () => { watch.scrolling = false; };
+      window.addEventListener('scroll', watch.onScroll, true);
+      window.addEventListener('scrollend', watch.onEnd, true);
+      wheelWatch = watch;
+      return true;
+    },
+
+    // Whether anything scrolled since the watch began and whether it is still scrolling;
+    // `stop` ends the watch.
+    wheelScrollState(a) {
+      const state = { scrolled: Boolean(wheelWatch?.scrolled), scrolling: Boolean(wheelWatch?.scrolling) };
+      if (a.stop) stopWheelWatch();
+      return state;
+    },
+
     // Where a pointer action on the element lands, once any scroll under way has settled.
     async locate(a) {
       const el = resolve(a);
