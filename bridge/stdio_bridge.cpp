@@ -482,6 +482,12 @@ awaitable<void> relay::relay_message(client_message msg) {
       co_return;
     }
   const bool is_initialize = msg.kind == message_kind::request && msg.method == "initialize";
+  // The client's initialize was answered here, but no server took it (none came up in time):
+  // open the server session before the first message that needs one, as after a restart.
+  if (!is_initialize && state_.session_id().empty() && state_.can_reinitialize()) {
+    const bool opened = co_await reinitialize(state_.generation());
+    if (opened && msg.kind == message_kind::notification && msg.method == "notifications/initialized") co_return;
+  }
   const std::string body = std::move(msg.text);
   // Loops leave with break, never co_return (GCC 12 mis-compiles some co_returns and
   // negated co_awaits inside coroutine loops); `finished` says whether an answer was given.

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { OPENTABS_BIN, freePort } from './support/server.mjs';
 import { cliEnv, runBinary } from './support/cli.mjs';
+import { until } from './support/until.mjs';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -40,6 +41,28 @@ async function heldPort(port) {
   };
 }
 
+// Reads the bridge's stdout lines as JSON-RPC answers by id; send() writes one message.
+function lineClient(bridge) {
+  const answers = new Map();
+  const waiting = new Map();
+  createInterface({ input: bridge.stdout }).on('line', (line) => {
+    const msg = JSON.parse(line);
+    if (waiting.has(msg.id)) waiting.get(msg.id)(msg);
+    else answers.set(msg.id, msg);
+  });
+  return {
+    answerTo: (id) => (answers.has(id) ? Promise.resolve(answers.get(id)) : new Promise((r) => waiting.set(id, r))),
+    send: (msg) => bridge.stdin.write(JSON.stringify(msg) + '\n'),
+  };
+}
+
+const INITIALIZE_2025 = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'first-answers', version: '1.0.0' } },
+};
+
 describe('stdio bridge: first answers without the server', () => {
   test('server/discover and initialize are answered while the server probe is still unanswered', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentabs-first-'));
@@ -49,15 +72,7 @@ describe('stdio bridge: first answers without the server', () => {
       env: cliEnv({ OPENTABS_CONFIG_DIR: dir }),
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    const answers = new Map();
-    const waiting = new Map();
-    createInterface({ input: bridge.stdout }).on('line', (line) => {
-      const msg = JSON.parse(line);
-      if (waiting.has(msg.id)) waiting.get(msg.id)(msg);
-      else answers.set(msg.id, msg);
-    });
-    const answerTo = (id) => (answers.has(id) ? Promise.resolve(answers.get(id)) : new Promise((r) => waiting.set(id, r)));
-    const send = (msg) => bridge.stdin.write(JSON.stringify(msg) + '\n');
+    const { answerTo, send } = lineClient(bridge);
     try {
       await held.firstConnection; // the bridge is probing the port: its server start is pending
       send({ jsonrpc: '2.0', id: 'probe', method: 'server/discover', params: { _meta: META } });
@@ -66,12 +81,7 @@ describe('stdio bridge: first answers without the server', () => {
       assert.ok(discovered.result.supportedVersions.includes('2026-07-28'));
       assert.equal(discovered.result._meta?.['io.modelcontextprotocol/serverInfo']?.name ?? discovered.result.serverInfo?.name, 'opentabs');
 
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'first-answers', version: '1.0.0' } },
-      });
+      send(INITIALIZE_2025);
       const initialized = await answerTo(1);
       assert.equal(initialized.result.protocolVersion, '2025-11-25');
       assert.equal(initialized.result.serverInfo.name, 'opentabs');
@@ -87,6 +97,40 @@ describe('stdio bridge: first answers without the server', () => {
       const listed = await listedAt;
       assert.ok(listed.released, 'tools/list was answered while the server probe was pending');
       assert.ok(Array.isArray(listed.msg.result?.tools), JSON.stringify(listed.msg).slice(0, 300));
+    } finally {
+      bridge.stdin.end();
+      await new Promise((resolve) => bridge.on('exit', resolve));
+      await held.release().catch(() => {});
+      await runBinary(OPENTABS_BIN, ['stop'], cliEnv({ OPENTABS_CONFIG_DIR: dir }));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a 2025 client answered before any server came up gets a session once one does', { timeout: 90_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opentabs-late-'));
+    const port = await freePort();
+    // A listener that never answers holds the port, so the initialize the bridge answered
+    // itself reaches no server (the knob shortens its wait); a server comes up afterwards.
+    const held = await heldPort(port);
+    const bridge = spawn(OPENTABS_BIN, ['start', '--stdio', '--port', String(port)], {
+      env: cliEnv({ OPENTABS_CONFIG_DIR: dir, OPENTABS_BRIDGE_START_TIMEOUT_MS: '1' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const { answerTo, send } = lineClient(bridge);
+    let bridgeLog = '';
+    bridge.stderr.on('data', (chunk) => { bridgeLog += chunk; });
+    try {
+      send(INITIALIZE_2025);
+      assert.equal((await answerTo(1)).result.protocolVersion, '2025-11-25');
+      await until(() => bridgeLog.includes('message initialize not delivered'), 'the bridge to give up relaying initialize', 60_000);
+      await held.release();
+      const started = await runBinary(OPENTABS_BIN, ['start', '--background', '--port', String(port)], cliEnv({ OPENTABS_CONFIG_DIR: dir }));
+      assert.equal(started.code, 0, started.stderr);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+      const listed = await answerTo(2);
+      assert.ok(Array.isArray(listed.result?.tools), JSON.stringify(listed).slice(0, 300));
+      assert.ok(listed.result.tools.some((t) => t.name === 'browser_list_tabs'));
     } finally {
       bridge.stdin.end();
       await new Promise((resolve) => bridge.on('exit', resolve));
