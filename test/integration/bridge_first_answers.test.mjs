@@ -56,6 +56,15 @@ function lineClient(bridge) {
   };
 }
 
+// Ends the bridge, frees the port, stops the server the test's config dir started, removes it.
+async function finish(bridge, held, dir) {
+  bridge.stdin.end();
+  await new Promise((resolve) => bridge.on('exit', resolve));
+  await held.release().catch(() => {});
+  await runBinary(OPENTABS_BIN, ['stop'], cliEnv({ OPENTABS_CONFIG_DIR: dir }));
+  rmSync(dir, { recursive: true, force: true });
+}
+
 const INITIALIZE_2025 = {
   jsonrpc: '2.0',
   id: 1,
@@ -98,11 +107,7 @@ describe('stdio bridge: first answers without the server', () => {
       assert.ok(listed.released, 'tools/list was answered while the server probe was pending');
       assert.ok(Array.isArray(listed.msg.result?.tools), JSON.stringify(listed.msg).slice(0, 300));
     } finally {
-      bridge.stdin.end();
-      await new Promise((resolve) => bridge.on('exit', resolve));
-      await held.release().catch(() => {});
-      await runBinary(OPENTABS_BIN, ['stop'], cliEnv({ OPENTABS_CONFIG_DIR: dir }));
-      rmSync(dir, { recursive: true, force: true });
+      await finish(bridge, held, dir);
     }
   });
 
@@ -132,11 +137,7 @@ describe('stdio bridge: first answers without the server', () => {
       assert.ok(Array.isArray(listed.result?.tools), JSON.stringify(listed).slice(0, 300));
       assert.ok(listed.result.tools.some((t) => t.name === 'browser_list_tabs'));
     } finally {
-      bridge.stdin.end();
-      await new Promise((resolve) => bridge.on('exit', resolve));
-      await held.release().catch(() => {});
-      await runBinary(OPENTABS_BIN, ['stop'], cliEnv({ OPENTABS_CONFIG_DIR: dir }));
-      rmSync(dir, { recursive: true, force: true });
+      await finish(bridge, held, dir);
     }
   });
 });
