@@ -30,13 +30,19 @@ export const commands = {
     const client = str(params, 'clientGroup', { required: false, max: 64 });
     // An MCP client's tab goes into its tab group, in the person's window or the client's own
     // (client-tabs.js); the tab is open either way, a window that cannot hold groups says why.
-    const { tab, group } = client ? await openForClient(url, active, client) : { tab: await chrome.tabs.create({ url, active }) };
+    // A tab the answer waits for opens at about:blank and is sent to its page once the debugger
+    // watches it, so a dialog the page opens while loading can be answered (actions.js).
+    const first = waitUntil === 'none' ? url : 'about:blank';
+    const { tab, group } = client ? await openForClient(first, active, client) : { tab: await chrome.tabs.create({ url: first, active }) };
     markDriven(tab.id);
-    const opened = { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
+    const opened = { id: tab.id, title: tab.title ?? '', url: waitUntil === 'none' ? tab.url || tab.pendingUrl || url : url, windowId: tab.windowId, active: tab.active };
     if (group) opened.group = group;
     if (waitUntil === 'none') return opened;
-    const loaded = navResult(await navigateAndWait(tab.id, async () => {}, waitUntil));
-    return { ...opened, title: loaded.title, url: loaded.url, status: loaded.status, waitedFor: loaded.waitedFor, ...(loaded.timedOut ? { timedOut: true, note: loaded.note } : {}) };
+    const loaded = navResult(await navigateAndWait(tab.id, () => chrome.tabs.update(tab.id, { url }), waitUntil, { fresh: true }));
+    return {
+      ...opened, title: loaded.title, url: loaded.url, status: loaded.status, waitedFor: loaded.waitedFor,
+      ...(loaded.timedOut ? { timedOut: true, note: loaded.note } : {}), ...(loaded.dialog ? { dialog: loaded.dialog } : {}),
+    };
   },
 
   'browser.focusTab': async (params) => {
