@@ -180,3 +180,15 @@ export async function clientEnded(params) {
 export const commands = {
   'browser.clientEnded': clientEnded,
 };
+
+// A group the person closed or dissolved is forgotten, so the record stays as small as the
+// groups that exist.  Only in the service worker (the e2e harness page imports this module too).
+const inServiceWorker = typeof ServiceWorkerGlobalScope !== 'undefined' && globalThis instanceof ServiceWorkerGlobalScope;
+if (inServiceWorker) {
+  chrome.tabGroups.onRemoved.addListener(async (group) => {
+    const s = await loadState();
+    if (!(group.id in s.groups)) return;
+    delete s.groups[group.id];
+    await saveState();
+  });
+}
