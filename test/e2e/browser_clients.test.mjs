@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { callTool, connectMcp, readSecret, resultText, waitFor } from './support/harness.mjs';
+import { EXTENSION_ID, callTool, connectMcp, readSecret, resultText, waitFor } from './support/harness.mjs';
 import { startMcpStack, json } from './support/mcp_stack.mjs';
 
 let stack;
@@ -109,6 +109,36 @@ describe('two clients at once', () => {
     } finally {
       await one.close().catch(() => {});
       await two.close().catch(() => {});
+    }
+  });
+
+  it('follows the side panel\'s Agents\' tabs card: a window of the client\'s own, and its tabs closed when it ends', { timeout: 60_000 }, async () => {
+    const { site, browser } = stack;
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`);
+    const front = await panel.evaluate(async () => (await chrome.tabs.getCurrent()));
+    const saved = () => panel.evaluate(async () => (await chrome.storage.local.get('agentTabs')).agentTabs);
+    assert.equal(await panel.inputValue('[data-testid="agent-tabs-place"]'), 'group');
+    assert.equal(await panel.inputValue('[data-testid="agent-tabs-end"]'), 'ungroup');
+    await panel.selectOption('[data-testid="agent-tabs-place"]', 'window');
+    await panel.selectOption('[data-testid="agent-tabs-end"]', 'close');
+    await waitFor(async () => (await saved())?.onEnd === 'close', 'the setting to be saved');
+    assert.deepEqual(await saved(), { place: 'window', onEnd: 'close' });
+    const agent = await connectMcp(stack.server.port, readSecret(stack.configDir), { name: 'Windowed' });
+    try {
+      const r = await callTool(agent, 'browser_open_tab', { url: `${site.url}/interact.html` });
+      assert.ok(!r.isError, resultText(r));
+      const tab = json(r);
+      assert.equal(tab.group.window, 'own');
+      assert.notEqual(tab.windowId, front.windowId);
+      const now = json(await stack.tool('browser_list_tabs')).find((t) => t.active && t.windowId === front.windowId);
+      assert.equal(now.id, front.id, 'the person\'s window keeps its front tab');
+      await agent.end();
+      await waitFor(async () => !json(await stack.tool('browser_list_tabs')).some((t) => t.id === tab.id), 'the ended client\'s tab to close');
+    } finally {
+      await agent.close().catch(() => {});
+      await panel.evaluate(() => chrome.storage.local.remove('agentTabs'));
+      await panel.close();
     }
   });
 });
