@@ -413,11 +413,23 @@ async function applyTheme() {
   document.documentElement.dataset.theme = theme === 'dark' || theme === 'light' ? theme : prefersDark ? 'dark' : 'light';
 }
 
+// Where agents' tabs open and what happens to them when the agent ends (browser-commands/client-tabs.js reads it).
+async function showAgentTabSettings() {
+  const saved = (await chrome.storage.local.get('agentTabs')).agentTabs ?? {};
+  $('agent-tabs-place').value = saved.place === 'window' ? 'window' : 'group';
+  $('agent-tabs-end').value = ['keep', 'close'].includes(saved.onEnd) ? saved.onEnd : 'ungroup';
+}
+const saveAgentTabSettings = () => chrome.storage.local.set({ agentTabs: { place: $('agent-tabs-place').value, onEnd: $('agent-tabs-end').value } })
+  .then(() => toast('Saved')).catch(() => {});
+$('agent-tabs-place').addEventListener('change', saveAgentTabSettings);
+$('agent-tabs-end').addEventListener('change', saveAgentTabSettings);
+
 async function load() {
   const saved = await chrome.storage.session.get(SESSION_KEYS);
   state = { ...state, ...saved };
   const { serverPort, expandedPlugins } = await chrome.storage.local.get(['serverPort', 'expandedPlugins']);
   if (serverPort) $('port').value = serverPort;
+  await showAgentTabSettings();
   if (Array.isArray(expandedPlugins)) for (const name of expandedPlugins) if (typeof name === 'string') expanded.add(name);
   await applyTheme();
   render();

@@ -22,6 +22,10 @@ net::awaitable<tools::call_result> browser_backend::dispatch(admitted_call& call
     co_return tools::call_result::text(
         json::dump(list_plugin_tabs(catalog_.plugins, hub_, p ? std::string(*p) : std::string())));
   }
+  // Ours (the OpenTabs wire has none): the caller's name, so the extension puts a tab it opens
+  // into the caller's tab group and refuses to act on a tab in another client's group.
+  if (!call.options.client.empty())
+    call.args["clientGroup"] = json::str(std::string_view(call.options.client).substr(0, client_tabs::max_name));
   if (auto served = co_await handler_.call(tool, call.args, call.options)) {
     if (served->is_error && !call.audit.error) call.audit.error = audit::make_audit_error(audit::audit_code::unknown, "");
     co_return std::move(*served);
@@ -91,9 +95,6 @@ net::awaitable<tools::call_result> browser_backend::ask_one(admitted_call& call)
     ro.on_progress = [cb](double p, std::optional<double> t, const std::string& m) { cb({p, t, m}); };
   }
   ro.cancel = call.options.cancel;
-  // Ours (the OpenTabs wire has none): the tab joins the tab group named after the client.
-  if (call.tool.name == "browser_open_tab" && !call.options.client.empty())
-    call.args["clientGroup"] = json::str(std::string_view(call.options.client).substr(0, client_tabs::max_name));
   auto reply = co_await hub_.request(call.tool.method, std::move(call.args), std::move(ro));
   if (reply.ok()) {
     note_holder(call, tab, reply.result);
@@ -103,13 +104,23 @@ net::awaitable<tools::call_result> browser_backend::ask_one(admitted_call& call)
   co_return browser_failure(reply);
 }
 
+void browser_backend::client_ended(std::string_view client) {
+  holders_.ended(client);
+  hub_.broadcast(json::object{{"jsonrpc", "2.0"},
+                              {"method", "browser.clientEnded"},
+                              {"params", json::object{{"clientGroup", json::str(client.substr(0, client_tabs::max_name))}}}});
+}
+
+// A client holds the tabs it opened (they are in its tab group) until they are closed or it
+// ends; acting on a tab does not take it (the extension refuses actions on another client's
+// tab, and reading one takes nothing).
 void browser_backend::note_holder(const admitted_call& call, std::optional<std::int64_t> tab, const json::value& result) {
   if (call.tool.name == "browser_open_tab") {
-    if (const auto* o = result.if_object()) tab = json::get_int(*o, "id");
+    if (const auto* o = result.if_object())
+      if (auto opened = json::get_int(*o, "id")) holders_.touched(call.options.client, *opened);
+  } else if (tab && call.tool.name == "browser_close_tab") {
+    holders_.closed(*tab);
   }
-  if (!tab) return;
-  if (call.tool.name == "browser_close_tab") holders_.closed(*tab);
-  else holders_.touched(call.options.client, *tab);
 }
 
 }  // namespace opentabs::app

@@ -32,13 +32,16 @@ class browser_backend final : public tool_backend {
 
   bool needs_extension() const override { return true; }
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
+  // Forgets the client's tabs and tells every extension (browser.clientEnded, ours), which
+  // keeps, ungroups or closes the client's tab group as the person chose.
+  void client_ended(std::string_view client) override;
 
  private:
   // One connection (the tab's owner, the named connectionId, or the hub's choice).
   net::awaitable<tools::call_result> ask_one(admitted_call& call);
   // Every connection at once; one failing profile is reported, not dropped.
   net::awaitable<tools::call_result> ask_every(admitted_call& call);
-  // Who holds the tab the answered call opened, used or closed.
+  // Who holds the tab the answered call opened or closed.
   void note_holder(const admitted_call& call, std::optional<std::int64_t> tab, const json::value& result);
 
   const plugin_catalog& catalog_;

@@ -476,7 +476,7 @@ net::awaitable<std::optional<tools::call_result>> browser_tools::call(const tool
   co_return std::nullopt;
 }
 
-net::awaitable<ext_reply> browser_tools::run_exec_file(std::int64_t tab_id, std::string_view code) {
+net::awaitable<ext_reply> browser_tools::run_exec_file(std::int64_t tab_id, std::string_view code, const json::value* client) {
   const std::string key = uuid_v4();
   const std::string file = std::string("__exec-") + key + ".js";
   const fs::path path = adapters_dir_ / file;
@@ -489,6 +489,7 @@ net::awaitable<ext_reply> browser_tools::run_exec_file(std::int64_t tab_id, std:
     co_return failed;
   }
   json::object params_1{{"tabId", tab_id}, {"execFile", json::str(file)}};
+  if (client) params_1["clientGroup"] = *client;
   auto reply = co_await ask(method_browser_executeScript, std::move(params_1));
   fs::remove(path, ec);  // the file is single-use whatever happened
   co_return reply;
@@ -498,7 +499,7 @@ net::awaitable<tools::call_result> browser_tools::execute_script(const json::obj
   const auto tab = json::get_int(args, "tabId");
   const auto* code = json::get_string(args, "code");
   if (!tab || !code) co_return tools::call_result::text("Browser tool error: tabId and code are required", true, errc::tool_failed);
-  auto reply = co_await run_exec_file(*tab, *code);
+  auto reply = co_await run_exec_file(*tab, *code, json::find(args, "clientGroup"));
   if (!reply.ok()) co_return browser_failure(reply);
   co_return browser_success("browser_execute_script", reply.result);
 }
@@ -513,7 +514,7 @@ net::awaitable<tools::call_result> browser_tools::screenshot(const json::object&
     if (auto where = policy.resolve(*fp); !where) co_return tools::call_result::text("Browser tool error: " + where.err().message, true, errc::tool_failed);
   }
   json::object params_2{{"tabId", *tab}};
-  for (const char* key : {"selector", "ref", "fullPage", "format", "quality"})
+  for (const char* key : {"selector", "ref", "fullPage", "format", "quality", "clientGroup"})
     if (const auto* v = json::find(args, key)) params_2[key] = *v;
   auto reply = co_await ask(method_browser_screenshotTab, std::move(params_2));
   if (!reply.ok()) co_return browser_failure(reply);

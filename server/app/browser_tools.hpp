@@ -39,7 +39,8 @@ class browser_tools final : public browser_tool_handler {
  private:
   net::awaitable<ext_reply> ask(const std::string& method, json::object params);
   net::awaitable<tools::call_result> execute_script(const json::object& args);
-  net::awaitable<ext_reply> run_exec_file(std::int64_t tab_id, std::string_view code);
+  // `client`: the caller's clientGroup (null: none), so the extension can refuse another client's tab.
+  net::awaitable<ext_reply> run_exec_file(std::int64_t tab_id, std::string_view code, const json::value* client = nullptr);
   net::awaitable<tools::call_result> screenshot(const json::object& args);
   net::awaitable<tools::call_result> export_har(const json::object& args);
   // browser_upload_file's paths, a drop's files: forwarded to `method` once each passed the read policy.

@@ -23,6 +23,12 @@ void client_tabs::closed(std::int64_t tab_id) {
   std::erase_if(tabs_, [&](const held& h) { return h.tab_id == tab_id; });
 }
 
+void client_tabs::ended(std::string_view client) {
+  const auto name = client.substr(0, max_name);
+  std::erase_if(tabs_, [&](const held& h) { return h.client == name; });
+  std::erase_if(names_, [&](const std::string& n) { return n == name; });
+}
+
 json::array client_tabs::to_json() const {
   json::array out;
   for (const auto& name : names_) {

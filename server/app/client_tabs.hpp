@@ -1,6 +1,7 @@
 // Which MCP client holds which browser tabs, for /health: a tab belongs to the client (by its
-// clientInfo name) that last opened it or acted on it with a browser tool, so when two clients
-// ask for the same tab the later one holds it.  Bounded: at most max_clients names, the
+// clientInfo name) that opened it — the tab is in that client's tab group, and the extension
+// refuses other clients' actions on it — until it is closed or the client's last session ends.
+// Bounded: at most max_clients names, the
 // longest-unheard dropped first, and max_tabs tabs in all, the longest-untouched dropped first.
 #pragma once
 
@@ -20,10 +21,13 @@ class client_tabs {
   static constexpr std::size_t max_tabs = 1000;
   static constexpr std::size_t max_name = 64;
 
-  // `client` acted on `tab_id` (an empty name, a client without clientInfo, is not tracked).
+  // `client` holds `tab_id` now, whoever held it before (an empty name, a client without
+  // clientInfo, is not tracked).
   void touched(std::string_view client, std::int64_t tab_id);
   // The tab was closed through a tool: nobody holds it any more.
   void closed(std::int64_t tab_id);
+  // The client's last session ended: it holds nothing any more and is not listed.
+  void ended(std::string_view client);
 
   // [{"client": name, "tabs": [ids, longest-untouched first]}], the client heard from last
   // last.

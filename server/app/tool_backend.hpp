@@ -63,6 +63,8 @@ class tool_backend {
                                  const json::object& args) const;
 
   virtual net::awaitable<tools::call_result> dispatch(admitted_call& call) = 0;
+  // The last session of MCP client `client` ended (tools::tool_service::client_ended).
+  virtual void client_ended(std::string_view /*client*/) {}
 };
 
 // One backend per tool kind; they outlive the pipeline.

@@ -124,6 +124,8 @@ std::vector<tools::listed_tool> tool_pipeline::list_tools() const {
   return out;
 }
 
+void tool_pipeline::client_ended(std::string_view client) { backends_.browser.client_ended(client); }
+
 net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, json::object args,
                                                             tools::call_options options) {
   test_fault::throw_if_armed("pipeline-throw", name);

@@ -36,6 +36,7 @@ class tool_pipeline final : public tools::tool_service {
   std::vector<tools::listed_tool> list_tools() const override;
   net::awaitable<tools::call_result> call_tool(std::string name, json::object arguments,
                                                tools::call_options options) override;
+  void client_ended(std::string_view client) override;
 
   tools::permission effective_permission(const tools::tool_def& t) const;
 

@@ -95,7 +95,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor e, tools::tool_service& s, tools::server_events& ev, endpoint_options o)
       : exec(std::move(e)), service(s), events(ev), options(std::move(o)),
         sessions(exec, options.tasks, options.session_idle_expiry, options.max_new_sessions_per_minute,
-                 options.gateway ? "mcp gateway" : "mcp"),
+                 options.gateway ? "mcp gateway" : "mcp", &s),
         table(sessions.table()), catalog(s),
         methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })),
         task_records(options.tasks_kept) {}

@@ -17,8 +17,8 @@ std::string short_id(std::string_view id) { return std::string(id.substr(0, 8));
 }  // namespace
 
 session_registry::session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
-                                   int max_new_per_minute, std::string name)
-    : ex_(std::move(ex)), tasks_(tasks), table_(idle_expiry, max_new_per_minute), name_(std::move(name)) {}
+                                   int max_new_per_minute, std::string name, tools::tool_service* service)
+    : ex_(std::move(ex)), tasks_(tasks), table_(idle_expiry, max_new_per_minute), name_(std::move(name)), service_(service) {}
 
 std::shared_ptr<live_session> session_registry::find(std::string_view id) {
   auto it = sessions_.find(id);
@@ -47,11 +47,17 @@ void session_registry::end(std::shared_ptr<live_session> s, std::string_view why
   table_.remove(s->id);
   sessions_.erase(s->id);
   log::info(name_ + " session " + short_id(s->id) + " ended (" + std::string(why) + ")");
+  const std::string& client = s->rec->client_name;
+  if (!service_ || ending_all_ || client.empty()) return;
+  for (const auto& [id, other] : sessions_)
+    if (other->rec->client_name == client) return;  // another session of the same client goes on
+  service_->client_ended(client);
 }
 
 void session_registry::end_all(std::string_view why) {
   std::vector<std::shared_ptr<live_session>> all;
   for (auto& [id, s] : sessions_) all.push_back(s);
+  ending_all_ = true;
   for (auto& s : all) end(s, why);
 }
 

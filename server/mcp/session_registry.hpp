@@ -18,6 +18,7 @@
 #include "net/asio.hpp"
 #include "net/task_group.hpp"
 #include "tools/events.hpp"
+#include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
 
@@ -25,8 +26,9 @@ class session_registry {
  public:
   // `name` ("mcp", "mcp gateway") prefixes log lines.
   // `tasks` (may be null) is the group the sessions' coroutines run in.
+  // `service` (may be null) learns when the last session of a named client ends.
   session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
-                   int max_new_per_minute, std::string name);
+                   int max_new_per_minute, std::string name, tools::tool_service* service = nullptr);
 
   session_table& table() { return table_; }
   std::size_t size() const { return table_.size(); }
@@ -36,7 +38,11 @@ class session_registry {
   // A new session and its coroutine, which holds `owner` (what keeps this registry alive)
   // until the session ends.  The caller has taken a slot with table().admit_new_session().
   std::shared_ptr<live_session> start(std::string protocol_version, std::shared_ptr<void> owner);
+  // Ends one session; when it was the last of its client (clientInfo.name), the service's
+  // client_ended is told.
   void end(std::shared_ptr<live_session> s, std::string_view why);
+  // Server shutdown: every session ends and no client_ended is told (the browser keeps the
+  // clients' tabs as they are).
   void end_all(std::string_view why);
 
   // notifications/tools/list_changed to every session (kept for its standalone stream when
@@ -52,6 +58,8 @@ class session_registry {
   net::task_group* tasks_;
   session_table table_;
   std::string name_;
+  tools::tool_service* service_;
+  bool ending_all_ = false;
   string_map<std::shared_ptr<live_session>> sessions_;
 };
 

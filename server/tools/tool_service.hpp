@@ -130,6 +130,9 @@ class tool_service {
   // come back as is_error results).
   virtual asio::awaitable<call_result> call_tool(std::string name, json::object arguments, call_options options) = 0;
   virtual call_traits traits_of(std::string_view /*tool*/) const { return {}; }
+  // The last session of MCP client `client` (its clientInfo.name) ended: deleted, idle-expired
+  // or its stdio bridge gone.  Not called at server shutdown.
+  virtual void client_ended(std::string_view /*client*/) {}
 };
 
 }  // namespace opentabs::tools

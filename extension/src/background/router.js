@@ -20,6 +20,7 @@ import { syncPreScripts, unregisterPreScript } from './pre-scripts.js';
 import * as tabState from './tab-state.js';
 import { dispatchTool } from './tool-dispatch.js';
 import { browserCommands } from '../browser-commands/index.js';
+import { checkTabHolder, clientEnded } from '../browser-commands/client-tabs.js';
 
 const limiter = new RateLimiter();
 let pluginQueue = Promise.resolve(); // sync.full / plugin.update / plugin.uninstall run in order
@@ -120,6 +121,7 @@ async function handleRequest(method, params) {
     default: {
       const handler = browserCommands.get(method);
       if (!handler) throw new ProtocolError(ERR_METHOD_NOT_FOUND, `Method not found: ${method}`);
+      await checkTabHolder(method, params ?? {});
       return handler(params ?? {}, commandContext);
     }
   }
@@ -135,6 +137,7 @@ async function handleNotification(method, params) {
     case 'confirmation.request': return onConfirmationRequest(params);
     case 'confirmation.settled': return onConfirmationSettled(params);
     case 'extension.reload': return scheduleReload();
+    case 'browser.clientEnded': return clientEnded(params ?? {});
     default: return undefined; // other notifications carry nothing for the extension
   }
 }

@@ -15,6 +15,7 @@ import { int, str, tabId as requireTabId, target, invalid, httpUrl, bool } from 
 import { runPageOp } from './page-agent.js';
 import { withDebugger, onEvent } from './debugger.js';
 import { pointer } from './input.js';
+import { openDialogOf, dialogSummary, watchNavigation } from './dialogs.js';
 
 // Below the 30 s dispatch timeout, with room for the reply.
 export const NAV_WAIT_MS = 20_000;
@@ -36,25 +37,35 @@ function readyState() { return document.readyState; }
 // Starts a navigation with `start()` and waits as `waitUntil` says: 'load' until the tab's
 // status is complete again after it was loading, 'domcontentloaded' until the new document
 // is interactive.  A navigation that never starts loading (a same-document history step)
-// counts as done once the tab is complete for SAME_DOCUMENT_GRACE_MS.
-export async function navigateAndWait(tabId, start, waitUntil) {
+// counts as done once the tab is complete for SAME_DOCUMENT_GRACE_MS.  A dialog that holds
+// the navigation (the old page's beforeunload; an alert the new page opens while loading)
+// ends the wait, named in the answer.  `fresh`: a tab the agent just opened (at about:blank;
+// `start` sends it to its page), watched for every dialog type (dialogs.js watchNavigation).
+export async function navigateAndWait(tabId, start, waitUntil, { fresh = false } = {}) {
   let sawLoading = false;
   let sawComplete = false;
-  const listener = (id, change) => {
-    if (id !== tabId) return;
+  // A fresh tab's about:blank loads and completes too: not the page asked for.
+  const blank = (tab) => fresh && (tab?.url ?? '') === 'about:blank' && !tab?.pendingUrl;
+  const listener = (id, change, tab) => {
+    if (id !== tabId || blank(tab)) return;
     if (change.status === 'loading') sawLoading = true;
     if (change.status === 'complete' && sawLoading) sawComplete = true;
   };
   chrome.tabs.onUpdated.addListener(listener);
   const begun = Date.now();
+  const unwatch = waitUntil === 'none' ? () => {} : await watchNavigation(tabId, { everyType: fresh });
   try {
     await start();
     if (waitUntil === 'none') return { waitedFor: 'none', tab: await chrome.tabs.get(tabId) };
     for (;;) {
       const tab = await chrome.tabs.get(tabId);
-      if (tab.status === 'loading') sawLoading = true;
+      if (tab.status === 'loading' && !blank(tab)) sawLoading = true;
       if (sawComplete || (sawLoading && tab.status === 'complete')) return { waitedFor: waitUntil, tab, moved: true };
-      if (!sawLoading && tab.status === 'complete' && Date.now() - begun > SAME_DOCUMENT_GRACE_MS) return { waitedFor: waitUntil, tab, moved: false };
+      // A dialog the new page opened while loading holds the load until it is answered: say so
+      // now rather than at the deadline.
+      const dialog = openDialogOf(tabId);
+      if (dialog && dialog.openedAt >= begun) return { waitedFor: waitUntil, tab, moved: sawLoading, dialog };
+      if (!sawLoading && tab.status === 'complete' && !blank(tab) && Date.now() - begun > SAME_DOCUMENT_GRACE_MS) return { waitedFor: waitUntil, tab, moved: false };
       if (waitUntil === 'domcontentloaded' && sawLoading && !tab.pendingUrl) {
         // The old document stays 'complete' until the new one commits; the new one is
         // 'interactive' from DOMContentLoaded until load.
@@ -67,11 +78,15 @@ export async function navigateAndWait(tabId, start, waitUntil) {
     }
   } finally {
     chrome.tabs.onUpdated.removeListener(listener);
+    unwatch();
   }
 }
 
-export function navResult({ waitedFor, tab, timedOut }) {
+export function navResult({ waitedFor, tab, timedOut, dialog }) {
   const out = { id: tab.id, title: tab.title ?? '', url: tab.pendingUrl || tab.url || '', windowId: tab.windowId, status: tab.status, waitedFor };
+  if (dialog) {
+    out.dialog = { ...dialogSummary(dialog), note: 'The page opened a JavaScript dialog while loading and waits for it; answer it with browser_handle_dialog' };
+  }
   if (timedOut) {
     out.timedOut = true;
     out.note = `The page was still loading after ${NAV_WAIT_MS / 1000} s; it may still be usable (browser_snapshot), or wait longer with browser_wait_for_text`;

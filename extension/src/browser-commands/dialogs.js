@@ -47,6 +47,7 @@ export function dialogClosed(tabId, which = null) {
 }
 
 export function describeDialog(d) {
+  if (d.type === 'beforeunload') return 'beforeunload dialog (leave the page? accept leaves, dismiss stays)';
   const text = d.message.length > 200 ? `${d.message.slice(0, 199)}…` : d.message;
   return `${d.type}() dialog ${JSON.stringify(text)}`;
 }
@@ -114,6 +115,40 @@ function recordOpening(tabId, sender, msg) {
   for (const resolve of waiters.get(tabId) ?? []) resolve(d);
   waiters.delete(tabId);
   return d;
+}
+
+// A navigation an agent starts may meet the page's beforeunload dialog, which no page script
+// reports (dialog-hook.js wraps alert, confirm and prompt only) and which CDP answers only if
+// it saw it open: while the navigation starts the tab is watched with the Page domain, and
+// such a dialog is recorded like the others and the tab kept attached until it is answered.
+// With `everyType` (a tab the agent just opened, whose page may open a dialog while it loads,
+// before the page's relay learns that an agent drives the tab) any dialog CDP sees open keeps
+// the tab attached until it is answered, so browser_handle_dialog can answer it.
+// Returns what stops the watch.  A tab another debugger holds is navigated unwatched.
+export async function watchNavigation(tabId, { everyType = false } = {}) {
+  let stop = () => {};
+  try {
+    await hold(tabId, 'navigation');
+    stop = onEvent(tabId, (method, params) => {
+      if (method !== 'Page.javascriptDialogOpening') return;
+      if (params?.type !== 'beforeunload') {
+        // Reported by the page's relay too, which records it; the tab stays attached until CDP
+        // sees the dialog close.
+        if (!everyType) return;
+        hold(tabId, 'dialog').catch(() => {});
+        const stopClosed = onEvent(tabId, (m) => { if (m === 'Page.javascriptDialogClosed') { stopClosed(); release(tabId, 'dialog'); } });
+        return;
+      }
+      const d = recordOpening(tabId, { url: params.url, frameId: 0 }, { dialogType: 'beforeunload', message: params.message ?? '' });
+      d.watched = true;
+      const stopEvents = onEvent(tabId, (m) => { if (m === 'Page.javascriptDialogClosed' && openDialogs.get(tabId) === d) dialogClosed(tabId); });
+      const stopDetach = onDetached(tabId, () => { stopEvents(); stopDetach(); if (openDialogs.get(tabId) === d) dialogClosed(tabId); });
+      d.cleanup = () => { stopEvents(); stopDetach(); };
+      hold(tabId, 'dialog').then(() => { if (openDialogs.get(tabId) !== d) release(tabId, 'dialog'); }, () => {});
+    });
+    await send(tabId, 'Page.enable');
+  } catch { /* not debuggable here */ }
+  return () => { stop(); release(tabId, 'navigation'); };
 }
 
 // Watch the tab with the debugger (Page domain on) and then open the relay's gate.  The

@@ -21,8 +21,9 @@ import { commands as diagnostics } from './diagnostics.js';
 import { commands as actions } from './actions.js';
 import { commands as waits } from './waits.js';
 import { commands as extras } from './extras.js';
+import { commands as clientTabs } from './client-tabs.js';
 
-const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics, actions, waits, extras];
+const COMMAND_MODULES = [protocolCore, tabs, page, interaction, network, emulation, css, windows, data, diagnostics, actions, waits, extras, clientTabs];
 
 export const browserCommands = new Map();
 

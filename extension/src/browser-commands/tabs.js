@@ -5,6 +5,7 @@
 import { int, str, bool, intArray, httpUrl, tabId as requireTabId, invalid } from './params.js';
 import { markDriven } from './dialogs.js';
 import { navigateAndWait, navResult, waitUntilParam } from './actions.js';
+import { openForClient } from './client-tabs.js';
 
 const tabSummary = (tab) => ({
   id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '', active: tab.active,
@@ -19,30 +20,6 @@ function color(params) {
   return c;
 }
 
-// Each MCP client's tabs go into a tab group named after it (the server sends the client's
-// name as clientGroup), in the window the tab opened in, so the person sees which agent works
-// where.  A group the person deleted, renamed or moved away is not reused: the next tab starts
-// a new one.  One client's tabs are grouped one after another, so two tabs opened at once
-// share one group.
-const grouping = new Map(); // client name -> the promise of its last grouping
-
-async function joinClientGroup(tab, name) {
-  const groups = await chrome.tabGroups.query({ windowId: tab.windowId });
-  const existing = groups.find((g) => g.title === name);
-  const groupId = await chrome.tabs.group(existing ? { tabIds: [tab.id], groupId: existing.id } : { tabIds: [tab.id], createProperties: { windowId: tab.windowId } });
-  if (!existing) await chrome.tabGroups.update(groupId, { title: name });
-  return { id: groupId, title: name };
-}
-
-function groupForClient(tab, name) {
-  const previous = grouping.get(name) ?? Promise.resolve();
-  const joined = previous.catch(() => {}).then(() => joinClientGroup(tab, name));
-  const settled = joined.catch(() => {});
-  grouping.set(name, settled);
-  settled.then(() => { if (grouping.get(name) === settled) grouping.delete(name); });
-  return joined;
-}
-
 export const commands = {
   'browser.openTab': async (params) => {
     const url = httpUrl(params);
@@ -51,16 +28,21 @@ export const commands = {
     // keep their immediate answer; the server's schema fills in 'load' for agents.
     const waitUntil = waitUntilParam({ waitUntil: params?.waitUntil ?? 'none' });
     const client = str(params, 'clientGroup', { required: false, max: 64 });
-    const tab = await chrome.tabs.create({ url, active });
+    // An MCP client's tab goes into its tab group, in the person's window or the client's own
+    // (client-tabs.js); the tab is open either way, a window that cannot hold groups says why.
+    // A tab the answer waits for opens at about:blank and is sent to its page once the debugger
+    // watches it, so a dialog the page opens while loading can be answered (actions.js).
+    const first = waitUntil === 'none' ? url : 'about:blank';
+    const { tab, group } = client ? await openForClient(first, active, client) : { tab: await chrome.tabs.create({ url: first, active }) };
     markDriven(tab.id);
-    const opened = { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || url, windowId: tab.windowId, active: tab.active };
-    if (client) {
-      // The tab is open either way; a window that cannot hold groups (a popup) says why.
-      opened.group = await groupForClient(tab, client).catch((err) => ({ error: `Not grouped: ${err?.message ?? err}` }));
-    }
+    const opened = { id: tab.id, title: tab.title ?? '', url: waitUntil === 'none' ? tab.url || tab.pendingUrl || url : url, windowId: tab.windowId, active: tab.active };
+    if (group) opened.group = group;
     if (waitUntil === 'none') return opened;
-    const loaded = navResult(await navigateAndWait(tab.id, async () => {}, waitUntil));
-    return { ...opened, title: loaded.title, url: loaded.url, status: loaded.status, waitedFor: loaded.waitedFor, ...(loaded.timedOut ? { timedOut: true, note: loaded.note } : {}) };
+    const loaded = navResult(await navigateAndWait(tab.id, () => chrome.tabs.update(tab.id, { url }), waitUntil, { fresh: true }));
+    return {
+      ...opened, title: loaded.title, url: loaded.url, status: loaded.status, waitedFor: loaded.waitedFor,
+      ...(loaded.timedOut ? { timedOut: true, note: loaded.note } : {}), ...(loaded.dialog ? { dialog: loaded.dialog } : {}),
+    };
   },
 
   'browser.focusTab': async (params) => {

@@ -27,6 +27,8 @@ export const BROWSER_METHODS = [
   // opentabs additions: timed wait, coordinate input, snapshot search, PDF, CPU
   // throttling, extra request headers.
   'wait', 'mouse', 'findText', 'savePdf', 'throttleCpu', 'setExtraHeaders',
+  // opentabs addition (issue 37): an MCP client's last session ended (a notification).
+  'clientEnded',
 ].map((m) => `browser.${m}`);
 
 export const EXTENSION_METHODS = [

@@ -1,8 +1,9 @@
 // Drives the extension's browser.* / extension.* command handlers directly, for the e2e tests
 // of the extension side of the built-in browser tools (browser_commands, browser_actions,
 // browser_snapshot, browser_wire_contract).  A harness page is added to a copy of the real
-// extension; it imports the same command registry the background uses, so the handlers run
-// in headless Chromium exactly as they do when the server forwards a call, with no server.
+// extension; it imports the same command registry the background uses and checks which client
+// holds a tab as the router does, so the handlers run in headless Chromium exactly as they do
+// when the server forwards a call, with no server.
 // The fixture pages are served by test/fixtures/site/pages/serve.mjs.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,11 +17,15 @@ const HARNESS_HTML = '<!doctype html><meta charset="utf-8"><title>bt harness</ti
 const HARNESS_JS = `
 import { browserCommands } from './src/browser-commands/index.js';
 import { attachedTabs } from './src/browser-commands/debugger.js';
+import { checkTabHolder } from './src/browser-commands/client-tabs.js';
 const ctx = { store: { plugins: new Map(), tabStates: {}, connection: {}, swBoot: {}, confirmations: [] } };
 globalThis.btCall = async (method, params) => {
   const handler = browserCommands.get(method);
   if (!handler) return { error: 'no handler for ' + method };
-  try { return { result: await handler(params ?? {}, ctx) }; }
+  try {
+    await checkTabHolder(method, params ?? {}); // as the background's router does
+    return { result: await handler(params ?? {}, ctx) };
+  }
   catch (err) { return { error: String(err?.message ?? err), code: err?.code }; }
 };
 globalThis.btAttached = () => attachedTabs();

@@ -196,7 +196,8 @@ export async function connectMcp(port, secret, { name = 'opentabs-e2e' } = {}) {
     requestInit: { headers: { Authorization: `Bearer ${secret}` } },
   });
   await client.connect(transport);
-  return { client, logs, close: () => client.close() };
+  // end(): DELETE the session, as a client that is done does (close() only drops the connection).
+  return { client, logs, close: () => client.close(), end: () => transport.terminateSession() };
 }
 
 // Text of a CallToolResult's first content item.

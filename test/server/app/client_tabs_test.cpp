@@ -26,6 +26,17 @@ TEST_CASE("client_tabs lists each client's tabs; the client that acted last hold
   CHECK(dump(t) == R"([{"client":"Claude Code","tabs":[7]},{"client":"OpenCode","tabs":[4]}])");
 }
 
+TEST_CASE("client_tabs forgets a client that ended, and only that one") {
+  client_tabs t;
+  t.touched("Claude Code", 4);
+  t.touched("OpenCode", 9);
+  t.ended("Claude Code");
+  CHECK(dump(t) == R"([{"client":"OpenCode","tabs":[9]}])");
+  t.ended("nobody");
+  t.ended(std::string(200, 'O'));
+  CHECK(dump(t) == R"([{"client":"OpenCode","tabs":[9]}])");
+}
+
 TEST_CASE("client_tabs drops the client heard from longest ago, and the oldest tab, at its bounds") {
   client_tabs t;
   for (std::size_t i = 0; i < client_tabs::max_clients; ++i) t.touched("c" + std::to_string(i), static_cast<std::int64_t>(i));

@@ -64,3 +64,43 @@ TEST_CASE("with a task group, session coroutines belong to it: shutdown awaits t
   CHECK(all_ended);
   CHECK(tasks.size() == 0);
 }
+
+namespace {
+// Records client_ended; lists and calls nothing.
+struct ended_recorder final : tools::tool_service {
+  std::vector<std::string> ended;
+  std::vector<tools::listed_tool> list_tools() const override { return {}; }
+  net::awaitable<tools::call_result> call_tool(std::string, json::object, tools::call_options) override {
+    co_return tools::call_result::text("unused", true);
+  }
+  void client_ended(std::string_view client) override { ended.emplace_back(client); }
+};
+}  // namespace
+
+TEST_CASE("the service hears when the last session of a named client ends, by deletion or idle expiry, never at shutdown") {
+  asio::io_context io;
+  ended_recorder service;
+  session_registry reg(io.get_executor(), nullptr, std::chrono::minutes(30), 10, "mcp", &service);
+  auto named = [&](std::string name) {
+    auto s = reg.start("2025-06-18", nullptr);
+    s->rec->client_name = std::move(name);
+    return s;
+  };
+  auto a1 = named("Claude Code");
+  auto a2 = named("Claude Code");
+  auto b = named("OpenCode");
+  auto anonymous = named("");
+  auto c = named("Cursor");
+  reg.end(a1, "deleted by the client");
+  CHECK(service.ended.empty());  // a2 goes on
+  reg.end(a2, "deleted by the client");
+  reg.end(anonymous, "deleted by the client");
+  CHECK(service.ended == std::vector<std::string>{"Claude Code"});
+  reg.end(b, "idle expiry");
+  reg.end(b, "idle expiry");  // already ended: not told twice
+  CHECK(service.ended == std::vector<std::string>{"Claude Code", "OpenCode"});
+  reg.end_all("server shutting down");
+  CHECK(c->ended);
+  CHECK(service.ended == std::vector<std::string>{"Claude Code", "OpenCode"});
+  io.run();
+}
