@@ -11,9 +11,11 @@
 //  * all frames ≤ 200 and 4 MiB, and when that is full a newcomer takes room from the site
 //    holding the most, never from a site holding less than the newcomer's would: however many
 //    tabs or sites flood, a site with a few tools always gets them forwarded.
-//  * ReportPacer: lists reach the worker only when it grants them, one site's tab after
-//    another, and at most RATE characters a second in all, so a page within every cap cannot
-//    keep the worker from answering the server.
+//  * ReportPacer: lists reach the worker only when it grants them, tabs in turn, at most
+//    `rate` characters a second in all and each grant counted as at least `minCost`
+//    characters (so at most rate/minCost grants a second, however small the lists), so a page
+//    within every cap cannot keep the worker from answering the server.  A refused frame is
+//    told to ask again no sooner than REFUSED_RETRY_MS.
 
 export const CAPS = Object.freeze({
   frameChars: 512 * 1024,
@@ -26,6 +28,7 @@ export const CAPS = Object.freeze({
   totalChars: 4 * 1024 * 1024,
   totalFrames: 200,
 });
+export const REFUSED_RETRY_MS = 10_000;
 
 const keyOf = (f) => `${f.tabId}:${f.frameId}`;
 const oldestFirst = (a, b) => a.at - b.at;
@@ -87,14 +90,14 @@ export function admit(frames, frame, caps = CAPS) {
   return { refused: null, drop: [...drop] };
 }
 
-// Hands out permissions to send a tool list ("grants"): one at a time per tab, tabs in turn,
-// and at most `rate` characters a second over all tabs (a list larger than what is saved up
-// waits until the bucket is full enough, the bucket holding at most `burst`).  `request`
+// Hands out permissions to send a tool list ("grants"): tabs in turn, at most `rate`
+// characters a second over all tabs, a grant costing at least `minCost` (a list larger than
+// what is saved up waits until the bucket is full enough, the bucket holding at most `burst`).  `request`
 // resolves when the frame may send; `cancelTab` resolves a closed tab's waiting requests with
 // false.  Lives on the worker's single thread; the timer functions are injectable for tests.
 export class ReportPacer {
-  constructor({ rate = 1024 * 1024, burst = 512 * 1024, now = () => Date.now(), setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
-    Object.assign(this, { rate, burst, now, setTimer, clearTimer });
+  constructor({ rate = 512 * 1024, burst = 512 * 1024, minCost = 64 * 1024, now = () => Date.now(), setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+    Object.assign(this, { rate, burst, minCost, now, setTimer, clearTimer });
     this.tokens = burst;
     this.at = now();
     this.tabs = new Map();     // tabId -> [{frameKey, chars, resolve}] in arrival order
@@ -108,7 +111,7 @@ export class ReportPacer {
       const queue = this.tabs.get(tabId) ?? [];
       const older = queue.findIndex((r) => r.frameKey === frameKey);
       if (older >= 0) queue.splice(older, 1)[0].resolve(false);
-      queue.push({ frameKey, chars: Math.min(chars, this.burst), resolve });
+      queue.push({ frameKey, chars: Math.min(Math.max(chars, this.minCost), this.burst), resolve });
       this.tabs.set(tabId, queue);
       this.pump();
     });

@@ -21,7 +21,7 @@ import { ProtocolError, ERR_INVALID_PARAMS, ERR_TAB_CLOSED } from '../shared/con
 import { registerCommands } from '../browser-commands/index.js';
 import { notifyServer, requestServer } from '../background/server-link.js';
 import { store } from '../background/store.js';
-import { admit, CAPS, ReportPacer } from './admission.js';
+import { admit, CAPS, REFUSED_RETRY_MS, ReportPacer } from './admission.js';
 
 const FRAME_KEY_PREFIX = 'webmcpFrame:';
 const MAX_TOOLS_PER_REPORT = 100;
@@ -200,7 +200,7 @@ async function onOffer(msg, sender) {
   const chars = msg.chars;
   if (!Number.isInteger(chars) || chars < 0) return { error: 'malformed offer' };
   const { refused } = admit(frames, { ...who, chars, at: Date.now() });
-  if (refused) return { error: refused };
+  if (refused) return { error: refused, retryAfterMs: REFUSED_RETRY_MS };
   if (!(await pacer.request(who.tabId, who.key, chars))) return { ok: true, superseded: true };
   grants.set(who.key, { chars, until: Date.now() + GRANT_MS });
   return { ok: true, grant: true };

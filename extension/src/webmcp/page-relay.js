@@ -58,7 +58,13 @@
     try {
       if (tools.length > 0) {
         const grant = await toBackground({ type: 'webmcp:offer', chars: text.length });
-        if (typeof grant?.error === 'string') { sendToMain({ kind: 'warn', text: grant.error }); return; }
+        if (typeof grant?.error === 'string') {
+          sendToMain({ kind: 'warn', text: grant.error });
+          // Refused for lack of room: ask again (with whatever is current) only after a while.
+          const retry = Number(grant.retryAfterMs);
+          if (retry > 0) { lastSentAt = Date.now() + Math.min(retry, 60_000) - SEND_GAP_MS; lastSentText = null; queuedTools = queuedTools ?? tools; }
+          return;
+        }
         if (!grant?.grant) return;
       }
       const reply = await toBackground({ type: 'webmcp:tools', tools });

@@ -85,7 +85,7 @@ test('a frame over 512 KiB and an origin over its share behave as before', () =>
 test('ReportPacer: tabs take turns and the rate holds over all tabs', async () => {
   let now = 0;
   const timers = [];
-  const pacer = new ReportPacer({ rate: 1000, burst: 500, now: () => now, setTimer: (fn, ms) => { timers.push({ fn, at: now + ms }); return timers.length; }, clearTimer: () => {} });
+  const pacer = new ReportPacer({ rate: 1000, burst: 500, minCost: 1, now: () => now, setTimer: (fn, ms) => { timers.push({ fn, at: now + ms }); return timers.length; }, clearTimer: () => {} });
   const order = [];
   const flood = [];
   for (let i = 0; i < 5; i += 1) flood.push(pacer.request(1, `1:${i}`, 400).then((ok) => order.push(`flood${i}:${ok}`)));
@@ -108,7 +108,7 @@ test('ReportPacer: tabs take turns and the rate holds over all tabs', async () =
 });
 
 test('ReportPacer: a closed tab\'s waiting requests resolve false; a newer request replaces an older one', async () => {
-  const pacer = new ReportPacer({ rate: 1, burst: 10, setTimer: () => 1, clearTimer: () => {} });
+  const pacer = new ReportPacer({ rate: 1, burst: 10, minCost: 1, setTimer: () => 1, clearTimer: () => {} });
   assert.equal(await pacer.request(1, '1:0', 10), true);
   const a = pacer.request(1, '1:1', 10);
   const b = pacer.request(1, '1:1', 10);
@@ -119,4 +119,18 @@ test('ReportPacer: a closed tab\'s waiting requests resolve false; a newer reque
   assert.equal(await b, false);
   assert.equal(await c, false);
   assert.equal(pacer.waiting, 0);
+});
+
+test('ReportPacer: tiny lists still cost minCost, so a page of many small frames is paced too', async () => {
+  let now = 0;
+  const timers = [];
+  const pacer = new ReportPacer({ rate: 1000, burst: 100, minCost: 100, now: () => now, setTimer: (fn, ms) => { timers.push({ fn, at: now + ms }); return 1; }, clearTimer: () => {} });
+  let granted = 0;
+  const all = Array.from({ length: 11 }, (_, i) => pacer.request(1, `1:${i}`, 1).then(() => { granted += 1; }));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(granted, 1, 'one grant from the burst, the rest wait');
+  while (timers.length > 0) { const t = timers.shift(); now = t.at; t.fn(); await new Promise((r) => setImmediate(r)); }
+  await Promise.all(all);
+  assert.equal(granted, 11);
+  assert.ok(now >= 1000, `10 more grants of cost 100 at 1000/s take ≥ 1 s (took ${now} ms)`);
 });
