@@ -20,6 +20,7 @@ import {
   connectMcp, callTool, resultText, waitFor,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
+import { pageWords } from '../integration/support/page_text.mjs';
 
 const SESSION_AREA_BYTES = 10 * 1024 * 1024;
 
@@ -80,7 +81,7 @@ describe('WebMCP: a hostile page cannot stall the extension or fill its storage'
     const name = `${site.prefix('localhost')}frame_echo`;
     await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} listed`, 20_000);
     const echoed = await mcp.client.callTool({ name, arguments: { text: 'hi' } });
-    assert.match(resultText(echoed), /^hi from /);
+    assert.match(pageWords(echoed), /^hi from /);
     assert.ok(await sessionBytes() < SESSION_AREA_BYTES / 2, 'the session area keeps room for the rest of the extension');
     await listsTab();
     await page.close();
@@ -106,7 +107,7 @@ describe('WebMCP: a hostile page cannot stall the extension or fill its storage'
     const name = `${site.prefix('localhost')}frame_echo`;
     await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} listed while the flooding tab is open`, 20_000);
     const echoed = await mcp.client.callTool({ name, arguments: { text: 'still here' } });
-    assert.match(resultText(echoed), /^still here from /);
+    assert.match(pageWords(echoed), /^still here from /);
     assert.ok(kept <= 32, `the flooding tab keeps ${kept} frames, at most its share of 32`);
     await listsTab();
     await page.close();
