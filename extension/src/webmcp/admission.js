@@ -96,12 +96,12 @@ export function admit(frames, frame, caps = CAPS) {
 // resolves when the frame may send; `cancelTab` resolves a closed tab's waiting requests with
 // false.  Lives on the worker's single thread; the timer functions are injectable for tests.
 export class ReportPacer {
-  constructor({ rate = 512 * 1024, burst = 512 * 1024, minCost = 64 * 1024, now = () => Date.now(), setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+  constructor({ rate = 512 * 1024, burst = 512 * 1024, minCost = 64 * 1024, now = () => Date.now(), setTimer = (fn, ms) => setTimeout(fn, ms), clearTimer = (t) => clearTimeout(t) } = {}) {
     Object.assign(this, { rate, burst, minCost, now, setTimer, clearTimer });
     this.tokens = burst;
     this.at = now();
     this.tabs = new Map();     // tabId -> [{frameKey, chars, resolve}] in arrival order
-    this.timer = null;
+    this.timer = null;   // (a browser's setTimeout must not be called as this.setTimer's method)
   }
 
   // Waits for the frame's turn; a newer request of the same frame replaces its older one
