@@ -142,6 +142,33 @@ json::object mark_page_fields(const json::object& answer, std::string_view url) 
   return out;
 }
 
+tools::call_result mark_page_content(tools::call_result result, std::string_view url) {
+  auto marks = page_text_marks_for(page_origin(url));
+  // The text of a {"type":"text","text":"…"} block, or null.
+  auto text_of = [](json::value& block) -> json::value* {
+    auto* o = block.if_object();
+    const auto* type = o ? json::get_string(*o, "type") : nullptr;
+    if (!type || *type != "text") return nullptr;
+    auto* text = o->if_contains("text");
+    return text && text->is_string() ? text : nullptr;
+  };
+  json::value* first = nullptr;
+  json::value* last = nullptr;
+  for (auto& block : result.content)
+    if (auto* t = text_of(block)) {
+      if (!first) first = t;
+      last = t;
+    }
+  if (!first) {
+    result.content.insert(result.content.begin(), json::object{{"type", "text"}, {"text", json::str(marks.opening)}});
+    result.content.push_back(json::object{{"type", "text"}, {"text", json::str(marks.closing)}});
+    return result;
+  }
+  *first = json::str(marks.opening + "\n" + std::string(first->get_string()));
+  *last = json::str(std::string(last->get_string()) + "\n" + marks.closing);
+  return result;
+}
+
 tools::call_result browser_success(std::string_view tool_name, const json::value& result) {
   if (carries_page_text(tool_name)) {
     if (const auto* o = result.if_object()) {

@@ -34,6 +34,13 @@ tools::call_result browser_success(std::string_view tool_name, const json::value
 // what clients parse, and the page's words stand inside a boundary it cannot predict.
 json::object mark_page_fields(const json::object& answer, std::string_view url);
 
+// A WebMCP tool's result: every block of it is the page's.  The first text block starts with
+// the opening mark (its own line) and the last text block ends with the closing mark, so the
+// page's words stand inside one boundary the page cannot predict, the blocks (images,
+// resources) kept as they are; a result without text blocks gets the marks as blocks of their
+// own.  `url` is the page's, for the origin the opening mark names.
+tools::call_result mark_page_content(tools::call_result result, std::string_view url);
+
 // Text a web page wrote, between a first line that names the page's origin and says it is
 // the page's words, and a last line with a random boundary the page cannot predict, so an
 // agent can tell page content from the tool's own words.

@@ -215,7 +215,8 @@ net::awaitable<tools::call_result> webmcp_bridge::call_page_tool(const tools::to
   auto reply = co_await hub_.request("webmcp.callTool", std::move(params), std::move(ro));
   tools::call_result r;
   if (reply.ok()) {
-    r = result_of(reply.result);
+    // Everything in it is the page's: marked as page text (call_results.cpp).
+    r = mark_page_content(result_of(reply.result), target->url);
     if (r.is_error) audit.error = audit::make_audit_error(errc::tool_failed, "the page's tool reported an error");
   } else {
     std::string why = reply.outcome == ext_reply::kind::error ? sanitize_error_text(reply.message) : reply.message;

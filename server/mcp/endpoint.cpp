@@ -35,6 +35,7 @@
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
 #include "mcp/task_store.hpp"
+#include "util/peer_proof.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/event.hpp"
 #include "util/clock.hpp"
@@ -119,7 +120,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     std::shared_ptr<stream_sink> sink;
     json::value subscription_id;  // the listen request's id
     bool tools_list_changed = false;
-    std::string client;  // clientInfo.name of the listen request
+    std::string client;  // client_context::identity() of the listen request
   };
   // Listen streams hold a connection each for as long as they are open: bounded per client
   // and in all, so one client cannot take the connection slots /health, other MCP clients
@@ -456,6 +457,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(json_response(admitted.refused.http_status, error_json(m.id, admitted.refused.error)));
       co_return;
     }
+    // The part of the client's identity it cannot choose: its credential (tasks and listen
+    // streams are keyed by both, client_context::identity).
+    admitted.client->caller = peer_proof::caller_identity(ex.request().header("Authorization"));
     const auto& client = *admitted.client;
     stateless_clients.heard_from(client.client_name);
     if (m.method == "server/discover") {
@@ -556,7 +560,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     run->body = json::copy_out(body);
     run->msg = classify(run->body).msg;
     run->client = client;
-    run->id = task_records.open(client.client_name, now_epoch_ms());
+    run->id = task_records.open(client.identity(), now_epoch_ms());
     task_runs.emplace(run->id, run);
     auto work = run_task(self, run);
     if (!options.tasks) {
@@ -656,7 +660,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (!id) return {200, error_json(m.id, rpc_error::invalid_params("params.taskId", "is required (the taskId of a CreateTaskResult)"))};
     const auto now = now_epoch_ms();
     drop_runs(task_records.expire(now));
-    const auto* task = task_records.find(*id, client.client_name, now);
+    const auto* task = task_records.find(*id, client.identity(), now);
     if (!task)
       return {200, error_json(m.id, rpc_error::invalid_params_text("Task not found: " + quote_for_error(*id, 64) +
                                                                    " is unknown, expired or evicted (tasks are kept " +
@@ -714,7 +718,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(json_response(400, error_json(m.id, p.error)));
       co_return;
     }
-    const auto mine = std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == client.client_name; });
+    const auto mine = std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == client.identity(); });
     if (static_cast<std::size_t>(mine) >= max_listeners_per_client || listeners.size() >= max_listeners) {
       const auto why = static_cast<std::size_t>(mine) >= max_listeners_per_client
                            ? "this client has " + std::to_string(mine) + " subscriptions/listen streams open (the limit is " +
@@ -731,7 +735,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     l->sink->wake = std::make_unique<net::event>(exec);
     l->subscription_id = json::copy_out(m.id);
     l->tools_list_changed = p.value->tools_list_changed;
-    l->client = client.client_name;
+    l->client = client.identity();
     sink_guard guard{l->sink};
     l->sink->send(listen_acknowledgement(l->subscription_id, *p.value));
     listeners.push_back(l);

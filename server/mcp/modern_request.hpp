@@ -78,7 +78,15 @@ struct client_context {
   std::string protocol_version;
   json::object capabilities;
   std::string client_name;  // "" when the request carries no clientInfo
+  // peer_proof::caller_identity of the request's credential (set by the endpoint): the part of
+  // `identity()` a client cannot choose.
+  std::string caller;
   std::optional<mcp::log_level> min_log_level;  // none: the request gets no notifications/message
+
+  // What per-client state (tasks, listen streams) is keyed by: the credential's identity and
+  // the chosen name together, so another client calling itself the same name with its own
+  // credential shares nothing with this one.
+  std::string identity() const { return caller + "\n" + client_name; }
 
   bool declares(std::string_view capability) const;
   bool declares_extension(std::string_view extension_id) const;

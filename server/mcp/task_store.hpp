@@ -3,11 +3,12 @@
 // and the client polls tasks/get, answers the task's questions with tasks/update and may
 // tasks/cancel it.  This class keeps the tasks' states, their inlined results or errors,
 // their outstanding input requests, and the bounds: a task is kept for `ttl` from its
-// creation, and each client (by clientInfo name) holds at most `max_per_client` tasks:
-// its oldest finished one gives way to a new one, a running task never does (a name is
-// the client's to choose, so another client calling itself the same must not be able to
-// end it); with max_per_client tasks running, a new call is not made a task and is
-// answered when it ends.  The caller passes the time (epoch milliseconds).
+// creation, and each client holds at most `max_per_client` tasks: its oldest finished one
+// gives way to a new one, a running task never does; with max_per_client tasks running, a
+// new call is not made a task and is answered when it ends.  A client is what the endpoint
+// passes (client_context::identity: the caller's credential and its clientInfo name), so a
+// second client that calls itself by the same name with its own credential has its own
+// tasks and bound and cannot see, end or crowd out the first one's.  The caller passes the time (epoch milliseconds).
 //
 // A call's task record is opened when the call starts but stays hidden (tasks/get does
 // not see it) until the call is published as a task; a call that answers before the
@@ -47,7 +48,7 @@ struct task_limits {
 
 struct task_record {
   std::string id;
-  std::string client;  // clientInfo.name of the request that created it ("" when absent)
+  std::string client;  // the identity of the client whose request created it (credential + name)
   bool published = false;
   task_status status = task_status::working;
   std::string status_message;

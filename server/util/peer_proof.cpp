@@ -74,4 +74,13 @@ std::optional<std::string_view> token_from_authorization(std::string_view header
   return header.substr(kAuthorizationScheme.size() + 1);
 }
 
+std::string caller_identity(std::string_view authorization_header) {
+  if (auto token = token_from_authorization(authorization_header)) {
+    if (auto c = parse_credential_token(*token)) return "proof " + c->server_nonce;
+    return {};
+  }
+  if (authorization_header.size() > 7 && iequals(authorization_header.substr(0, 7), "Bearer ")) return "bearer";
+  return {};
+}
+
 }  // namespace opentabs::peer_proof

@@ -56,4 +56,11 @@ std::optional<credential> parse_credential_token(std::string_view token);
 // "OpenTabs-Proof <token>" (scheme case-insensitive) → the token; nullopt for anything else.
 std::optional<std::string_view> token_from_authorization(std::string_view header);
 
+// Who showed an Authorization header the server accepted, as far as the server can tell them
+// apart: "proof <server nonce>" for an OpenTabs-Proof credential (the nonce is the server's,
+// issued to that client's own challenge, so no other client has it), "bearer" for the shared
+// secret (every bearer client is the same caller), "" for anything else.  Per-client state
+// (MCP tasks, listen streams) is keyed by this and the client's chosen name together.
+std::string caller_identity(std::string_view authorization_header);
+
 }  // namespace opentabs::peer_proof

@@ -7,7 +7,9 @@
 //  (each frame's list stays under the page relay's 512 KiB cap, so these lists do reach the
 //  worker and its throttle and caps are what is tested);
 //  * an origin whose frames stay under the per-frame cap but over its share keeps only its
-//    newest frames.
+//    newest frames;
+//  * a tab with 208 tiny iframes from 13 origins (issue 38) holds its tab's share (32 frames)
+//    and no more, so another site's tool is still listed and called while it is open.
 // The server's dispatch deadline is shortened (OPENTABS_DISPATCH_TIMEOUT_MS) so a stalled
 // worker shows up as an error instead of a long wait.
 import { test, describe, before, after } from 'node:test';
@@ -18,6 +20,7 @@ import {
   connectMcp, callTool, resultText, waitFor,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
+import { pageWords } from '../integration/support/page_text.mjs';
 
 const SESSION_AREA_BYTES = 10 * 1024 * 1024;
 
@@ -78,8 +81,34 @@ describe('WebMCP: a hostile page cannot stall the extension or fill its storage'
     const name = `${site.prefix('localhost')}frame_echo`;
     await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} listed`, 20_000);
     const echoed = await mcp.client.callTool({ name, arguments: { text: 'hi' } });
-    assert.match(resultText(echoed), /^hi from /);
+    assert.match(pageWords(echoed), /^hi from /);
     assert.ok(await sessionBytes() < SESSION_AREA_BYTES / 2, 'the session area keeps room for the rest of the extension');
+    await listsTab();
+    await page.close();
+    await other.close();
+  });
+
+  test('issue 38: a tab with 208 tiny iframes from 13 origins does not hide another site\'s tools', async () => {
+    const page = await browser.context.newPage();
+    // Every frame the worker did not keep says so on its console; count those.
+    let refusedFrames = 0;
+    page.on('console', (m) => { if (/\[OpenTabs WebMCP\].*(not forwarded|nothing forwarded)/.test(m.text())) refusedFrames += 1; });
+    await page.goto(site.url('flood.html?frames=208&origins=13&tools=1&kb=1'));
+    await framesPublished(page, 208, 1);
+    const floodFrames = () => browser.worker().evaluate(async () => {
+      const all = await chrome.storage.session.get(null);
+      return Object.entries(all).filter(([k, f]) => k.startsWith('webmcpFrame:') && /\/\/o\d+\.localhost:/.test(f.url)).length;
+    });
+    // Every one of the 208 frames was either kept or refused.
+    const kept = await waitFor(async () => { const n = await floodFrames(); return n + refusedFrames >= 208 && n; },
+      'the worker to decide on all 208 frames', 60_000).catch(async (err) => { throw new Error(`${err.message} (kept ${await floodFrames()}, refused ${refusedFrames})`); });
+    const other = await browser.context.newPage();
+    await other.goto(site.url('frame.html', 'localhost'));
+    const name = `${site.prefix('localhost')}frame_echo`;
+    await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} listed while the flooding tab is open`, 20_000);
+    const echoed = await mcp.client.callTool({ name, arguments: { text: 'still here' } });
+    assert.match(pageWords(echoed), /^still here from /);
+    assert.ok(kept <= 32, `the flooding tab keeps ${kept} frames, at most its share of 32`);
     await listsTab();
     await page.close();
     await other.close();

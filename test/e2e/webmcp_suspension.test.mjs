@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
   tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchPlain, connectMcp,
-  resultText, waitFor, EXTENSION_ID,
+  waitFor, EXTENSION_ID,
 } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
+import { pageWords } from '../integration/support/page_text.mjs';
 
 const WORKER_URL = `chrome-extension://${EXTENSION_ID}/src/background.js`;
 
@@ -51,7 +52,7 @@ describe('WebMCP with a suspended service worker', () => {
     assert.ok(await listed(), 'the tools stay listed while the worker sleeps');
 
     const r = await mcp.client.callTool({ name, arguments: { who: 'sleeper' } });
-    assert.equal(resultText(r), 'hello sleeper');
+    assert.equal(pageWords(r), 'hello sleeper');
     assert.ok((await targets(cdpUrl)).some((t) => t.type === 'service_worker' && t.url === WORKER_URL), 'the call woke the worker');
 
     const tab = (await targets(cdpUrl)).find((t) => t.type === 'page' && t.url === site.url('legacy.html'));

@@ -3,10 +3,11 @@
 // fixtures (slow_compute runs for its `seconds`, confirm_delete asks a question, greet is
 // never a task): a call that outlives the threshold becomes a task polled to completion,
 // a cancelled task, a task's question answered with tasks/update, the bounds (per-client
-// bound that never evicts a running task, ttl) and the bad input (unknown and foreign task ids, clients that did not
+// bound that never evicts a running task, tasks kept apart by credential as well as name, ttl) and the bad input (unknown and foreign task ids, clients that did not
 // declare the extension, mismatched Mcp-Name, removed methods).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
 import { startServer } from './support/server.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -49,6 +50,17 @@ async function pollTask(s, taskId, done, opts = {}) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+// An OpenTabs-Proof Authorization header of a client that answered its own challenge (as the
+// CLI and the stdio bridge do): the server nonce in it was issued to this client alone.
+async function proofHeader(s) {
+  const hmac = (message) => createHmac('sha256', s.secret).update(message).digest('hex');
+  const nonce = randomBytes(32).toString('hex');
+  const r = await fetch(`${s.base}/auth/challenge?clientNonce=${nonce}`, { headers: { 'X-OpenTabs-Challenge-Tag': hmac(`opentabs-proof-1 challenge ${nonce}`) } });
+  assert.equal(r.status, 200);
+  const { serverNonce } = await r.json();
+  return { Authorization: `OpenTabs-Proof ${serverNonce}.${hmac(`opentabs-proof-1 client ${nonce} ${serverNonce}`)}` };
+}
+
 const terminal = (t) => ['completed', 'failed', 'cancelled'].includes(t.status);
 
 async function startTask(s, args, opts) {
@@ -183,6 +195,30 @@ describe('MCP tasks extension (2026-07-28)', () => {
     assert.equal((await rpc(s, 'tasks/get', { taskId: other.taskId }, { client: 'bound-other' })).body.result.status, 'working');
     for (const id of [...ids.slice(1), next.taskId]) await rpc(s, 'tasks/cancel', { taskId: id }, { client: 'bound' });
     await rpc(s, 'tasks/cancel', { taskId: other.taskId }, { client: 'bound-other' });
+  });
+
+  test('issue 38: tasks belong to the credential and the name together: another client calling itself the same name with its own credential shares nothing', async () => {
+    const first = await proofHeader(s);
+    const second = await proofHeader(s);
+    const mine = { client: 'claude-code', headers: first };
+    const impostor = { client: 'claude-code', headers: second };
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await startTask(s, { seconds: 60, label: `mine-${i}` }, mine)).taskId);
+    // The impostor's calls become tasks of its own (its own bound of 3), not inline answers
+    // for want of room in the first client's bound.
+    const theirs = [];
+    for (let i = 0; i < 3; i++) theirs.push((await startTask(s, { seconds: 60, label: `theirs-${i}` }, impostor)).taskId);
+    // Neither sees the other's tasks, nor can cancel them.
+    for (const id of ids) {
+      assert.equal((await rpc(s, 'tasks/get', { taskId: id }, impostor)).body.error?.code, -32602);
+      assert.equal((await rpc(s, 'tasks/cancel', { taskId: id }, impostor)).body.error?.code, -32602);
+      assert.equal((await rpc(s, 'tasks/get', { taskId: id }, mine)).body.result.status, 'working');
+    }
+    for (const id of theirs) assert.equal((await rpc(s, 'tasks/get', { taskId: id }, mine)).body.error?.code, -32602);
+    // A bearer client of that name is yet another caller.
+    assert.equal((await rpc(s, 'tasks/get', { taskId: ids[0] }, { client: 'claude-code' })).body.error?.code, -32602);
+    for (const id of ids) await rpc(s, 'tasks/cancel', { taskId: id }, mine);
+    for (const id of theirs) await rpc(s, 'tasks/cancel', { taskId: id }, impostor);
   });
 });
 

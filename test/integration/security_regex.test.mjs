@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { startServer } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
+import { pageWords } from './support/page_text.mjs';
 
 const HOSTILE = 'http://127.0.0.1:8666';
 const HOSTILE_KEY = 'webmcp:127_0_0_1_8666';
@@ -23,7 +24,8 @@ const NORMAL_KEY = 'webmcp:127_0_0_1_8667';
 const ECHO = 'webmcp_127_0_0_1_8667_echo';
 const DEADLINE_MS = 10_000;
 
-const text = (r) => r.content?.find((c) => c.type === 'text')?.text ?? '';
+// The first text block, without the page-content marks a page's own result carries.
+const text = (r) => pageWords(r);
 const frameTools = (tabId, url, tools, frameId = 0) => ({ tabId, frameId, documentId: `doc-${tabId}-${frameId}`, url, tools });
 // An object schema with `count` string properties, each constrained by `pattern`.
 const patterned = (pattern, count = 1) => ({

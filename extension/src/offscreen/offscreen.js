@@ -16,6 +16,7 @@ import {
   PING_INTERVAL_MS, PONG_DEADLINE_MS, RECONNECT_BACKOFF_MS, AUTH_FETCH_TIMEOUT_MS, WS_INFO_TIMEOUT_MS,
 } from '../shared/constants.js';
 import { isAllowedInbound, DISPATCH_METHODS } from '../shared/allowed-methods.js';
+import { outboundText } from '../shared/outbound-size.js';
 
 const MAX_INBOUND_CHARS = 20 * 1024 * 1024;
 // manifest.json's version, read once at load (announced with the capabilities).
@@ -253,8 +254,11 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   switch (msg.type) {
     case 'ws:send': {
       const open = socket && socket.readyState === WebSocket.OPEN;
-      if (open) socket.send(JSON.stringify(msg.message));
-      sendResponse({ ok: Boolean(open) });
+      // An oversized reply fails only its own call (shared/outbound-size.js), not the socket.
+      const out = open ? outboundText(msg.message) : { text: null };
+      if (out.text !== null) socket.send(out.text);
+      if (out.replaced || (open && out.text === null)) console.warn(`[OpenTabs] ${out.reason ?? 'an oversized reply was replaced by an error'}`);
+      sendResponse(open && out.text !== null ? { ok: true } : { ok: false, ...(open ? { error: out.reason } : {}) });
       return false;
     }
     case 'ws:reconnect':

@@ -8,39 +8,40 @@
 // that wakes up for a call still knows where the tool lives.  Imported once by background.js;
 // its listeners are registered at the top level so any of these events wakes the worker.
 //
-// Pages feed this state, so it is bounded and throttled: each frame is stored under its own
-// key (a write carries only the frame that changed), a tab's reports are applied at most
-// every FLUSH_GAP_MS (the latest list of a frame replaces one still waiting), a frame's list,
-// an origin's frames and all frames together have byte caps, and an origin over its share
-// loses its own oldest frames.  The session area (10 MB) therefore always has room for the
-// side panel's state and approval prompts, and the worker stays free to answer the server.
+// Pages feed this state, so it is bounded and throttled: a relay sends a list only once the
+// worker granted it (webmcp:offer; grants are paced over all tabs, admission.js ReportPacer),
+// each frame is stored under its own key (a write carries only the frame that changed), a
+// tab's reports are applied at most every FLUSH_GAP_MS (the latest list of a frame replaces
+// one still waiting), and frames, origins, tabs, sites and everything together have caps
+// (admission.js admit: one tab or site cannot take the room another site's tools need).  The
+// session area (10 MB) therefore always has room for the side panel's state and approval
+// prompts, and the worker stays free to answer the server.
 
 import { ProtocolError, ERR_INVALID_PARAMS, ERR_TAB_CLOSED } from '../shared/constants.js';
 import { registerCommands } from '../browser-commands/index.js';
 import { notifyServer, requestServer } from '../background/server-link.js';
 import { store } from '../background/store.js';
+import { admit, CAPS, REFUSED_RETRY_MS, ReportPacer } from './admission.js';
 
 const FRAME_KEY_PREFIX = 'webmcpFrame:';
-const MAX_FRAMES = 200;
 const MAX_TOOLS_PER_REPORT = 100;
-// The server accepts at most 512 KiB of inputSchema per page; a frame's whole list may not
-// exceed that either.
-const MAX_FRAME_CHARS = 512 * 1024;
-const MAX_ORIGIN_CHARS = 1024 * 1024;
-const MAX_ORIGIN_FRAMES = 16;
-const MAX_TOTAL_CHARS = 4 * 1024 * 1024;
 const FLUSH_GAP_MS = 500;
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
+// A grant to send a list is used within this time or lapses.
+const GRANT_MS = 10_000;
 const CALL_TIMEOUT_MS = 28_000;          // inside the server's 30 s dispatch deadline
 const OFFSCREEN_PAGE = chrome.runtime.getURL('offscreen/offscreen.html');
 
-// "tabId:frameId" -> {tabId, frameId, documentId, url, tools, origin, chars, at}
+// "tabId:frameId" -> {tabId, frameId, documentId, url, tools, origin, site, chars, at}
 const frames = new Map();
+// Lists reach the worker only when granted (admission.js): "tabId:frameId" -> {chars, until}.
+const pacer = new ReportPacer();
+const grants = new Map();
 const storageKey = (key) => `${FRAME_KEY_PREFIX}${key}`;
 const ready = (async () => {
   const saved = await chrome.storage.session.get(null);
   for (const [name, f] of Object.entries(saved)) {
-    if (name.startsWith(FRAME_KEY_PREFIX) && f && typeof f === 'object') frames.set(`${f.tabId}:${f.frameId}`, f);
+    if (name.startsWith(FRAME_KEY_PREFIX) && f && typeof f === 'object') frames.set(`${f.tabId}:${f.frameId}`, { site: f.origin, ...f });
   }
 })();
 
@@ -85,6 +86,10 @@ async function dropTab(tabId, reason) {
   await ready;
   // Reports still waiting for this tab would bring its frames back.
   const tab = waiting.get(tabId);
+  if (reason !== 'navigated') {
+    pacer.cancelTab(tabId);
+    for (const key of [...grants.keys()]) if (key.startsWith(`${tabId}:`)) grants.delete(key);
+  }
   if (tab && reason !== 'navigated') {
     clearTimeout(tab.timer);
     waiting.delete(tabId);
@@ -102,31 +107,12 @@ async function dropFrame(frame) {
   if (isConnected()) await report({ ...frame, tools: [] });
 }
 
-// Makes room for `frame` within its origin's share by dropping that origin's oldest other
-// frames; refuses it (with the reason) when the frame alone or all frames together exceed
-// their caps.  Other origins' frames are never touched.
-async function admit(key, frame) {
-  let total = 0;
-  const sameOrigin = [];
-  for (const [k, f] of frames) {
-    if (k === key) continue;
-    total += f.chars;
-    if (f.origin === frame.origin) sameOrigin.push(f);
-  }
-  if (!frames.has(key) && frames.size >= MAX_FRAMES) {
-    return `more than ${MAX_FRAMES} frames publish WebMCP tools; nothing forwarded`;
-  }
-  sameOrigin.sort((a, b) => a.at - b.at);
-  let originChars = sameOrigin.reduce((n, f) => n + f.chars, 0);
-  while (sameOrigin.length > 0 && (originChars + frame.chars > MAX_ORIGIN_CHARS || sameOrigin.length + 1 > MAX_ORIGIN_FRAMES)) {
-    const oldest = sameOrigin.shift();
-    originChars -= oldest.chars;
-    total -= oldest.chars;
-    await dropFrame(oldest);
-  }
-  if (total + frame.chars > MAX_TOTAL_CHARS) {
-    return `the pages open in this browser already publish ${MAX_TOTAL_CHARS} characters of WebMCP tools; this frame's tools were not forwarded`;
-  }
+// Applies admission.js's decision: forgets (and retracts) the frames that give way, or
+// returns the reason `frame` is refused.
+async function makeRoom(key, frame) {
+  const { refused, drop } = admit(frames, frame);
+  if (refused) return refused;
+  for (const f of drop) await dropFrame(f);
   return null;
 }
 
@@ -141,7 +127,7 @@ async function apply(frame) {
     const had = await forget(key);
     return had || isConnected() ? report(frame) : { ok: true };
   }
-  const refused = await admit(key, frame);
+  const refused = await makeRoom(key, frame);
   if (refused) {
     if (await forget(key)) await report({ ...frame, tools: [] });
     return { error: refused };
@@ -191,22 +177,53 @@ async function flush(tabId) {
   }
 }
 
-// A relay's tool list (possibly empty: the page unregistered everything or is going away).
-async function onFrameTools(msg, sender) {
-  await ready;
+// The sender's identity as Chrome reports it, or null for anything but an http(s) frame.
+// `site` is the tab's top-level origin: the page the person opened, whose frames share its caps.
+function senderFrame(sender) {
   const tabId = sender.tab?.id;
   const frameId = sender.frameId;
   const url = sender.url;
-  if (!Number.isInteger(tabId) || tabId < 0 || !Number.isInteger(frameId) || typeof url !== 'string' || !/^https?:/i.test(url)) {
-    return { error: 'WebMCP tools are only forwarded from http(s) pages' };
-  }
+  if (!Number.isInteger(tabId) || tabId < 0 || !Number.isInteger(frameId) || typeof url !== 'string' || !/^https?:/i.test(url)) return null;
+  const origin = new URL(url).origin;
+  let site = origin;
+  try { if (frameId !== 0 && /^https?:/i.test(sender.tab.url ?? '')) site = new URL(sender.tab.url).origin; } catch { /* keep the frame's */ }
+  return { tabId, frameId, url, origin, site, key: `${tabId}:${frameId}` };
+}
+
+// webmcp:offer {chars}: a relay asks before it sends a list of `chars` characters.  Refused at
+// once when admission would refuse it anyway (so a frame over its tab's share never sends its
+// list at all); otherwise answered {ok, grant} when the pacer gives it its turn.
+async function onOffer(msg, sender) {
+  await ready;
+  const who = senderFrame(sender);
+  if (!who) return { error: 'WebMCP tools are only forwarded from http(s) pages' };
+  const chars = msg.chars;
+  if (!Number.isInteger(chars) || chars < 0) return { error: 'malformed offer' };
+  const { refused } = admit(frames, { ...who, chars, at: Date.now() });
+  if (refused) return { error: refused, retryAfterMs: REFUSED_RETRY_MS };
+  if (!(await pacer.request(who.tabId, who.key, chars))) return { ok: true, superseded: true };
+  grants.set(who.key, { chars, until: Date.now() + GRANT_MS });
+  return { ok: true, grant: true };
+}
+
+// A relay's tool list (possibly empty: the page unregistered everything or is going away).
+// A non-empty list is taken only with a grant at least its size (onOffer).
+async function onFrameTools(msg, sender) {
+  await ready;
+  const who = senderFrame(sender);
+  if (!who) return { error: 'WebMCP tools are only forwarded from http(s) pages' };
   if (!Array.isArray(msg.tools)) return { error: 'malformed tool list' };
   const tools = cleanTools(msg.tools);
   let chars = 0;
   try { chars = JSON.stringify(tools).length; } catch { return { error: 'tool list is not JSON' }; }
-  if (chars > MAX_FRAME_CHARS) return { error: `tool list larger than ${MAX_FRAME_CHARS} characters; nothing forwarded` };
+  if (chars > CAPS.frameChars) return { error: `tool list larger than ${CAPS.frameChars} characters; nothing forwarded` };
+  if (tools.length > 0) {
+    const grant = grants.get(who.key);
+    grants.delete(who.key);
+    if (!grant || grant.until < Date.now() || grant.chars < chars) return { error: 'tool list sent without a grant; nothing forwarded' };
+  }
   const documentId = typeof sender.documentId === 'string' ? sender.documentId : '';
-  return enqueue({ tabId, frameId, documentId, url, tools, origin: new URL(url).origin, chars, at: Date.now() });
+  return enqueue({ tabId: who.tabId, frameId: who.frameId, documentId, url: who.url, tools, origin: who.origin, site: who.site, chars, at: Date.now() });
 }
 
 // webmcp.syncAll after every (re)connect: the server forgets a connection's tools when it closes.
@@ -264,8 +281,9 @@ registerCommands({ 'webmcp.callTool': callTool });
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   if (msg?.target !== 'background' || sender.id !== chrome.runtime.id) return false;
-  if (msg.type === 'webmcp:tools' && sender.tab && !sender.url?.startsWith(chrome.runtime.getURL(''))) {
-    onFrameTools(msg, sender).then(sendResponse, (err) => sendResponse({ error: String(err?.message ?? err) }));
+  if ((msg.type === 'webmcp:tools' || msg.type === 'webmcp:offer') && sender.tab && !sender.url?.startsWith(chrome.runtime.getURL(''))) {
+    (msg.type === 'webmcp:offer' ? onOffer : onFrameTools)(msg, sender)
+      .then(sendResponse, (err) => sendResponse({ error: String(err?.message ?? err) }));
     return true;
   }
   // The offscreen document announces a fresh connection: the server starts from nothing.

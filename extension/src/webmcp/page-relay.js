@@ -45,20 +45,44 @@
   let queuedTools = null;
   let sendTimer = 0;
 
+  // One list at a time per frame, and a non-empty one only after the worker granted it
+  // (webmcp:offer): the worker paces grants over all tabs, so however many frames a page has,
+  // their lists reach it no faster than it lets them.  A refused offer is not sent at all.
+  let sending = false;
+
   async function sendTools(tools, text) {
     lastSentText = text;
     lastSentAt = Date.now();
     lastReportedCount = tools.length;
-    const reply = await toBackground({ type: 'webmcp:tools', tools });
-    // The server refuses tools it cannot accept; the page author learns why on the console.
-    for (const r of Array.isArray(reply?.rejected) ? reply.rejected.slice(0, 20) : []) {
-      sendToMain({ kind: 'warn', text: `tool ${String(r.tool)} was not forwarded: ${String(r.reason)}` });
+    sending = true;
+    try {
+      if (tools.length > 0) {
+        const grant = await toBackground({ type: 'webmcp:offer', chars: text.length });
+        if (typeof grant?.error === 'string') {
+          sendToMain({ kind: 'warn', text: grant.error });
+          // Refused for lack of room: ask again (with whatever is current) only after a while.
+          const retry = Number(grant.retryAfterMs);
+          if (retry > 0) { lastSentAt = Date.now() + Math.min(retry, 60_000) - SEND_GAP_MS; lastSentText = null; queuedTools = queuedTools ?? tools; }
+          return;
+        }
+        if (!grant?.grant) return;
+      }
+      const reply = await toBackground({ type: 'webmcp:tools', tools });
+      // The server refuses tools it cannot accept; the page author learns why on the console.
+      for (const r of Array.isArray(reply?.rejected) ? reply.rejected.slice(0, 20) : []) {
+        sendToMain({ kind: 'warn', text: `tool ${String(r.tool)} was not forwarded: ${String(r.reason)}` });
+      }
+      if (typeof reply?.error === 'string') sendToMain({ kind: 'warn', text: reply.error });
+    } finally {
+      sending = false;
+      // What the page published meanwhile goes next.
+      if (queuedTools && !sendTimer) sendTimer = setTimeout(flushTools, Math.max(0, lastSentAt + SEND_GAP_MS - Date.now()));
     }
-    if (typeof reply?.error === 'string') sendToMain({ kind: 'warn', text: reply.error });
   }
 
   function flushTools() {
     sendTimer = 0;
+    if (sending) return;
     const tools = queuedTools;
     queuedTools = null;
     if (!tools) return;
@@ -74,7 +98,7 @@
   function reportTools(tools) {
     if (tools.length === 0 && lastReportedCount === 0 && !queuedTools) return;
     queuedTools = tools;
-    if (!sendTimer) sendTimer = setTimeout(flushTools, Math.max(0, lastSentAt + SEND_GAP_MS - Date.now()));
+    if (!sendTimer && !sending) sendTimer = setTimeout(flushTools, Math.max(0, lastSentAt + SEND_GAP_MS - Date.now()));
   }
 
   function onFromMain(event) {

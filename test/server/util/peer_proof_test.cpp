@@ -33,3 +33,15 @@ TEST_CASE("peer_proof: nonces and credentials") {
   CHECK_FALSE(proof::token_from_authorization("Bearer " + token));
   CHECK_FALSE(proof::token_from_authorization("OpenTabs-Proof"));
 }
+
+TEST_CASE("peer_proof: caller_identity tells proof callers apart by their server nonce; bearer callers are one") {
+  const std::string a(64, 'a'), b(64, 'b'), p(64, 'c');
+  CHECK(proof::caller_identity("OpenTabs-Proof " + a + "." + p) == "proof " + a);
+  CHECK(proof::caller_identity("opentabs-proof " + b + "." + p) == "proof " + b);
+  CHECK(proof::caller_identity("OpenTabs-Proof " + a + "." + p) != proof::caller_identity("OpenTabs-Proof " + b + "." + p));
+  CHECK(proof::caller_identity("Bearer abc") == "bearer");
+  CHECK(proof::caller_identity("bearer xyz") == "bearer");
+  CHECK(proof::caller_identity("OpenTabs-Proof nodot").empty());
+  CHECK(proof::caller_identity("").empty());
+  CHECK(proof::caller_identity("Basic dXNlcg==").empty());
+}
