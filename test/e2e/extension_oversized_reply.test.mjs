@@ -7,37 +7,25 @@
 // and the extension stays connected.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, waitFor,
-} from './support/harness.mjs';
+import { startExtensionStack, callTool, resultText, waitFor } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
 
 describe('an extension reply over 20 MiB', () => {
   let site;
-  let configDir;
+  let stack;
   let server;
   let browser;
   let mcp;
 
   before(async () => {
     site = await startWebmcpSite();
-    configDir = tempDir('ot-e2e-oversized-');
-    writeConfig(configDir, { permissions: { browser: { permission: 'auto' } } });
-    server = await startServer(configDir);
-    ensureServerPortFile(configDir, server.port);
-    browser = await launchWithPlaywright(extensionDir(configDir));
-    mcp = await connectMcp(server.port, readSecret(configDir));
-    await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+    stack = await startExtensionStack({ prefix: 'ot-e2e-oversized-', permissions: { browser: { permission: 'auto' } } });
+    ({ server, browser, mcp } = stack);
   });
 
   after(async () => {
-    await mcp?.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await server?.stop();
+    await stack?.close();
     await site?.close();
-    fs.rmSync(configDir, { recursive: true, force: true });
   });
 
   const tabIdOf = async (url) => {

@@ -14,11 +14,7 @@
 // worker shows up as an error instead of a long wait.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import {
-  tempDir, writeConfig, startServer, extensionDir, readSecret, ensureServerPortFile, launchWithPlaywright,
-  connectMcp, callTool, resultText, waitFor,
-} from './support/harness.mjs';
+import { startExtensionStack, callTool, resultText, waitFor } from './support/harness.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
 import { pageWords } from '../integration/support/page_text.mjs';
 
@@ -26,28 +22,20 @@ const SESSION_AREA_BYTES = 10 * 1024 * 1024;
 
 describe('WebMCP: a hostile page cannot stall the extension or fill its storage', () => {
   let site;
-  let configDir;
+  let stack;
   let server;
   let browser;
   let mcp;
 
   before(async () => {
     site = await startWebmcpSite();
-    configDir = tempDir('ot-e2e-webmcp-flood-');
-    writeConfig(configDir, { permissions: { browser: { permission: 'auto' }, [site.key('localhost')]: { permission: 'auto' } } });
-    server = await startServer(configDir, { env: { OPENTABS_DISPATCH_TIMEOUT_MS: '8000' } });
-    ensureServerPortFile(configDir, server.port);
-    browser = await launchWithPlaywright(extensionDir(configDir));
-    mcp = await connectMcp(server.port, readSecret(configDir));
-    await waitFor(async () => !(await callTool(mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+    stack = await startExtensionStack({ prefix: 'ot-e2e-webmcp-flood-', permissions: { browser: { permission: 'auto' }, [site.key('localhost')]: { permission: 'auto' } }, env: { OPENTABS_DISPATCH_TIMEOUT_MS: '8000' } });
+    ({ server, browser, mcp } = stack);
   });
 
   after(async () => {
-    await mcp?.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await server?.stop();
+    await stack?.close();
     await site?.close();
-    fs.rmSync(configDir, { recursive: true, force: true });
   });
 
   // Waits until each of the page's `count` frames has published at least `rounds` times.

@@ -231,3 +231,24 @@ export async function waitForPluginReady(browser, plugin, minTabs = 1) {
       state.tabs.filter((t) => t.ready).length >= minTabs && state;
   }, `${plugin} ready in ${minTabs} tab(s)`, 20_000);
 }
+
+// The stack many suites start from: a server whose config.json grants `permissions` (it must
+// let browser tools run), our extension in Playwright's Chromium, and an MCP client, returned
+// once a browser tool answers.  close() takes it down in reverse order.
+export async function startExtensionStack({ prefix, permissions, env = {} }) {
+  const configDir = tempDir(prefix);
+  writeConfig(configDir, { permissions });
+  const stack = { configDir };
+  stack.close = async () => {
+    await stack.mcp?.close().catch(() => {});
+    await stack.browser?.close().catch(() => {});
+    await stack.server?.stop();
+    fs.rmSync(configDir, { recursive: true, force: true });
+  };
+  stack.server = await startServer(configDir, { env });
+  ensureServerPortFile(configDir, stack.server.port);
+  stack.browser = await launchWithPlaywright(extensionDir(configDir));
+  stack.mcp = await connectMcp(stack.server.port, readSecret(configDir));
+  await waitFor(async () => !(await callTool(stack.mcp, 'browser_list_tabs', {})).isError, 'the extension to connect', 20_000);
+  return stack;
+}
