@@ -11,8 +11,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  SOURCE_DIR, SERVER_BIN, CHROMIUM, chromium, tempDir, writeConfig, connectMcp, resultText, waitFor, EXTENSION_ID,
+  SOURCE_DIR, SERVER_BIN, CHROMIUM, chromium, tempDir, writeConfig, connectMcp, waitFor, EXTENSION_ID,
 } from './support/harness.mjs';
+import { pageWords } from '../integration/support/page_text.mjs';
 import { startWebmcpSite } from './support/webmcp_site.mjs';
 import { freePort } from '../integration/support/server.mjs';
 
@@ -93,7 +94,7 @@ describe('native messaging in headless Chromium', () => {
     const name = `${site.prefix('127.0.0.1')}add`;
     await waitFor(async () => (await mcp.client.listTools()).tools.some((t) => t.name === name), `${name} in tools/list`, 20_000, 150);
     const r = await mcp.client.callTool({ name, arguments: { a: 19, b: 23 } });
-    assert.deepEqual(JSON.parse(resultText(r)), { sum: 42, pageId: await page.evaluate(() => window.pageId) });
+    assert.deepEqual(JSON.parse(pageWords(r)), { sum: 42, pageId: await page.evaluate(() => window.pageId) });
   });
 
   test('uninstall removes the manifest from the profile', () => {
