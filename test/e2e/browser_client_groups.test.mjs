@@ -95,6 +95,54 @@ describe('two clients asking for the same tab', () => {
   });
 });
 
+describe('another client\'s tab group and window', () => {
+  it('refuses one client\'s commands on another client\'s group and own window, and closing a window that holds its tab; reads pass', async () => {
+    const windowOf = (tabId) => driver.harness.evaluate(async (id) => (await chrome.tabs.get(id)).windowId, tabId);
+    // Groups in the person's window.
+    await setAgentTabs({});
+    const a = await open('Claude Code');
+    const b = await open('OpenCode');
+    await fails('browser.updateTabGroup', { groupId: a.group.id, title: 'Taken', clientGroup: 'OpenCode' },
+      new RegExp(`^Tab group ${a.group.id} is the tab group of Claude Code, another agent`));
+    await fails('browser.addTabsToGroup', { groupId: a.group.id, tabIds: [b.id], clientGroup: 'OpenCode' }, /tab group of Claude Code/);
+    assert.equal(await groupOf(b.id), b.group.id, 'the refused move left the tab in its own group');
+    assert.equal((await ok('browser.listTabsInGroup', { groupId: a.group.id, clientGroup: 'OpenCode' })).group.title, 'Claude Code');
+    await ok('browser.updateTabGroup', { groupId: a.group.id, collapsed: false, clientGroup: 'Claude Code' });
+    // The person drags the client's group into a new window of theirs: the window is the
+    // person's (moved and resized by anyone), but closing it would close the client's tab.
+    const personal = (await ok('browser.createWindow', { url: `${site.url}/interact.html` })).window;
+    await driver.harness.evaluate(([g, w]) => chrome.tabGroups.move(g, { windowId: w, index: -1 }), [a.group.id, personal.id]);
+    assert.equal(await windowOf(a.id), personal.id);
+    await ok('browser.updateWindow', { windowId: personal.id, width: 700, height: 500, clientGroup: 'OpenCode' });
+    await fails('browser.closeWindow', { windowId: personal.id, clientGroup: 'OpenCode' },
+      new RegExp(`^Window ${personal.id} holds tab ${a.id}, which closing it would close; that tab is in the tab group of Claude Code`));
+    assert.equal(await tabExists(a.id), true);
+    await ok('browser.closeWindow', { windowId: personal.id, clientGroup: 'Claude Code' });
+    assert.equal(await tabExists(a.id), false);
+
+    // A window of the client's own: nobody else's commands move, resize, focus or close it.
+    await setAgentTabs({ place: 'window' });
+    const own = await open('Claude Code');
+    assert.equal(own.group.window, 'own');
+    for (const [method, params] of [['browser.updateWindow', { width: 640, height: 480 }], ['browser.updateWindow', { focused: true }],
+      ['browser.updateWindow', { state: 'minimized' }], ['browser.closeWindow', {}]]) {
+      await fails(method, { windowId: own.windowId, ...params, clientGroup: 'OpenCode' },
+        new RegExp(`^Window ${own.windowId} is the window of Claude Code, another agent`));
+    }
+    assert.equal(await tabExists(own.id), true);
+    assert.ok((await ok('browser.listWindows', { clientGroup: 'OpenCode' })).windows.some((w) => w.id === own.windowId));
+    assert.ok((await ok('browser.listTabGroups', { windowId: own.windowId, clientGroup: 'OpenCode' })).groups.length === 1);
+    // The client itself and callers without a client name act as before.
+    await ok('browser.updateWindow', { windowId: own.windowId, width: 640, height: 480, clientGroup: 'Claude Code' });
+    // Once the client ended (its tabs kept), its window is nobody's.
+    await setAgentTabs({ place: 'window', onEnd: 'keep' });
+    await ok('browser.clientEnded', { clientGroup: 'Claude Code' });
+    await ok('browser.closeWindow', { windowId: own.windowId, clientGroup: 'OpenCode' });
+    await ok('browser.closeTab', { tabId: b.id });
+    await setAgentTabs({});
+  });
+});
+
 describe('a client that ends', () => {
   it('ungroups its tabs by default (they stay open, now anyone\'s); keeps or closes them as the person chose', async () => {
     await setAgentTabs({});

@@ -6,6 +6,9 @@
 //   - a tab in client A's group is A's while A runs: client B's commands that act on it are
 //     refused naming A (reading it is allowed); the person hands a tab over by dragging it out
 //     of the group or into B's group, or by renaming the group;
+//   - so are A's group itself (renaming it would hand it to B, adding tabs would move them
+//     into A's work) and A's own window (moving, resizing, focusing or closing it); a window
+//     that holds a tab of A's group is not closed for B either, as that would close the tab;
 //   - when A's last MCP session ends (browser.clientEnded) its groups are kept, ungrouped
 //     (the default: the tabs stay, now the person's) or closed, as the person chose.
 // The groups made for clients (groupId -> client name) and the clients' own windows live in
@@ -137,17 +140,58 @@ async function otherHolder(tabId, caller) {
   return undefined;
 }
 
-// Throws when `method` would act on a tab another client holds.  Commands without a
-// clientGroup (OpenTabs callers, plugins) are never refused.
+// The client (other than `caller`) whose group `groupId` is, or undefined.  A group the
+// person renamed is nobody's any more.
+async function otherGroupHolder(groupId, caller) {
+  const s = await loadState();
+  const holder = s.groups[groupId];
+  if (!holder || holder === caller) return undefined;
+  try {
+    if ((await chrome.tabGroups.get(groupId)).title === holder) return holder;
+  } catch { /* the group is gone: the command says so */ }
+  return undefined;
+}
+
+// The client (other than `caller`) whose own window `windowId` is, or undefined.
+async function otherWindowHolder(windowId, caller) {
+  const s = await loadState();
+  const holder = Object.keys(s.windows).find((name) => s.windows[name] === windowId);
+  if (!holder || holder === caller) return undefined;
+  return (await ownWindow(holder)) === windowId ? holder : undefined;
+}
+
+const TAB_ADVICE = 'Open your own tab with browser_open_tab, or ask the person to move the tab out of that group (then any agent may use it)';
+const refusal = (what, holder, advice = TAB_ADVICE) => new ProtocolError(ERR_INVALID_PARAMS,
+  `${what} ${holder}, another agent working in this browser: it is theirs while they run (reading it is allowed). ${advice}`);
+
+// Throws when `method` would act on a tab, tab group or window another client holds.
+// Commands without a clientGroup (OpenTabs callers, plugins) are never refused.
 export async function checkTabHolder(method, params) {
   const caller = params?.clientGroup;
   if (typeof caller !== 'string' || caller === '' || READS.has(method)) return;
   for (const tabId of tabIdsOf(params)) {
     const holder = await otherHolder(tabId, caller);
+    if (holder) throw refusal(`Tab ${tabId} is in the tab group of`, holder);
+  }
+  if (Number.isInteger(params.groupId)) {
+    const holder = await otherGroupHolder(params.groupId, caller);
     if (holder) {
-      throw new ProtocolError(ERR_INVALID_PARAMS, `Tab ${tabId} is in the tab group of ${holder}, another agent working in this browser: `
-        + 'it is theirs while they run (reading it is allowed). Open your own tab with browser_open_tab, or ask the person to move '
-        + 'the tab out of that group (then any agent may use it)');
+      throw refusal(`Tab group ${params.groupId} is the tab group of`, holder,
+        'Your own tabs go into your own group (browser_open_tab); the person may rename this one to make it theirs');
+    }
+  }
+  if (Number.isInteger(params.windowId)) {
+    const holder = await otherWindowHolder(params.windowId, caller);
+    if (holder) {
+      throw refusal(`Window ${params.windowId} is the window of`, holder,
+        'Work in your own tabs (browser_open_tab opens them where the person chose); leave this window to the person and that agent');
+    }
+    if (method === 'browser.closeWindow') {
+      const tabs = await chrome.tabs.query({ windowId: params.windowId }).catch(() => []);
+      for (const tab of tabs) {
+        const tabHolder = await otherHolder(tab.id, caller);
+        if (tabHolder) throw refusal(`Window ${params.windowId} holds tab ${tab.id}, which closing it would close; that tab is in the tab group of`, tabHolder);
+      }
     }
   }
 }
