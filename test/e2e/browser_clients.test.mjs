@@ -2,8 +2,9 @@
 // headless Chromium and two MCP SDK clients with their own clientInfo names: each client's
 // tabs go into a tab group named after it, both drive their own background tab at the same
 // time without moving the tab the person sees, and /health says which client holds which tabs;
-// one client's actions on the other's tab are refused naming the holder (reads pass), and a
-// client whose last session ends (DELETE) has its group released (ungrouped: the default).
+// one client's actions on the other's tab, and on the window of the other's own, are refused
+// naming the holder (reads pass), and a client whose last session ends (DELETE) has its group
+// released (ungrouped: the default).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -14,7 +15,11 @@ let stack;
 let other;
 
 before(async () => {
-  stack = await startMcpStack({ tempPrefix: 'ot-clients-', config: { permissions: { browser: { permission: 'auto' } } } });
+  // More clients connect here than the 5 new sessions a minute a server admits by default.
+  stack = await startMcpStack({
+    tempPrefix: 'ot-clients-', config: { permissions: { browser: { permission: 'auto' } } },
+    serverEnv: { OPENTABS_MCP_MAX_NEW_SESSIONS_PER_MINUTE: '20' },
+  });
   other = await connectMcp(stack.server.port, readSecret(stack.configDir), { name: 'Second Agent' });
 });
 
@@ -109,6 +114,37 @@ describe('two clients at once', () => {
     } finally {
       await one.close().catch(() => {});
       await two.close().catch(() => {});
+    }
+  });
+
+  it('refuses one client\'s window tools on another client\'s own window; the holder and reads go on', { timeout: 60_000 }, async () => {
+    const { site, browser } = stack;
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`);
+    await panel.evaluate(() => chrome.storage.local.set({ agentTabs: { place: 'window', onEnd: 'close' } }));
+    const agent = await connectMcp(stack.server.port, readSecret(stack.configDir), { name: 'Window Holder' });
+    try {
+      const r = await callTool(agent, 'browser_open_tab', { url: `${site.url}/interact.html` });
+      assert.ok(!r.isError, resultText(r));
+      const tab = json(r);
+      assert.equal(tab.group.window, 'own');
+      for (const [name, args] of [['browser_update_window', { windowId: tab.windowId, width: 600, height: 400 }],
+        ['browser_update_window', { windowId: tab.windowId, focused: true }],
+        ['browser_close_window', { windowId: tab.windowId }],
+        ['browser_update_tab_group', { groupId: tab.group.id, title: 'Taken' }]]) {
+        const refused = await callTool(stack.mcp, name, args);
+        assert.ok(refused.isError, `${name} on another client's window was not refused: ${resultText(refused)}`);
+        assert.match(resultText(refused), /(Window \d+ is the window|Tab group \d+ is the tab group) of Window Holder, another agent/, name);
+      }
+      assert.ok(json(await stack.tool('browser_list_windows')).windows.some((w) => w.id === tab.windowId), 'listing windows is a read');
+      const mine = await callTool(agent, 'browser_update_window', { windowId: tab.windowId, width: 600, height: 400 });
+      assert.ok(!mine.isError, resultText(mine));
+      await agent.end();
+      await waitFor(async () => !json(await stack.tool('browser_list_windows')).windows.some((w) => w.id === tab.windowId), 'the ended client\'s window to close');
+    } finally {
+      await agent.close().catch(() => {});
+      await panel.evaluate(() => chrome.storage.local.remove('agentTabs'));
+      await panel.close();
     }
   });
 

@@ -13,10 +13,11 @@ import { startPagesServer } from '../../fixtures/site/pages/serve.mjs';
 
 export const json = (r) => JSON.parse(resultText(r));
 
-// config is written as the server's config.  plainStartPaths launches plain Chromium opened
+// config is written as the server's config, serverEnv added to the server's environment (test
+// knobs).  plainStartPaths launches plain Chromium opened
 // at those fixture pages instead of Playwright.  With keepDialogs every Playwright page gets a
 // 'dialog' listener that leaves dialogs open (Playwright would otherwise dismiss them).
-export async function startMcpStack({ tempPrefix, config, plainStartPaths, keepDialogs = false }) {
+export async function startMcpStack({ tempPrefix, config, serverEnv = {}, plainStartPaths, keepDialogs = false }) {
   const stack = {};
   stack.close = async () => {
     await stack.mcp?.close().catch(() => {});
@@ -29,7 +30,7 @@ export async function startMcpStack({ tempPrefix, config, plainStartPaths, keepD
     stack.site = await startPagesServer();
     stack.configDir = tempDir(tempPrefix);
     writeConfig(stack.configDir, config);
-    stack.server = await startServer(stack.configDir);
+    stack.server = await startServer(stack.configDir, { env: serverEnv });
     ensureServerPortFile(stack.configDir, stack.server.port);
     const extDir = extensionDir(stack.configDir);
     stack.browser = plainStartPaths
