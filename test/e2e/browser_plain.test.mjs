@@ -4,11 +4,35 @@
 // tab, and the always-on request record must survive the worker being stopped.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 
 import { callTool, resultText, waitFor, EXTENSION_ID } from './support/harness.mjs';
 import { startMcpStack, json } from './support/mcp_stack.mjs';
 
+const WebSocket = createRequire(import.meta.url)('ws');
+
 let stack; let site; let browser; let mcp; let tool;
+
+// A DevTools protocol session of the test's own on the page whose URL contains `urlPart`
+// (beside the extension's debugger), through the plain Chromium's remote debugging port.
+async function pageSession(urlPart) {
+  const targets = await (await fetch(`${await browser.cdpUrl()}/json/list`)).json();
+  const target = targets.find((t) => t.type === 'page' && t.url.includes(urlPart));
+  assert.ok(target, `no page target with ${urlPart}`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  let lastId = 0;
+  const waiting = new Map();
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data));
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  return {
+    send: (method, params = {}) => new Promise((resolve) => { const id = ++lastId; waiting.set(id, resolve); ws.send(JSON.stringify({ id, method, params })); }),
+    close: () => ws.close(),
+  };
+}
 
 before(async () => {
   stack = await startMcpStack({
@@ -70,6 +94,38 @@ describe('pointer input on a background tab in a plain browser', () => {
       await tool('browser_click_element', { tabId: front.id, selector: 'body' });
       console.log(`front click ${i + 1} in ${Date.now() - t} ms`);
     }
+    await tool('browser_close_tab', { tabId: front.id });
+    await tool('browser_close_tab', { tabId: work.id });
+  });
+});
+
+describe('a hidden tab\'s throttled timers', () => {
+  it('do not hold up a click by selector there (its timers paused, the click still lands); a wheel on the front tab has no hidden-tab note', { timeout: 120_000 }, async () => {
+    const work = json(await tool('browser_open_tab', { url: `${site.url}/interact.html?timers-paused` }));
+    const front = json(await tool('browser_open_tab', { url: `${site.url}/interact.html?front`, active: true }));
+    for (const tab of [work, front]) await waitFor(async () => json(await tool('browser_get_tab_info', { tabId: tab.id })).status === 'complete', 'page load');
+    assert.equal(json(await tool('browser_execute_script', { tabId: work.id, code: 'document.visibilityState' })).value, 'hidden');
+    // Chromium runs a hidden tab's timers at most once a second; here they do not run at all.
+    // Locating the button must not wait on one (nothing scrolls in a tab that draws no frames).
+    const cdp = await pageSession('interact.html?timers-paused');
+    try {
+      assert.ok((await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' })).result);
+      const click = json(await tool('browser_click_element', { tabId: work.id, selector: '#btn' }));
+      assert.equal(click.tag, 'button');
+      assert.deepEqual(json(await tool('browser_execute_script', { tabId: work.id, code: 'window.events' })).value, ['clicked:trusted']);
+    } finally {
+      await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'advance' });
+      cdp.close();
+    }
+    // The tab in front is shown: its wheel answer carries no note about hidden tabs.
+    const box = json(await tool('browser_execute_script', {
+      tabId: front.id, code: "(() => { const r = document.getElementById('scroller').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()",
+    })).value;
+    for (let i = 0; i < 3; i++) {
+      const wheel = json(await tool('browser_mouse', { tabId: front.id, action: 'wheel', x: box.x, y: box.y, deltaY: 20 }));
+      assert.equal(wheel.note, undefined, `wheel ${i + 1} on the front tab: ${wheel.note}`);
+    }
+    assert.equal(json(await tool('browser_execute_script', { tabId: front.id, code: "document.getElementById('scroller').scrollTop" })).value, 60);
     await tool('browser_close_tab', { tabId: front.id });
     await tool('browser_close_tab', { tabId: work.id });
   });

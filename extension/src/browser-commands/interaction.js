@@ -204,10 +204,11 @@ async function mouse(params) {
       return;
     }
     const p = pointer(send, modifiers);
+    let watching = false;
     try {
       await p.move(x, y);
       if (action === 'wheel') {
-        const watching = await runPageOp(tabId, 'watchWheelScroll').catch(() => false);
+        watching = await runPageOp(tabId, 'watchWheelScroll').catch(() => false);
         await p.wheel(deltaX, deltaY);
         if (watching) await wheelScrollSettled(tabId, send);
         // Chromium keeps a dispatched wheel's scroll gesture open and plays the wheel again on
@@ -222,7 +223,9 @@ async function mouse(params) {
         Object.assign(out, { toX, toY });
       }
       if (p.unansweredNote) out.note = p.unansweredNote;
-      else if (action === 'wheel' && p.askedFrames) out.note = HIDDEN_WHEEL_NOTE;
+      // A shown tab that was idle has frames asked for too: the note is for hidden ones (or
+      // when the page could not say).
+      else if (action === 'wheel' && p.askedFrames && (watching?.hidden ?? true)) out.note = HIDDEN_WHEEL_NOTE;
     } finally {
       await p.finish();
     }

@@ -28,8 +28,9 @@
   }
 
   // A wheel turn scrolls smoothly over the frames after Chromium answers it.  The extension
-  // calls watchWheelScroll() before it sends the wheel, then reads wheelScrollState() between
-  // the frames it asks for until a scroll that started has ended (scrollend) or none started.
+  // calls watchWheelScroll() before it sends the wheel (it answers whether the tab is hidden),
+  // then reads wheelScrollState() between the frames it asks for until a scroll that started
+  // has ended (scrollend) or none started.
   let wheelWatch = null;
 
   function stopWheelWatch() {
@@ -48,7 +49,7 @@
       window.addEventListener('scroll', watch.onScroll, true);
       window.addEventListener('scrollend', watch.onEnd, true);
       wheelWatch = watch;
-      return true;
+      return { hidden: document.visibilityState === 'hidden' };
     },
 
     // Whether anything scrolled since the watch began and whether it is still scrolling;
