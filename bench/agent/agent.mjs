@@ -9,7 +9,7 @@
 // server's tools/list size.  It is a benchmark, not a test: nothing is asserted.
 //
 // Usage: node bench/agent/agent.mjs [--bin build/opentabs] [--only opentabs,playwright,devtools]
-//        [--task substring]
+//        [--set tasks,unseen,beside] [--task substring]
 // Needs test/node_modules (cd test && npm ci): the MCP SDK client and the e2e harness.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,7 +36,9 @@ const SERVERS = [
   { key: 'opentabs', start: opentabsServer },
   ...(PEERS_INSTALLED ? [{ key: 'playwright', start: playwrightServer }, { key: 'devtools', start: devtoolsServer }] : []),
 ].filter((s) => !option('--only') || option('--only').split(',').includes(s.key));
-const tasks = [...TASKS, ...UNSEEN_TASKS, ...BESIDE_TASKS].filter((t) => !option('--task') || t.name.includes(option('--task')));
+const SETS = { tasks: TASKS, unseen: UNSEEN_TASKS, beside: BESIDE_TASKS };
+const chosenSets = (option('--set') ?? 'tasks,unseen,beside').split(',').map((name) => SETS[name] ?? []);
+const tasks = chosenSets.flat().filter((t) => !option('--task') || t.name.includes(option('--task')));
 
 // One task on one server: the agent's calls are counted from opening the page to the last
 // step; the check and the closing are the benchmark's and are not.
@@ -58,13 +60,30 @@ async function runTask(server, script, task, env) {
   return { ok, outcome: ok ? 'done' : outcome, calls: a.stats.calls, bytes: a.stats.bytes, ms: Math.round(ms) };
 }
 
+// A task two agents do at the same time (task.agents: two tasks), the first through `server`,
+// the second through its partner; calls and bytes are both agents', the time is until both
+// are done.
+async function runTogether(server, partner, key, task, env) {
+  const started = performance.now();
+  const runs = await Promise.all(task.agents.map((t, i) => runTask(i ? partner : server, t[key], t, env)));
+  const ms = performance.now() - started;
+  const failed = runs.find((r) => !r.ok);
+  return {
+    ok: !failed, outcome: failed ? failed.outcome : 'done', ms: Math.round(ms),
+    calls: runs.reduce((n, r) => n + r.calls, 0), bytes: runs.reduce((n, r) => n + r.bytes, 0),
+  };
+}
+
 async function runServer(spec, env) {
   const server = await spec.start(env.workDir);
+  // The second agent's server is started before the tasks, outside their times, as the first is.
+  const partner = tasks.some((t) => t.agents) ? await server.partner() : null;
   try {
     const rows = [];
-    for (const task of tasks) rows.push(await runTask(server, task[spec.key], task, env));
+    for (const task of tasks) rows.push(task.agents ? await runTogether(server, partner, spec.key, task, env) : await runTask(server, task[spec.key], task, env));
     return { name: server.name, listing: server.listing, rows };
   } finally {
+    await partner?.stop();
     await server.stop();
   }
 }

@@ -5,7 +5,9 @@
 //   ref(text, pattern) -> the ref (uid) on the first line of a snapshot that matches pattern;
 //   open(url) -> a page handle the task's script gets; check(handle, expr) -> whether the page
 //   expression is true (not counted: it is the benchmark looking, not the agent);
-//   close(handle).
+//   close(handle); partner() -> a second agent's server shape, for tasks two agents do at once
+//   (opentabs: another MCP session on the same server and browser; the peers: a second server
+//   instance with its own browser, as each serves one client and one current page).
 // opentabs runs as the real binary with the extension in headless Chromium (the e2e harness);
 // Playwright MCP and Chrome DevTools MCP run from bench/agent/node_modules (setup.sh) over stdio,
 // each launching the system Chromium headless.
@@ -57,17 +59,13 @@ async function listing(client) {
   return { count: tools.length, bytes: Buffer.byteLength(JSON.stringify(tools)) };
 }
 
-export async function opentabsServer(workDir) {
-  const { startMcpStack } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/mcp_stack.mjs')).href);
-  // keepDialogs: Playwright, which the harness drives Chromium with, would dismiss the dialogs
-  // the agent is to answer.
-  const stack = await startMcpStack({ tempPrefix: 'ot-agent-bench-', config: { permissions: { browser: { permission: 'auto' } } }, keepDialogs: true });
-  fs.cpSync(workDir, path.join(stack.configDir, 'output'), { recursive: true });
-  const client = stack.mcp.client;
+// One MCP client of the opentabs server as the benchmark's server shape.  Each client checks
+// and closes its own tabs: a tab in one client's group is not another client's to script.
+function opentabsClient(client, listed, stop) {
   const evaluate = async (tabId, code) => JSON.parse(textOf(await client.callTool({ name: 'browser_execute_script', arguments: { tabId, code } })));
   return {
     name: 'opentabs',
-    listing: await listing(client),
+    listing: listed,
     session: () => ({
       ...counter(client),
       ref: (text, pattern) => firstMatch(text, pattern, /\[ref=(e\d+@[0-9a-z]{4})\]/),
@@ -75,8 +73,26 @@ export async function opentabsServer(workDir) {
     }),
     check: async (tabId, expr) => (await evaluate(tabId, expr)).value === true,
     close: (tabId) => client.callTool({ name: 'browser_close_tab', arguments: { tabId } }),
-    stop: () => stack.close(),
+    stop,
   };
+}
+
+export async function opentabsServer(workDir) {
+  const { startMcpStack } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/mcp_stack.mjs')).href);
+  const { connectMcp, readSecret } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/harness.mjs')).href);
+  // keepDialogs: Playwright, which the harness drives Chromium with, would dismiss the dialogs
+  // the agent is to answer.
+  const stack = await startMcpStack({ tempPrefix: 'ot-agent-bench-', config: { permissions: { browser: { permission: 'auto' } } }, keepDialogs: true });
+  fs.cpSync(workDir, path.join(stack.configDir, 'output'), { recursive: true });
+  const listed = await listing(stack.mcp.client);
+  const server = opentabsClient(stack.mcp.client, listed, () => stack.close());
+  // A second agent beside the first: another MCP session (another clientInfo name) on the
+  // same server and browser, as two agents on one machine share them.
+  server.partner = async () => {
+    const second = await connectMcp(stack.server.port, readSecret(stack.configDir), { name: 'opentabs-bench-second' });
+    return opentabsClient(second.client, listed, () => second.close());
+  };
+  return server;
 }
 
 async function stdioClient(args, cwd) {
@@ -114,6 +130,9 @@ export async function playwrightServer(workDir) {
     },
     close: async () => {},
     stop: () => client.close(),
+    // A second agent: a second server instance with its own browser (one server drives one
+    // current tab for its one stdio client).
+    partner: () => playwrightServer(workDir),
   };
 }
 
@@ -138,6 +157,9 @@ export async function devtoolsServer(workDir) {
     },
     close: (pageId) => call('close_page', { pageId }),
     stop: () => client.close(),
+    // A second agent: a second server instance with its own browser (a stdio server has one
+    // client).
+    partner: () => devtoolsServer(workDir),
   };
 }
 

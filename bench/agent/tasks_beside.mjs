@@ -1,9 +1,12 @@
 // Tasks of agents working beside a person (issue 37): a tab behind the one a link opened in
-// front, a chain of three dialogs from one click, and a keyup-only search typed with each
-// server's default typing.  Same rules as tasks.mjs.  The peers' scripts follow their own
+// front, a chain of three dialogs from one click, a keyup-only search typed with each
+// server's default typing, and two agents at once on two tabs (`agents`: one task each, run
+// at the same time through two MCP sessions; see sessions.mjs partner()).  Same rules as
+// tasks.mjs.  The peers' scripts follow their own
 // tools: Playwright MCP and DevTools MCP act on their selected page, so going back to the
 // first tab is a tab switch there.
-import { need, pwView, findRef } from './tasks.mjs';
+import { need, pwView, findRef, TASKS } from './tasks.mjs';
+import { UNSEEN_TASKS } from './tasks_unseen.mjs';
 
 const SAVED = "document.getElementById('state').textContent === 'Saved'";
 
@@ -102,6 +105,10 @@ export const BESIDE_TASKS = [
     name: 'type "Li" into a keyup search with default typing and choose Lisbon', page: 'travel.html',
     check: "document.getElementById('chosen').textContent === 'Flying to Lisbon (LIS)'",
     ...typeByDefault,
+  },
+  {
+    name: 'two agents at once: one types a note and saves it, the other types "Li" and chooses Lisbon',
+    agents: [UNSEEN_TASKS.find((t) => t.page === 'notes.html'), TASKS.find((t) => t.name.startsWith('type "Li"'))],
   },
 ];
 
