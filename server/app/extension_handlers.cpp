@@ -132,7 +132,13 @@ class handlers {
     if (*d == "allow") dec = json::get_bool(params, "alwaysAllow").value_or(false) ? decision::allow_always : decision::allow;
     else if (*d == "deny") dec = decision::deny;
     else return none();
-    ctx_.confirm.settle(std::string(*id), dec);
+    auto given = ctx_.confirm.answer(std::string(*id), dec, audit::decided_by::side_panel);
+    // Decided elsewhere first (the agent's dialog): the side panel is told who decided, and
+    // its entry goes; the lost answer is in the audit log.
+    if (given.lost() && given.winner)
+      ctx_.hub.broadcast(jsonrpc::notification_object(
+          "confirmation.settled", json::object{{"id", json::str(*id)}, {"decidedBy", json::str(audit::to_string(given.winner->by))},
+                                               {"notUsed", json::str(given.notice)}}));
     return handled();
   }
 

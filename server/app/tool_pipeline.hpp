@@ -23,6 +23,7 @@
 #include "app/server_config.hpp"
 #include "audit/audit_log.hpp"
 #include "app/tool_backend.hpp"
+#include "mcp/permission_prompt.hpp"
 #include "mcp/request_state.hpp"
 #include "tools/tool_service.hpp"
 
@@ -54,27 +55,35 @@ class tool_pipeline final : public tools::tool_service {
   // The tool's validator: the registry's (compiled on first use), else the backend's.
   net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_of(const tools::tool_def& tool,
                                                                                 tool_backend& backend);
-  // The `ask` gate: nullopt lets the call run; a result ends it (refused, or input_required).
-  net::awaitable<std::optional<tools::call_result>> confirm(const tools::tool_def& tool, const json::object& args,
-                                                            const std::string& where, const std::string& digest,
-                                                            tools::call_options& options, audit::audit_entry& entry);
+  // What the `ask` gate hands back: `stop` ends the call with its result (refused, or
+  // input_required); none lets it run.  `notice`: an answer of the caller's own that lost to
+  // one given elsewhere first, told with the result.
+  struct gate {
+    std::optional<tools::call_result> stop;
+    std::string notice;
+  };
+  net::awaitable<gate> confirm(const tools::tool_def& tool, const json::object& args, const std::string& where,
+                               const std::string& digest, tools::call_options& options, audit::audit_entry& entry);
   // The question put through the agent's UI (a 2026-07-28 client that can show a form) and
   // parked for the side panel too; the client's retry brings the answer.
-  std::optional<tools::call_result> ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where,
-                                                 const std::string& digest, const tools::input_round& input,
-                                                 audit::audit_entry& entry);
+  gate ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where, const std::string& digest,
+                    const tools::call_options& options, audit::audit_entry& entry);
+  static result<mcp::permission_answer> answer_in(const tools::input_round& input);
   // confirmation.request to every extension connection (the side panel shows it), with the
   // arguments rendered as in the agent's dialog (mcp::redact_arguments) and where it acts.
   void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args, const std::string& where);
   // Tells every side panel that question `id` needs no answer any more, and who decided
-  // ("side_panel", "elicitation", "cancelled", …), so a question the agent's UI answered
-  // does not wait there for a click that would change nothing.  The original extension
-  // drops the notification (not in its allow-list); ours removes the entry.
-  void withdraw_side_panel_question(const std::string& id, std::string_view decided_by);
-  // What a decision does to the call: nullopt runs it.
-  // `decided_by` "side_panel" is named in a refusal when the agent was asked too, so the
-  // asker whose own answer came second learns who decided (empty: nobody else was asked).
-  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d, std::string_view decided_by);
+  // (audit/decided_by.hpp's names), so a question the agent's UI answered does not wait
+  // there for a click that would change nothing.  The original extension drops the
+  // notification (not in its allow-list); ours removes the entry.
+  void withdraw_side_panel_question(const std::string& id, audit::decided_by by);
+  // confirmation.alwaysAllowed: "always allow" in the agent's dialog set `tool` to auto in
+  // config.json; the side panel shows a notice naming it and how to undo it.  The original
+  // extension drops it (not in its allow-list).
+  void tell_side_panel_always_allowed(const tools::tool_def& tool);
+  // What a verdict does to the call: nullopt runs it.  A refusal names the side panel when
+  // the agent was asked too, so the asker whose own answer came second learns who decided.
+  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, verdict v, bool agent_asked);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
 
   const server_config& config_;
