@@ -426,7 +426,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       // The person clicks "Deny" in the dialog that stayed open: the reply says what happened.
       await assert.rejects(
         transport.send({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: { decision: 'deny' } } }),
-        (e) => e.message.includes('HTTP 409') && e.message.includes(NOT_USED_AFTER_PANEL_ALLOWED('deny')),
+        (e) => e.code === 409 && e.message.includes(NOT_USED_AFTER_PANEL_ALLOWED('deny')),
       );
       const [lost, ran] = await newestAudits(s, 2);
       assert.deepEqual(lost.lostAnswer, { by: 'elicitation', decision: 'deny' });
