@@ -7,6 +7,7 @@
 #include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/plugin_log_limiter.hpp"
+#include "app/side_panel_asker.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
@@ -135,10 +136,7 @@ class handlers {
     auto given = ctx_.confirm.answer(std::string(*id), dec, audit::decided_by::side_panel);
     // Decided elsewhere first (the agent's dialog): the side panel is told who decided, and
     // its entry goes; the lost answer is in the audit log.
-    if (given.lost() && given.winner)
-      ctx_.hub.broadcast(jsonrpc::notification_object(
-          "confirmation.settled", json::object{{"id", json::str(*id)}, {"decidedBy", json::str(audit::to_string(given.winner->by))},
-                                               {"notUsed", json::str(given.notice)}}));
+    side_panel_asker(ctx_.hub).not_used(std::string(*id), given);
     return handled();
   }
 

@@ -4,7 +4,6 @@
 
 #include "app/plugin_tabs.hpp"
 #include "config/permissions.hpp"
-#include "jsonrpc/jsonrpc.hpp"
 #include "mcp/permission_prompt.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/clock.hpp"
@@ -75,6 +74,7 @@ tool_pipeline::tool_pipeline(const server_config& config, const plugin_catalog& 
       audit_(audit),
       hub_(hub),
       confirm_(confirm),
+      side_panel_(hub),
       grants_(grants),
       backends_(backends),
       // Test knob: how long a permission question's requestState is honoured.
@@ -235,7 +235,7 @@ net::awaitable<tool_pipeline::gate> tool_pipeline::confirm(const tools::tool_def
                                                             const std::string& where, const std::string& digest,
                                                             tools::call_options& options, audit::audit_entry& entry) {
   if (options.input && options.input->can_elicit_form()) co_return ask_in_agent(tool, args, where, digest, options, entry);
-  const bool panel = hub_.connected();
+  const bool panel = side_panel_.available();
   auto id = uuid_v4();
   // A caller with too many open questions is refused, and nobody else's is dropped for it.
   if (auto opened = confirm_.open(id, question_about{options.caller, tool.name, tool.plugin}); !opened)
@@ -251,7 +251,7 @@ net::awaitable<tool_pipeline::gate> tool_pipeline::confirm(const tools::tool_def
       if (read && *read != mcp::permission_answer::unanswered)
         return confirm_.answer(id, decision_of(*read), audit::decided_by::elicitation).notice;
       // No answer from the client and no side panel to ask: nobody is left to decide.
-      if (!hub_.connected()) confirm_.answer(id, decision::disconnected, audit::decided_by::disconnected);
+      if (!side_panel_.available()) confirm_.answer(id, decision::disconnected, audit::decided_by::disconnected);
       return std::string();
     });
   }
@@ -264,14 +264,14 @@ net::awaitable<tool_pipeline::gate> tool_pipeline::confirm(const tools::tool_def
   if (options.on_progress)
     options.on_progress({0, 1.0, agent ? "Waiting for user approval (in this client or the OpenTabs side panel)"
                                        : "Waiting for user approval in the OpenTabs side panel"});
-  if (panel) ask_side_panel(id, tool, args, where);
+  if (panel) side_panel_.ask(id, tool, args, where);
   const verdict v = co_await confirm_.wait(id, options.cancel);
   if (audit::is_person(v.by)) entry.decided_by = v.by;
   // One decision per question: the agent's dialog still open is told it was decided elsewhere.
   if (agent && v.by != audit::decided_by::elicitation && options.withdraw_elicitations)
     options.withdraw_elicitations(audit::is_person(v.by) ? "Already decided in the OpenTabs side panel: " + decision_words(v.what)
                                                          : "The question no longer needs an answer: the call " + decision_words(v.what));
-  if (panel) withdraw_side_panel_question(id, v.by);
+  if (panel) side_panel_.settled(id, v.by);
   co_return gate{apply_decision(tool, v, agent), {}};
 }
 
@@ -305,7 +305,7 @@ tool_pipeline::gate tool_pipeline::ask_in_agent(const tools::tool_def& tool, con
       if (auto given = answer_in(input); given && *given != mcp::permission_answer::unanswered)
         notice = confirm_.answer(prompt, decision_of(*given), audit::decided_by::elicitation).notice;
       entry.decided_by = v->by;
-      withdraw_side_panel_question(prompt, v->by);
+      side_panel_.settled(prompt, v->by);
       return {apply_decision(tool, *v, true), std::move(notice)};
     }
     auto given = answer_in(input);
@@ -315,13 +315,13 @@ tool_pipeline::gate tool_pipeline::ask_in_agent(const tools::tool_def& tool, con
       // Decides the question, so a side panel click after it is told it was not used.
       confirm_.answer(prompt, v.what, v.by);
       confirm_.take_parked(prompt);
-      withdraw_side_panel_question(prompt, v.by);
+      side_panel_.settled(prompt, v.by);
       entry.decided_by = v.by;
       return {apply_decision(tool, v, true), {}};
     }
     if (redeemed->round >= kMaxPromptRounds) {
       confirm_.forget(prompt);
-      withdraw_side_panel_question(prompt, audit::decided_by::unanswered);
+      side_panel_.settled(prompt, audit::decided_by::unanswered);
       return {tools::call_result::text("Tool " + tool.name + " was not approved: the permission question went unanswered " +
                                            std::to_string(kMaxPromptRounds) + " times.",
                                        true, errc::tool_failed),
@@ -342,39 +342,12 @@ tool_pipeline::gate tool_pipeline::ask_in_agent(const tools::tool_def& tool, con
       !parked)
     return {tools::call_result::text("Tool " + tool.name + " was not asked about: " + parked.err().message, true, errc::tool_failed), {}};
   // The same question in the side panel; whichever answers first decides.
-  if (question.round == 1 && hub_.connected()) ask_side_panel(question.prompt, tool, args, where);
+  if (question.round == 1) side_panel_.ask(question.prompt, tool, args, where);
   mcp::permission_question q{tool.name, tool.plugin, where, &args};
   tools::call_result r;
   r.input_required = json::object{{"inputRequests", json::object{{mcp::permission_input_key, mcp::permission_input_request(q)}}},
                                   {"requestState", json::str(seal_.seal(question, now))}};
   return {std::move(r), {}};
-}
-
-void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args,
-                                   const std::string& where) {
-  // The agent's dialog shows the same: arguments whole, secrets redacted, where it acts.
-  hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"plugin", json::str(tool.plugin)},
-                                                                   {"where", json::str(where)},
-                                                                   {"params", mcp::redact_arguments(args)}}));
-}
-
-void tool_pipeline::withdraw_side_panel_question(const std::string& id, audit::decided_by by) {
-  if (!hub_.connected()) return;
-  hub_.broadcast(jsonrpc::notification_object("confirmation.settled",
-                                              json::object{{"id", json::str(id)}, {"decidedBy", json::str(audit::to_string(by))}}));
-}
-
-void tool_pipeline::tell_side_panel_always_allowed(const tools::tool_def& tool) {
-  if (!hub_.connected()) return;
-  const std::string undo = "Set it back to Ask in its card in the OpenTabs side panel, or run `opentabs config set tool-permission." +
-                           tool.plugin + "." + tool.base_name + " ask`.";
-  hub_.broadcast(jsonrpc::notification_object(
-      "confirmation.alwaysAllowed",
-      json::object{{"tool", json::str(tool.base_name)}, {"plugin", json::str(tool.plugin)}, {"permission", "auto"},
-                   {"decidedBy", json::str(audit::to_string(audit::decided_by::elicitation))},
-                   {"message", json::str("\"Always allow\" in the agent's dialog set " + tool.name + " to auto: it now runs without asking. " + undo)}}));
 }
 
 std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, verdict v, bool agent_asked) {
@@ -383,7 +356,7 @@ std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::too
     case decision::allow_always:
       grants_.always_allow(tool);
       // The side panel did not see this answer: it says what changed and how to undo it.
-      if (v.by == audit::decided_by::elicitation) tell_side_panel_always_allowed(tool);
+      if (v.by == audit::decided_by::elicitation) side_panel_.always_allowed(tool);
       return std::nullopt;
     case decision::deny:
       return tools::call_result::text("Tool " + tool.name + " was denied by the user" +

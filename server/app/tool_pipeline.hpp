@@ -3,8 +3,9 @@
 //   resolve  — the tool by name (with "did you mean" names when unknown);
 //   admit    — permission (off refuses), platform arguments taken out (the backend's
 //              take_target), the validator found and the arguments checked;
-//   confirm  — for `ask`: the question in the side panel and, when the client can show a
-//              form, in the agent's own UI; the first answer decides;
+//   confirm  — for `ask`: the question in the side panel (side_panel_asker) and, when the
+//              client can show a form, in the agent's own UI; the first answer decides
+//              (confirmations::answer), and a later one is told it lost;
 //   dispatch — through the backend of the tool's kind (tool_backend.hpp);
 //   record   — the audit entry, written by one audit_record on every exit.
 // Platform tools skip the gate and the audit (their backend is not behind_gate).  Runs on
@@ -21,6 +22,7 @@
 #include "app/permission_grants.hpp"
 #include "app/plugin_catalog.hpp"
 #include "app/server_config.hpp"
+#include "app/side_panel_asker.hpp"
 #include "audit/audit_log.hpp"
 #include "app/tool_backend.hpp"
 #include "mcp/permission_prompt.hpp"
@@ -69,18 +71,6 @@ class tool_pipeline final : public tools::tool_service {
   gate ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where, const std::string& digest,
                     const tools::call_options& options, audit::audit_entry& entry);
   static result<mcp::permission_answer> answer_in(const tools::input_round& input);
-  // confirmation.request to every extension connection (the side panel shows it), with the
-  // arguments rendered as in the agent's dialog (mcp::redact_arguments) and where it acts.
-  void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args, const std::string& where);
-  // Tells every side panel that question `id` needs no answer any more, and who decided
-  // (audit/decided_by.hpp's names), so a question the agent's UI answered does not wait
-  // there for a click that would change nothing.  The original extension drops the
-  // notification (not in its allow-list); ours removes the entry.
-  void withdraw_side_panel_question(const std::string& id, audit::decided_by by);
-  // confirmation.alwaysAllowed: "always allow" in the agent's dialog set `tool` to auto in
-  // config.json; the side panel shows a notice naming it and how to undo it.  The original
-  // extension drops it (not in its allow-list).
-  void tell_side_panel_always_allowed(const tools::tool_def& tool);
   // What a verdict does to the call: nullopt runs it.  A refusal names the side panel when
   // the agent was asked too, so the asker whose own answer came second learns who decided.
   std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, verdict v, bool agent_asked);
@@ -91,6 +81,7 @@ class tool_pipeline final : public tools::tool_service {
   audit::audit_log& audit_;
   extension_hub& hub_;
   confirmations& confirm_;
+  side_panel_asker side_panel_;
   permission_grants& grants_;
   tool_backends backends_;
   mcp::request_state_seal seal_;

@@ -14,6 +14,7 @@
 #include "app/cancel_link.hpp"
 #include "app/server_state.hpp"
 #include "drive_io.hpp"
+#include "fake_extension.hpp"
 #include "mcp/permission_prompt.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/random.hpp"
@@ -21,6 +22,8 @@
 using namespace opentabs;
 using namespace opentabs::app;
 namespace fs = std::filesystem;
+
+using opentabs::app::testing::fake_extension;
 
 namespace {
 
@@ -410,9 +413,10 @@ TEST_CASE("ask: open questions are counted per caller identity, not per client n
   CHECK(ask_as("mcp proof A\nclaude-code").input_required);  // same name, other credential
 }
 
-TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and audited; only the agent's answer needs the notice") {
+TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side panel gets the notice; its own always-allow does not") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
+  fake_extension ext(f.hub, "profile-1");
   tools::call_options options;
   tools::call_options::answer_fn answer;
   options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
@@ -422,11 +426,24 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and audited; o
   std::optional<tools::call_result> out;
   f.start("demo_echo", R"({"text":"hi"})", options, out);
   f.run_until([&] { return f.confirm.waiting() == 1; });
+  CHECK(ext.calls("confirmation.request").size() == 1);  // asked in both places
   auto always = elicit_answer("always_allow");
   CHECK(answer(&always).empty());  // it decided: nothing to tell
   f.run_until([&] { return out.has_value(); });
   CHECK_FALSE(out->is_error);
   CHECK(f.grants.always == std::vector<std::string>{"demo_echo"});
+  auto notices = ext.calls("confirmation.alwaysAllowed");
+  REQUIRE(notices.size() == 1);
+  CHECK(*json::get_string(notices[0].at("params").as_object(), "tool") == "echo");
+
+  // The same answer clicked in the side panel: the person saw it there, no notice.
+  std::optional<tools::call_result> again;
+  f.start("demo_echo", R"({"text":"hi"})", options, again);
+  f.run_until([&] { return f.confirm.waiting() == 1; });
+  CHECK(f.confirm.answer(f.confirm.open_ids().at(0), decision::allow_always, audit::decided_by::side_panel).decided());
+  f.run_until([&] { return again.has_value(); });
+  CHECK(f.grants.always.size() == 2);
+  CHECK(ext.calls("confirmation.alwaysAllowed").size() == 1);
 }
 
 TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends the wait") {
