@@ -16,8 +16,9 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SessionClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SessionTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer } from './support/server.mjs';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport as SessionStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { OPENTABS_BIN, startServer } from './support/server.mjs';
 import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { until } from './support/until.mjs';
 
@@ -442,6 +443,44 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       await client.close();
     }
     await stillServes(s);
+  });
+  test('2025-11-25 session through the stdio bridge: the late "Deny" reaches the client as a warning saying the side panel\'s decision took effect', { timeout: 60_000 }, async () => {
+    const transport = new SessionStdioTransport({
+      command: OPENTABS_BIN,
+      args: ['start', '--stdio', '--port', String(s.port)],
+      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += d));
+    const client = new SessionClient({ name: 'bridge-late-answer', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const logs = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
+    let requestId;
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+      requestId = extra.requestId;
+      return new Promise(() => {});  // the dialog stays open
+    });
+    try {
+      await client.connect(transport);
+      const seen = ext.messages.length;
+      const pending = client.callTool({ name: ASK, arguments: { title: 'bridge late answer' } });
+      const req = await panelQuestion(ext, seen);
+      await until(() => requestId !== undefined, 'the client to be asked');
+      ext.notify('confirmation.response', { id: req.params.id, decision: 'allow' });
+      const r = await pending;
+      assert.deepEqual(JSON.parse(r.content[0].text), { created: 'bridge late answer' });
+      await transport.send({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: { decision: 'deny' } } });
+      let warned;
+      await until(() => (warned = logs.find((l) => l.level === 'warning' && String(l.data).includes(NOT_USED_AFTER_PANEL_ALLOWED('deny')))), 'the warning');
+      assert.equal(warned.logger, 'opentabs');
+      assert.deepEqual((await newestAudit(s)).lostAnswer, { by: 'elicitation', decision: 'deny' });
+    } catch (e) {
+      e.message += `\nbridge stderr:\n${stderr}`;
+      throw e;
+    } finally {
+      await client.close();
+    }
   });
 });
 
