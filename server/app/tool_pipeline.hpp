@@ -3,9 +3,9 @@
 //   resolve  — the tool by name (with "did you mean" names when unknown);
 //   admit    — permission (off refuses), platform arguments taken out (the backend's
 //              take_target), the validator found and the arguments checked;
-//   confirm  — for `ask`: the question in the side panel (side_panel_asker) and, when the
-//              client can show a form, in the agent's own UI; the first answer decides
-//              (confirmations::answer), and a later one is told it lost;
+//   confirm  — for `ask`: the approvals seam (approvals.hpp) puts the question to the side
+//              panel and, when the client can show a form, to the agent's own UI; the
+//              first answer decides, and a later one is told it lost;
 //   dispatch — through the backend of the tool's kind (tool_backend.hpp);
 //   record   — the audit entry, written by one audit_record on every exit.
 // Platform tools skip the gate and the audit (their backend is not behind_gate).  Runs on
@@ -16,17 +16,15 @@
 #include <optional>
 #include <string>
 
+#include "app/approvals.hpp"
 #include "app/audit_record.hpp"
 #include "app/confirmations.hpp"
 #include "app/extension_hub.hpp"
 #include "app/permission_grants.hpp"
 #include "app/plugin_catalog.hpp"
 #include "app/server_config.hpp"
-#include "app/side_panel_asker.hpp"
 #include "audit/audit_log.hpp"
 #include "app/tool_backend.hpp"
-#include "mcp/permission_prompt.hpp"
-#include "mcp/request_state.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::app {
@@ -57,34 +55,17 @@ class tool_pipeline final : public tools::tool_service {
   // The tool's validator: the registry's (compiled on first use), else the backend's.
   net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_of(const tools::tool_def& tool,
                                                                                 tool_backend& backend);
-  // What the `ask` gate hands back: `stop` ends the call with its result (refused, or
-  // input_required); none lets it run.  `notice`: an answer of the caller's own that lost to
-  // one given elsewhere first, told with the result.
-  struct gate {
-    std::optional<tools::call_result> stop;
-    std::string notice;
-  };
-  net::awaitable<gate> confirm(const tools::tool_def& tool, const json::object& args, const std::string& where,
-                               const std::string& digest, tools::call_options& options, audit::audit_entry& entry);
-  // The question put through the agent's UI (a 2026-07-28 client that can show a form) and
-  // parked for the side panel too; the client's retry brings the answer.
-  gate ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where, const std::string& digest,
-                    const tools::call_options& options, audit::audit_entry& entry);
-  static result<mcp::permission_answer> answer_in(const tools::input_round& input);
-  // What a verdict does to the call: nullopt runs it.  A refusal names the side panel when
-  // the agent was asked too, so the asker whose own answer came second learns who decided.
-  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, verdict v, bool agent_asked);
+  // The `ask` gate: the approvals seam asks; the audit entry learns who decided.
+  net::awaitable<approvals::outcome> confirm(const tools::tool_def& tool, const json::object& args, const std::string& where,
+                                             const std::string& digest, tools::call_options& options, audit::audit_entry& entry);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
 
   const server_config& config_;
   const plugin_catalog& catalog_;
   audit::audit_log& audit_;
   extension_hub& hub_;
-  confirmations& confirm_;
-  side_panel_asker side_panel_;
-  permission_grants& grants_;
   tool_backends backends_;
-  mcp::request_state_seal seal_;
+  approvals approvals_;
 };
 
 }  // namespace opentabs::app
