@@ -121,7 +121,8 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
 
   std::string notice;  // the caller's own answer came second: told with the result
   if (admitted.permission == tools::permission::ask) {
-    auto asked = co_await confirm(tool, args, where_of(hub_, tool, args, admitted.target), admitted.digest, options, audit.entry());
+    const auto where = where_of(hub_, tool, args, admitted.target);
+    auto asked = co_await confirm(tool, args, where, admitted.digest, options, audit.entry());
     notice = std::move(asked.notice);
     auto& refused = asked.stop;
     // Asking is not calling: the retry that brings the answer is audited.
