@@ -52,7 +52,16 @@ std::string_view asker_words(audit::decided_by by) {
 }
 
 status confirmations::admit(const question_about& about, steady::time_point now, steady::time_point expires) {
-  std::erase_if(open_, [now](const auto& kv) { return kv.second.parked && !kv.second.outcome && kv.second.expires <= now; });
+  // Parked questions past their expiry go (a decided one is remembered for late answers), so
+  // a client that never retries does not keep its budget spent.
+  for (auto it = open_.begin(); it != open_.end();) {
+    if (!it->second.parked || it->second.expires > now) {
+      ++it;
+      continue;
+    }
+    if (it->second.outcome) remember(it->first, std::move(it->second));
+    it = open_.erase(it);
+  }
   std::size_t mine = 0;
   auto soonest = expires;
   for (const auto& [other_id, q] : open_)

@@ -86,6 +86,18 @@ TEST_CASE("a waiting call gets the first answer; the agent's late answer after t
   CHECK(late.notice.find("the OpenTabs side panel had already decided (allowed once)") != std::string::npos);
 }
 
+TEST_CASE("expired parked questions free their caller's budget at the next admission; a decided one still tells a late answer") {
+  fixture f;
+  const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  REQUIRE(f.c.park("decided", about("caller"), later()));
+  REQUIRE(f.c.answer("decided", decision::allow, decided_by::side_panel).decided());
+  for (std::size_t i = 1; i < confirmations::max_open_per_caller; ++i) REQUIRE(f.c.park("q" + std::to_string(i), about("caller"), past));
+  // The 15 expired ones are gone at the next admission; the decided one still counts (not expired).
+  REQUIRE(f.c.park("fresh", about("caller"), later()));
+  CHECK(f.c.parked() == 2);
+  CHECK(f.c.answer("decided", decision::deny, decided_by::elicitation).lost());
+}
+
 TEST_CASE("forget closes a question that went unanswered; an expired parked question takes no answer") {
   fixture f;
   REQUIRE(f.c.park("q1", about("client"), later()));
