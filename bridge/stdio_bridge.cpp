@@ -576,6 +576,18 @@ awaitable<void> relay::start_session(post_result& r) {
   co_return;
 }
 
+namespace {
+
+// notifications/message (warning) carrying the server's refusal of a client's response.
+std::string answer_not_used_warning(const json::object& refusal) {
+  const auto* error = json::get_object(refusal, "error");
+  const auto* text = error ? json::get_string(*error, "message") : nullptr;
+  json::object params{{"level", "warning"}, {"logger", "opentabs"}, {"data", json::str(text ? std::string(*text) : std::string("answer not used"))}};
+  return jsonrpc::notification_json("notifications/message", params);
+}
+
+}  // namespace
+
 // The server's own JSON-RPC error (400 bad request, 406, ...) is the best answer.
 awaitable<void> relay::relay_refusal(const client_message& msg, const post_result& r) {
   auto v = json::parse_object(r.error_body);
@@ -583,6 +595,12 @@ awaitable<void> relay::relay_refusal(const client_message& msg, const post_resul
     if (msg.kind == message_kind::request && !msg.answered) {
       (*v)["id"] = msg.id;
       co_await emit(json::dump(*v));
+    } else if (msg.kind == message_kind::response) {
+      // The client's answer to a question the server had already settled (409: a permission
+      // question decided in the side panel first): a response cannot be answered, so the
+      // server's words reach the client as a warning log message.
+      log_.write("server did not use the client's answer: HTTP " + std::to_string(r.status));
+      co_await emit(answer_not_used_warning(*v));
     } else {
       log_.write("server refused " + msg.method + ": HTTP " + std::to_string(r.status));
     }

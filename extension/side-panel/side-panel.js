@@ -7,13 +7,13 @@
 import { renderWebmcpCard } from '../src/webmcp/side-panel-card.js';
 
 const PERMISSIONS = ['off', 'ask', 'auto'];
-const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'activity', 'runningHash'];
+const SESSION_KEYS = ['connection', 'serverState', 'tabStates', 'confirmations', 'notices', 'activity', 'runningHash'];
 const CONNECTION_LABELS = {
   connected: 'Connected', disconnected: 'Disconnected', connecting: 'Connecting…', auth_failed: 'Authentication failed',
   impostor: 'Not opentabs on this port',
 };
 
-let state = { connection: null, serverState: null, tabStates: {}, confirmations: [], activity: [] };
+let state = { connection: null, serverState: null, tabStates: {}, confirmations: [], notices: [], activity: [] };
 // Which plugin cards are open; kept in chrome.storage.local so closing the panel keeps it.
 const expanded = new Set();
 const saveExpanded = () => chrome.storage.local.set({ expandedPlugins: [...expanded] }).catch(() => {});
@@ -193,6 +193,23 @@ function renderConfirmations() {
     el('button', { type: 'button', class: 'danger', 'data-testid': 'confirm-deny', onclick: () => act('sp:confirm', { id: c.id, decision: 'deny' }) }, 'Deny')))));
 }
 
+// Changes made outside the side panel that the person should know about: "Always allow"
+// answered in the agent's own dialog set a tool to auto.  Each says how to undo it, and
+// offers the undo (back to Ask) next to Dismiss.
+function renderNotices() {
+  $('notices').replaceChildren(...(state.notices ?? []).map((n) => el('div', {
+    class: 'card notice', 'data-testid': 'notice', 'data-kind': n.kind, 'data-tool': n.tool, 'data-plugin': n.plugin,
+  },
+  el('h3', {}, `${n.tool} now runs without asking`),
+  el('p', {}, n.message || `"Always allow" in the agent's dialog set ${n.tool} to auto.`),
+  el('div', { class: 'actions' },
+    el('button', { type: 'button', 'data-testid': 'notice-undo', onclick: async () => {
+      await act('sp:setToolPermission', { plugin: n.plugin, tool: n.tool, permission: 'ask' });
+      await act('sp:dismissNotice', { id: n.id });
+    } }, 'Set back to Ask'),
+    el('button', { type: 'button', 'data-testid': 'notice-dismiss', onclick: () => act('sp:dismissNotice', { id: n.id }) }, 'Dismiss')))));
+}
+
 function tabStateOf(plugin) {
   return state.tabStates?.[plugin.name]?.state ?? plugin.tabState ?? 'closed';
 }
@@ -334,6 +351,7 @@ function render() {
   renderConnection();
   renderExtensionUpdate();
   renderConfirmations();
+  renderNotices();
   renderPlugins();
   renderFailed();
   renderBrowserTools();

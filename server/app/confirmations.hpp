@@ -1,22 +1,33 @@
-// The "ask" permission flow (spec §3.8): a call waits for the user's decision in the side
-// panel.  Each waiting call has a record here; confirmation.response settles it; when the
-// last extension connection goes away every waiting call is settled as "disconnected".
-// There is no timeout (the original waits indefinitely), but the MCP client can cancel.
-// A question put to the user through the agent's UI as well (2026-07-28 InputRequiredResult)
-// has no call waiting between its rounds: it is parked here, so that a side panel answer
-// given meanwhile is kept until the client's retry collects it (whichever answers first
-// decides).  Parked questions expire and are bounded per client and in all: a client over its
-// share is refused with a clear error, and no question is ever dropped to make room.
+// The "ask" permission questions (spec §3.8) and the one decision each gets.  A question is
+// put to the side panel and, when the client can show a form, to the agent's own dialog; the
+// first answer decides, and every later one loses: answer() says so (with what had been
+// decided, and by whom, for the loser to be told) and records the lost answer in the audit
+// log.  Decided questions are remembered for a while (remember_decided_for, at most
+// max_remembered) so that a late answer — a "Deny" in the agent's dialog clicked after the
+// side panel allowed — is told, not silently dropped.
+//
+// A call waiting for the decision opens its question (open) and waits (wait); when the last
+// extension connection goes away every waiting call is settled as "disconnected".  There is
+// no timeout (the original waits indefinitely), but the caller can cancel.  A question put
+// through the agent's UI as a 2026-07-28 InputRequiredResult has no call waiting between its
+// rounds: it is parked until the client's retry collects the decision.
+//
+// Open questions (waiting and parked) are bounded per caller — the identity the transport
+// vouches for (its credential and name, or its session), never a name a client picks alone —
+// and in all: a caller over its share is refused with a clear error, and no question is
+// ever dropped to make room.  Runs on the io thread.
 #pragma once
 
 #include <chrono>
-
-#include <functional>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "audit/audit_log.hpp"
+#include "audit/decided_by.hpp"
 #include "net/asio.hpp"
 #include "net/event.hpp"
 #include "tools/tool_service.hpp"
@@ -26,45 +37,93 @@ namespace opentabs::app {
 
 enum class decision { allow, allow_always, deny, disconnected, cancelled, shutdown };
 
+// A decision and who made it.
+struct verdict {
+  decision what = decision::cancelled;
+  audit::decided_by by = audit::decided_by::cancelled;
+};
+
+// What a question is about: whose budget it spends, and the tool a lost answer is audited for.
+struct question_about {
+  std::string caller;  // the caller's identity (tools::call_options::caller)
+  std::string tool;
+  std::string plugin;
+};
+
+// What became of one answer.
+struct answer_outcome {
+  enum class kind { decided, lost, unknown } what = kind::unknown;
+  std::optional<verdict> winner;  // lost: what had been decided before
+  std::string notice;             // lost: what the loser is told (also the audit message)
+  bool decided() const { return what == kind::decided; }
+  bool lost() const { return what == kind::lost; }
+};
+
+// The answers people give, as the agent's form names them: "allow_once", "always_allow", "deny".
+std::string_view answer_name(decision d);
+// "allowed once", "denied", "ended: the extension disconnected", … for people.
+std::string decision_words(decision d);
+// "the OpenTabs side panel", "the agent's dialog", …
+std::string_view asker_words(audit::decided_by by);
+
 class confirmations {
  public:
-  explicit confirmations(asio::any_io_executor ex) : settled_(std::move(ex)) {}
+  confirmations(asio::any_io_executor ex, audit::audit_log& audit) : settled_(std::move(ex)), audit_(audit) {}
 
-  // Waits for the decision on `id` (the caller already broadcast confirmation.request).
-  // A cancel reaching `cancel` (may be null) settles the wait as cancelled.
-  net::awaitable<decision> wait(const std::string& id, const std::shared_ptr<tools::cancel_source>& cancel);
-  // confirmation.response: false for unknown or already-settled ids.
-  bool settle(const std::string& id, decision d);
-  // Every waiting confirmation gets `d` (last connection gone, shutdown).
-  void settle_all(decision d);
-  std::size_t waiting() const { return pending_.size(); }
+  // Opens question `id` for a call that will wait(); refused (errc::busy, saying why) when
+  // the caller has max_open_per_caller questions open or max_open are open in all.
+  status open(const std::string& id, question_about about);
+  // Waits for the verdict on opened `id`; a cancel reaching `cancel` (may be null) settles
+  // it as cancelled.  The question is then closed and remembered as decided.
+  net::awaitable<verdict> wait(const std::string& id, const std::shared_ptr<tools::cancel_source>& cancel);
+  // Parks question `id` until `expires` (a later park of the same id extends it); refused
+  // as open() is.
+  status park(const std::string& id, question_about about, std::chrono::steady_clock::time_point expires);
 
-  // Parks the question `id` of `client` until `expires` (a later park of the same id
-  // extends it).  Refused (errc::busy, the message saying why and until when) when `client`
-  // has max_parked_per_client questions parked or max_parked are parked in all.
-  status park(const std::string& id, const std::string& client, std::chrono::steady_clock::time_point expires);
-  // The side panel's decision on parked `id`, which is then forgotten; nullopt while it
-  // has not answered (or `id` is not parked).
-  std::optional<decision> take_parked(const std::string& id);
-  // Forgets parked `id` (the agent's UI answered first).
-  void unpark(const std::string& id) { parked_.erase(id); }
-  std::size_t parked() const { return parked_.size(); }
-  static constexpr std::size_t max_parked = 256;
-  static constexpr std::size_t max_parked_per_client = 16;
+  // An answer to `id` from `by`.  The first answer to an open question decides it; an answer
+  // to a question already decided (open or remembered) loses, and is audited as such.
+  answer_outcome answer(const std::string& id, decision d, audit::decided_by by);
+  // The verdict on parked `id` once it has one (the question is then closed and remembered);
+  // nullopt while it has none, or when `id` is not parked.
+  std::optional<verdict> take_parked(const std::string& id);
+  // Closes `id` without a verdict (it went unanswered, or was never put to anyone).
+  void forget(const std::string& id) { open_.erase(id); }
+  // Every waiting call gets `v` (last connection gone, shutdown).
+  void settle_all(verdict v);
+
+  std::size_t waiting() const;
+  std::size_t parked() const { return open_.size() - waiting(); }
+  // The ids of the open questions, oldest first by id order (for tests and diagnostics).
+  std::vector<std::string> open_ids() const;
+
+  static constexpr std::size_t max_open = 256;
+  static constexpr std::size_t max_open_per_caller = 16;
+  static constexpr std::size_t max_remembered = 1024;
+  static constexpr std::chrono::minutes remember_decided_for{10};
 
  private:
-  struct record {
-    std::optional<decision> outcome;
+  struct question {
+    question_about about;
+    bool parked = false;
+    std::chrono::steady_clock::time_point expires = std::chrono::steady_clock::time_point::max();
+    std::optional<verdict> outcome;
   };
-  // Notified whenever a waiting record gets its outcome; each waiter loops on its own.
+  struct decided_question {
+    std::string id;
+    question_about about;
+    verdict outcome;
+    std::chrono::steady_clock::time_point until;
+  };
+  status admit(const question_about& about, std::chrono::steady_clock::time_point now,
+               std::chrono::steady_clock::time_point expires);
+  void remember(const std::string& id, question q);
+  answer_outcome lose(const std::string& id, const question_about& about, verdict winner, decision d, audit::decided_by by);
+
+  // Notified whenever a waiting question gets its outcome; each waiter loops on its own.
   net::event settled_;
-  std::map<std::string, std::shared_ptr<record>> pending_;
-  struct parked_question {
-    std::string client;
-    std::chrono::steady_clock::time_point expires;
-    std::optional<decision> outcome;
-  };
-  std::map<std::string, parked_question> parked_;
+  audit::audit_log& audit_;
+  std::map<std::string, question> open_;
+  std::deque<decided_question> decided_;  // oldest first
 };
 
 }  // namespace opentabs::app

@@ -7,6 +7,7 @@
 #include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/plugin_log_limiter.hpp"
+#include "app/side_panel_asker.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
 #include "config/permissions.hpp"
@@ -132,7 +133,10 @@ class handlers {
     if (*d == "allow") dec = json::get_bool(params, "alwaysAllow").value_or(false) ? decision::allow_always : decision::allow;
     else if (*d == "deny") dec = decision::deny;
     else return none();
-    ctx_.confirm.settle(std::string(*id), dec);
+    auto given = ctx_.confirm.answer(std::string(*id), dec, audit::decided_by::side_panel);
+    // Decided elsewhere first (the agent's dialog): the side panel is told who decided, and
+    // its entry goes; the lost answer is in the audit log.
+    side_panel_asker(ctx_.hub).not_used(std::string(*id), given);
     return handled();
   }
 

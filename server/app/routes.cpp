@@ -360,6 +360,7 @@ net::awaitable<void> router::call_tool(net::http_exchange& ex, std::string name)
   }
   tools::call_options opts;
   opts.origin = "rest";
+  opts.caller = "rest";  // the CLI and scripts holding the secret: one caller
   auto result = co_await pipeline_.call_tool(std::move(name), std::move(args), std::move(opts));
   auto res = http_response::json(result.failure ? net::http_status_for(*result.failure) : 200, result.to_json());
   // 429 here is the per-plugin concurrency cap: a slot frees as soon as a call finishes.

@@ -116,7 +116,7 @@ class server_app {
         state_(std::move(paths), home),
         tasks_(io.get_executor()),
         hub_(io.get_executor(), timing_from_env()),
-        confirm_(io.get_executor()),
+        confirm_(io.get_executor(), state_.audit),
         announce_(state_.config, state_.catalog, state_.webmcp, hub_, events_, tasks_),
         reload_(io.get_executor(), state_.config, state_.catalog, state_.stats.reloads, announce_, home),
         settings_(state_.config, state_.catalog, reload_),
@@ -150,7 +150,7 @@ class server_app {
     announce_.set_before_greeting([this] { reload_.rewrite_adapter_files(); });
     hub_.set_on_close([this](const std::string& id) {
       webmcp_.connection_closed(id);
-      if (!hub_.connected()) confirm_.settle_all(decision::disconnected);
+      if (!hub_.connected()) confirm_.settle_all(verdict{decision::disconnected, audit::decided_by::disconnected});
     });
     register_extension_handlers(hub_.methods(), handler_context{state_.config, state_.catalog, state_.webmcp, state_.stats.plugin_logs, hub_, confirm_, events_, reload_, settings_});
     plugin_manager_.register_methods(hub_.methods());
@@ -373,7 +373,7 @@ class server_app {
     log::info("received " + signal_name(sig) + ", shutting down");
     watcher_.stop();
     plugin_manager_.stop();
-    confirm_.settle_all(decision::shutdown);
+    confirm_.settle_all(verdict{decision::shutdown, audit::decided_by::shutdown});
     hub_.shutdown();
     mcp_.shutdown();
     gateway_.shutdown();

@@ -4,8 +4,7 @@
 
 #include "app/plugin_tabs.hpp"
 #include "config/permissions.hpp"
-#include "jsonrpc/jsonrpc.hpp"
-#include "mcp/permission_prompt.hpp"
+#include "mcp/request_state.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/clock.hpp"
 #include "util/env.hpp"
@@ -17,41 +16,10 @@ namespace opentabs::app {
 
 namespace {
 
-// A client retrying without answering is asked again, this many rounds in all.
-constexpr std::int64_t kMaxPromptRounds = 5;
-
-decision decision_of(mcp::permission_answer a) {
-  switch (a) {
-    case mcp::permission_answer::allow_once: return decision::allow;
-    case mcp::permission_answer::always_allow: return decision::allow_always;
-    default: return decision::deny;
-  }
-}
-
-// Who settled a question the side panel was shown, for confirmation.settled.
-std::string_view decided_by_text(decision d, bool answered_in_agent) {
-  switch (d) {
-    case decision::allow:
-    case decision::allow_always:
-    case decision::deny: return answered_in_agent ? "elicitation" : "side_panel";
-    case decision::cancelled: return "cancelled";
-    case decision::disconnected: return "disconnected";
-    case decision::shutdown: return "shutdown";
-  }
-  return "cancelled";
-}
-
-// A decision as the person reads it, for the agent's dialog withdrawn after it.
-std::string decision_words(decision d) {
-  switch (d) {
-    case decision::allow: return "allowed once";
-    case decision::allow_always: return "always allowed";
-    case decision::deny: return "denied";
-    case decision::cancelled: return "was cancelled";
-    case decision::disconnected: return "ended: the extension disconnected";
-    case decision::shutdown: return "ended: the server is shutting down";
-  }
-  return "ended";
+// A result with `notice` (an answer of the caller's that was not used) told after its content.
+tools::call_result with_notice(tools::call_result r, const std::string& notice) {
+  if (!notice.empty()) r.content.push_back(json::object{{"type", "text"}, {"text", json::str(notice)}});
+  return r;
 }
 
 tools::call_result bad_request(std::string text) { return tools::call_result::text(std::move(text), true, errc::invalid_params); }
@@ -94,11 +62,10 @@ tool_pipeline::tool_pipeline(const server_config& config, const plugin_catalog& 
       catalog_(catalog),
       audit_(audit),
       hub_(hub),
-      confirm_(confirm),
-      grants_(grants),
       backends_(backends),
-      // Test knob: how long a permission question's requestState is honoured.
-      seal_(env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
+      approvals_(confirm, hub, grants,
+                 // Test knob: how long a permission question's requestState is honoured.
+                 env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
 
 tools::permission tool_pipeline::effective_permission(const tools::tool_def& t) const {
   return config::effective_permission(config_.cfg, t.plugin, t.base_name, config_.skip_permissions);
@@ -152,19 +119,23 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
     co_await hub_.await_expected_extension(tool.kind == tools::tool_kind::plugin);
   }
 
+  std::string notice;  // the caller's own answer came second: told with the result
   if (admitted.permission == tools::permission::ask) {
-    auto refused = co_await confirm(tool, args, where_of(hub_, tool, args, admitted.target), admitted.digest, options, audit.entry());
+    const auto where = where_of(hub_, tool, args, admitted.target);
+    auto asked = co_await confirm(tool, args, where, admitted.digest, options, audit.entry());
+    notice = std::move(asked.notice);
+    auto& refused = asked.stop;
     // Asking is not calling: the retry that brings the answer is audited.
     if (refused && refused->input_required) audit.withdraw();
     else if (refused && refused->failure == errc::invalid_params)
       audit.fail(audit::audit_code::invalid_input_response, "the retry's requestState or inputResponses was refused");
     else if (refused) audit.fail(audit::audit_code::permission_denied, "not approved");
-    if (refused) co_return audit.finish(std::move(*refused));
+    if (refused) co_return audit.finish(with_notice(std::move(*refused), notice));
   }
 
   // A named object in this frame: the backend works on it by reference.
   admitted_call call{tool, std::move(args), std::move(admitted.target), options, audit.entry()};
-  co_return audit.finish(co_await backend.dispatch(call));
+  co_return audit.finish(with_notice(co_await backend.dispatch(call), notice));
 }
 
 net::awaitable<std::optional<tools::call_result>> tool_pipeline::admit(const tools::tool_def& tool, tool_backend& backend,
@@ -248,136 +219,16 @@ tools::call_result tool_pipeline::disabled_result(const tools::tool_def& tool) c
   return tools::call_result::text(text, true, errc::tool_failed);
 }
 
-net::awaitable<std::optional<tools::call_result>> tool_pipeline::confirm(const tools::tool_def& tool,
-                                                                         const json::object& args, const std::string& where,
-                                                                         const std::string& digest,
-                                                                         tools::call_options& options, audit::audit_entry& entry) {
-  if (options.input && options.input->can_elicit_form()) co_return ask_in_agent(tool, args, where, digest, *options.input, entry);
-  const bool panel = hub_.connected();
-  auto id = uuid_v4();
-  // A 2025-11-25 session that declared elicitation gets the question on the call's stream
-  // too; its answer settles the same confirmation, so whichever answers first decides.
-  auto answered_in_agent = std::make_shared<bool>(false);
-  bool agent = false;
-  if (options.elicit) {
-    mcp::permission_question q{tool.name, tool.plugin, where, &args};
-    agent = options.elicit(mcp::permission_elicitation_params(q), [this, id, answered_in_agent](const json::value* result) {
-      auto read = mcp::read_permission_answer(result, "the elicitation/create result");
-      if (read && *read != mcp::permission_answer::unanswered) {
-        if (confirm_.settle(id, decision_of(*read))) *answered_in_agent = true;
-      } else if (!hub_.connected()) {
-        // No answer from the client and no side panel to ask: nobody is left to decide.
-        confirm_.settle(id, decision::disconnected);
-      }
-    });
-  }
-  if (!panel && !agent)
-    co_return tools::call_result::text(
-        "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
-  if (options.on_progress)
-    options.on_progress({0, 1.0, agent ? "Waiting for user approval (in this client or the OpenTabs side panel)"
-                                       : "Waiting for user approval in the OpenTabs side panel"});
-  if (panel) ask_side_panel(id, tool, args, where);
-  const decision d = co_await confirm_.wait(id, options.cancel);
-  if (d == decision::allow || d == decision::allow_always || d == decision::deny) entry.decided_by = *answered_in_agent ? "elicitation" : "side_panel";
-  // One decision per question: the agent's dialog still open is told it was decided elsewhere.
-  if (agent && !*answered_in_agent && options.withdraw_elicitations)
-    options.withdraw_elicitations(d == decision::allow || d == decision::allow_always || d == decision::deny
-                                      ? "Already decided in the OpenTabs side panel: " + decision_words(d)
-                                      : "The question no longer needs an answer: the call " + decision_words(d));
-  if (panel) withdraw_side_panel_question(id, decided_by_text(d, *answered_in_agent));
-  // Named in a refusal only when the agent was asked too, so its person learns who decided.
-  co_return apply_decision(tool, d, agent ? decided_by_text(d, *answered_in_agent) : std::string_view());
-}
-
-std::optional<tools::call_result> tool_pipeline::ask_in_agent(const tools::tool_def& tool, const json::object& args,
-                                                              const std::string& where, const std::string& digest,
-                                                              const tools::input_round& input, audit::audit_entry& entry) {
-  const auto now = now_epoch_ms();
-  mcp::request_binding question{tool.name, digest, input.client, "", 1};
-  if (input.request_state) {
-    auto redeemed = seal_.redeem(*input.request_state, question, now);
-    if (!redeemed) return bad_request(redeemed.err().message);
-    // The side panel had the same question: an answer there came first.
-    if (auto d = confirm_.take_parked(redeemed->prompt)) {
-      entry.decided_by = "side_panel";
-      withdraw_side_panel_question(redeemed->prompt, "side_panel");
-      return apply_decision(tool, *d, "side_panel");
-    }
-    const json::value* answer = nullptr;
-    if (input.responses) {
-      const auto* responses = input.responses->if_object();
-      if (!responses) return bad_request("params.inputResponses must be an object mapping inputRequests keys to results, got " +
-                                         std::string(json::type_name(*input.responses)));
-      answer = responses->if_contains(mcp::permission_input_key);
-    }
-    auto read = mcp::read_permission_answer(answer, "params.inputResponses." + std::string(mcp::permission_input_key));
-    if (!read) return bad_request(read.err().message);
-    if (*read != mcp::permission_answer::unanswered) {
-      confirm_.unpark(redeemed->prompt);
-      withdraw_side_panel_question(redeemed->prompt, "elicitation");
-      entry.decided_by = "elicitation";
-      return apply_decision(tool, decision_of(*read), "elicitation");
-    }
-    if (redeemed->round >= kMaxPromptRounds) {
-      confirm_.unpark(redeemed->prompt);
-      withdraw_side_panel_question(redeemed->prompt, "unanswered");
-      return tools::call_result::text("Tool " + tool.name + " was not approved: the permission question went unanswered " +
-                                          std::to_string(kMaxPromptRounds) + " times.",
-                                      true, errc::tool_failed);
-    }
-    question.prompt = redeemed->prompt;
-    question.round = redeemed->round + 1;
-  } else if (input.responses) {
-    return bad_request("params.inputResponses answers no question: this server asks with a requestState, and the request carries "
-                       "none; call the tool without inputResponses to be asked");
-  } else {
-    question.prompt = uuid_v4();
-  }
-  // A client with too many open questions is refused, and nobody else's is dropped for it.
-  if (auto parked = confirm_.park(question.prompt, input.client, std::chrono::steady_clock::now() + seal_.ttl()); !parked)
-    return tools::call_result::text("Tool " + tool.name + " was not asked about: " + parked.err().message, true, errc::tool_failed);
-  // The same question in the side panel; whichever answers first decides.
-  if (question.round == 1 && hub_.connected()) ask_side_panel(question.prompt, tool, args, where);
-  mcp::permission_question q{tool.name, tool.plugin, where, &args};
-  tools::call_result r;
-  r.input_required = json::object{{"inputRequests", json::object{{mcp::permission_input_key, mcp::permission_input_request(q)}}},
-                                  {"requestState", json::str(seal_.seal(question, now))}};
-  return r;
-}
-
-void tool_pipeline::ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args,
-                                   const std::string& where) {
-  // The agent's dialog shows the same: arguments whole, secrets redacted, where it acts.
-  hub_.broadcast(jsonrpc::notification_object("confirmation.request", json::object{{"id", json::str(id)},
-                                                                   {"tool", json::str(tool.base_name)},
-                                                                   {"plugin", json::str(tool.plugin)},
-                                                                   {"where", json::str(where)},
-                                                                   {"params", mcp::redact_arguments(args)}}));
-}
-
-void tool_pipeline::withdraw_side_panel_question(const std::string& id, std::string_view decided_by) {
-  if (!hub_.connected()) return;
-  hub_.broadcast(jsonrpc::notification_object("confirmation.settled", json::object{{"id", json::str(id)}, {"decidedBy", json::str(decided_by)}}));
-}
-
-std::optional<tools::call_result> tool_pipeline::apply_decision(const tools::tool_def& tool, decision d, std::string_view decided_by) {
-  switch (d) {
-    case decision::allow: return std::nullopt;
-    case decision::allow_always:
-      grants_.always_allow(tool);
-      return std::nullopt;
-    case decision::deny:
-      return tools::call_result::text(
-          "Tool " + tool.name + " was denied by the user" + (decided_by == "side_panel" ? " in the OpenTabs side panel." : "."), true,
-          errc::tool_failed);
-    case decision::disconnected:
-      return tools::call_result::text(
-          "Tool " + tool.name + " requires approval but the extension is not connected.", true, errc::tool_failed);
-    case decision::cancelled: return tools::call_result::text("Tool " + tool.name + " was cancelled.", true, errc::tool_failed);
-    case decision::shutdown: return tools::call_result::text("Server shutting down", true, errc::tool_failed);
-  }
-  return std::nullopt;
+// The `ask` gate: the approvals seam asks, the audit entry learns who decided.
+net::awaitable<approvals::outcome> tool_pipeline::confirm(const tools::tool_def& tool, const json::object& args, const std::string& where,
+                                                          const std::string& digest, tools::call_options& options,
+                                                          audit::audit_entry& entry) {
+  // Named: a temporary in a co_await expression is not safe to hold by reference across the
+  // suspension with every compiler this builds with.
+  const permission_request question{tool, args, where, digest};
+  auto asked = co_await approvals_.ask(question, options);
+  if (asked.decided_by) entry.decided_by = asked.decided_by;
+  co_return asked;
 }
 
 }  // namespace opentabs::app

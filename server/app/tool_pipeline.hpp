@@ -3,8 +3,9 @@
 //   resolve  — the tool by name (with "did you mean" names when unknown);
 //   admit    — permission (off refuses), platform arguments taken out (the backend's
 //              take_target), the validator found and the arguments checked;
-//   confirm  — for `ask`: the question in the side panel and, when the client can show a
-//              form, in the agent's own UI; the first answer decides;
+//   confirm  — for `ask`: the approvals seam (approvals.hpp) puts the question to the side
+//              panel and, when the client can show a form, to the agent's own UI; the
+//              first answer decides, and a later one is told it lost;
 //   dispatch — through the backend of the tool's kind (tool_backend.hpp);
 //   record   — the audit entry, written by one audit_record on every exit.
 // Platform tools skip the gate and the audit (their backend is not behind_gate).  Runs on
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "app/approvals.hpp"
 #include "app/audit_record.hpp"
 #include "app/confirmations.hpp"
 #include "app/extension_hub.hpp"
@@ -23,7 +25,6 @@
 #include "app/server_config.hpp"
 #include "audit/audit_log.hpp"
 #include "app/tool_backend.hpp"
-#include "mcp/request_state.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::app {
@@ -54,37 +55,17 @@ class tool_pipeline final : public tools::tool_service {
   // The tool's validator: the registry's (compiled on first use), else the backend's.
   net::awaitable<result<std::shared_ptr<const schema::validator>>> validator_of(const tools::tool_def& tool,
                                                                                 tool_backend& backend);
-  // The `ask` gate: nullopt lets the call run; a result ends it (refused, or input_required).
-  net::awaitable<std::optional<tools::call_result>> confirm(const tools::tool_def& tool, const json::object& args,
-                                                            const std::string& where, const std::string& digest,
-                                                            tools::call_options& options, audit::audit_entry& entry);
-  // The question put through the agent's UI (a 2026-07-28 client that can show a form) and
-  // parked for the side panel too; the client's retry brings the answer.
-  std::optional<tools::call_result> ask_in_agent(const tools::tool_def& tool, const json::object& args, const std::string& where,
-                                                 const std::string& digest, const tools::input_round& input,
-                                                 audit::audit_entry& entry);
-  // confirmation.request to every extension connection (the side panel shows it), with the
-  // arguments rendered as in the agent's dialog (mcp::redact_arguments) and where it acts.
-  void ask_side_panel(const std::string& id, const tools::tool_def& tool, const json::object& args, const std::string& where);
-  // Tells every side panel that question `id` needs no answer any more, and who decided
-  // ("side_panel", "elicitation", "cancelled", …), so a question the agent's UI answered
-  // does not wait there for a click that would change nothing.  The original extension
-  // drops the notification (not in its allow-list); ours removes the entry.
-  void withdraw_side_panel_question(const std::string& id, std::string_view decided_by);
-  // What a decision does to the call: nullopt runs it.
-  // `decided_by` "side_panel" is named in a refusal when the agent was asked too, so the
-  // asker whose own answer came second learns who decided (empty: nobody else was asked).
-  std::optional<tools::call_result> apply_decision(const tools::tool_def& tool, decision d, std::string_view decided_by);
+  // The `ask` gate: the approvals seam asks; the audit entry learns who decided.
+  net::awaitable<approvals::outcome> confirm(const tools::tool_def& tool, const json::object& args, const std::string& where,
+                                             const std::string& digest, tools::call_options& options, audit::audit_entry& entry);
   tools::call_result disabled_result(const tools::tool_def& tool) const;
 
   const server_config& config_;
   const plugin_catalog& catalog_;
   audit::audit_log& audit_;
   extension_hub& hub_;
-  confirmations& confirm_;
-  permission_grants& grants_;
   tool_backends backends_;
-  mcp::request_state_seal seal_;
+  approvals approvals_;
 };
 
 }  // namespace opentabs::app

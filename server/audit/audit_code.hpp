@@ -21,6 +21,7 @@ enum class audit_code {
   not_found,               // the tool (or the page offering it) is gone
   rate_limited,            // too many calls at once
   tool_error,              // the tool ran and reported an error
+  answer_not_used,         // an answer to a question already decided elsewhere (not a call)
   unknown,                 // anything else: not connected, shutting down, a failure without a code
 };
 
@@ -33,6 +34,7 @@ constexpr std::string_view to_string(audit_code c) {
     case audit_code::not_found: return "NOT_FOUND";
     case audit_code::rate_limited: return "RATE_LIMITED";
     case audit_code::tool_error: return "TOOL_ERROR";
+    case audit_code::answer_not_used: return "ANSWER_NOT_USED";
     case audit_code::unknown: return "UNKNOWN";
   }
   return "UNKNOWN";

@@ -26,7 +26,7 @@ void cap_lengths(audit_entry& e) {
   truncate_utf8(e.plugin, kMaxAuditFieldBytes);
   truncate_utf8(e.timestamp, 64);
   if (e.duration_ms < 0) e.duration_ms = 0;
-  if (e.decided_by) truncate_utf8(*e.decided_by, kMaxAuditFieldBytes);
+  if (e.lost) truncate_utf8(e.lost->decision, kMaxAuditFieldBytes);
   if (e.error) {
     truncate_utf8(e.error->code, kMaxAuditFieldBytes);
     truncate_utf8(e.error->message, kMaxAuditMessageBytes);
@@ -41,7 +41,8 @@ json::object to_json(const audit_entry& e) {
   o["plugin"] = json::str(e.plugin);
   o["success"] = e.success;
   o["durationMs"] = e.duration_ms;
-  if (e.decided_by) o["decidedBy"] = json::str(*e.decided_by);
+  if (e.decided_by) o["decidedBy"] = json::str(to_string(*e.decided_by));
+  if (e.lost) o["lostAnswer"] = json::object{{"by", json::str(to_string(e.lost->by))}, {"decision", json::str(e.lost->decision)}};
   if (e.error) {
     json::object err;
     err["code"] = json::str(e.error->code);
@@ -68,7 +69,14 @@ std::string to_ndjson_line(const audit_entry& e) {
   out += std::to_string(e.duration_ms);
   if (e.decided_by) {
     out += R"(,"decidedBy":)";
-    json::append_quoted(out, *e.decided_by);
+    json::append_quoted(out, to_string(*e.decided_by));
+  }
+  if (e.lost) {
+    out += R"(,"lostAnswer":{"by":)";
+    json::append_quoted(out, to_string(e.lost->by));
+    out += R"(,"decision":)";
+    json::append_quoted(out, e.lost->decision);
+    out += '}';
   }
   if (e.error) {
     out += R"(,"error":{"code":)";
@@ -106,8 +114,17 @@ result<audit_entry> audit_entry_from_json(const json::value& v) {
   // Durations are whole milliseconds on the wire; a fractional value from another writer rounds.
   e.duration_ms = static_cast<std::int64_t>(std::llround(std::min(*duration, 9.0e15)));
   if (const auto* by = json::find(*o, "decidedBy"); by && !by->is_null()) {
-    if (!by->is_string()) return invalid("\"decidedBy\" must be a string");
-    e.decided_by = std::string(by->get_string());
+    auto named = by->is_string() ? decided_by_from(by->get_string()) : std::nullopt;
+    if (!named) return invalid("\"decidedBy\" must name who decided (\"side_panel\", \"elicitation\", …)");
+    e.decided_by = *named;
+  }
+  if (const auto* lost = json::find(*o, "lostAnswer"); lost && !lost->is_null()) {
+    const auto* l = lost->if_object();
+    const auto* by = l ? json::get_string(*l, "by") : nullptr;
+    const auto* decision = l ? json::get_string(*l, "decision") : nullptr;
+    auto named = by ? decided_by_from(*by) : std::nullopt;
+    if (!named || !decision) return invalid("\"lostAnswer\" must be {\"by\": who answered, \"decision\": what they answered}");
+    e.lost = audit_entry::lost_answer{*named, std::string(*decision)};
   }
   if (const auto* err_value = json::find(*o, "error"); err_value && !err_value->is_null()) {
     const auto* err = err_value->if_object();

@@ -3,7 +3,11 @@
 //    "success":false,"durationMs":0,"error":{"code":"UNKNOWN","message":"...","category":"..."}}
 // `error` appears only on failures; `category` only when the plugin gave one.
 // "decidedBy" follows "durationMs" when the call asked the user (permission `ask`): where the
-// decision came from, "side_panel" or "elicitation" (the agent's own UI).
+// decision came from, "side_panel" or "elicitation" (the agent's own UI), named by
+// audit/decided_by.hpp.  An answer that came after the question was decided elsewhere is
+// its own entry, not an invocation: "lostAnswer":{"by","decision"} after "decidedBy" (the
+// winner), success false, durationMs 0, error code ANSWER_NOT_USED; /health's summary
+// counts only invocations.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "audit/decided_by.hpp"
 #include "json/json.hpp"
 #include "util/result.hpp"
 
@@ -30,7 +35,17 @@ struct audit_entry {
   bool success = false;
   std::int64_t duration_ms = 0;
   std::optional<audit_error> error;
-  std::optional<std::string> decided_by;  // "side_panel" | "elicitation"; none: nobody was asked
+  std::optional<audit::decided_by> decided_by;  // none: nobody was asked
+  // Set on the entry of an answer that lost (see above): who gave it and what it said
+  // ("allow_once", "always_allow", "deny").
+  struct lost_answer {
+    audit::decided_by by = audit::decided_by::elicitation;
+    std::string decision;
+  };
+  std::optional<lost_answer> lost{};
+
+  // Whether the entry records a tool invocation (not an answer that lost).
+  bool is_invocation() const { return !lost; }
 };
 
 // Error text is capped so one plugin returning megabytes of error cannot bloat the

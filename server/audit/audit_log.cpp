@@ -148,6 +148,7 @@ audit_summary audit_log::summary(std::int64_t now_epoch_ms) const {
   double total_duration = 0;
   for (const auto& item : ring_) {
     const auto& e = item.entry;
+    if (!e.is_invocation()) continue;
     ++s.all.total;
     (e.success ? s.all.success : s.all.failure) += 1;
     total_duration += static_cast<double>(e.duration_ms);

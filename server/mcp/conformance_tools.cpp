@@ -332,10 +332,11 @@ asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_
     auto done = std::make_shared<bool>(false);
     answered.push_back(done);
     auto finish = [w, i, done](const json::value* result) {
-      if (*done) return;
+      if (*done) return std::string();
       *done = true;
       if (result) w->results[i] = json::copy_out(*result);
       if (--w->open == 0) w->answered.notify_all();
+      return std::string();
     };
     ++w->open;
     if (!options.elicit(std::move(questions[i]), finish)) finish(nullptr);

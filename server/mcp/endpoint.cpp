@@ -345,6 +345,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
                                          const json::value& body, const post_messages& posted) {
     const auto& items = posted.items;
     bool any_request = false, stream = false;
+    std::string not_used;  // an answer of the client's that came too late, and why
     for (std::size_t i = 0; i < items.size(); ++i) {
       const auto& it = items[i];
       if (!it) {
@@ -352,11 +353,16 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         continue;
       }
       if (it.msg->kind == message_kind::notification) s->handle_notification(*it.msg);
-      if (it.msg->kind == message_kind::response) s->handle_response(*it.msg, posted.batch ? body.get_array()[i] : body);
+      if (it.msg->kind == message_kind::response)
+        if (auto notice = s->handle_response(*it.msg, posted.batch ? body.get_array()[i] : body); !notice.empty()) not_used = std::move(notice);
       if (it.msg->kind != message_kind::request) continue;
       any_request = true;
       if (it.msg->method == "tools/call") stream = true;
     }
+    // An answer to a question decided elsewhere first changed nothing: the client is told so
+    // (409 with a JSON-RPC error without id, as Streamable HTTP allows for input it cannot
+    // take) instead of a 202 that reads as "done".
+    if (!any_request && !not_used.empty()) co_return answer_with(transport_error(409, "Conflict: " + not_used));
     if (!any_request) co_return answer_with(net::http_response::empty(202));
     if (!stream && !posted.batch && items.size() == 1 && items[0] && answers_from_cached_listing(options.gateway, *items[0].msg)) {
       busy_guard busy(s->rec, table);
@@ -872,6 +878,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     opts.cancel = c->cancel;
     opts.origin = options.gateway ? "gateway" : "mcp";
     opts.client = modern ? modern->client_name : s ? s->rec->client_name : std::string();
+    // Per-caller budgets: a 2026-07-28 request's credential and name; a session's server-issued id.
+    opts.caller = modern ? "mcp " + modern->identity() : s ? "session " + s->id : std::string("mcp");
     if (modern) {
       auto input = std::make_shared<tools::input_round>();
       input->client_capabilities = modern->capabilities;

@@ -61,20 +61,37 @@ std::optional<std::string> live_session::ask_client(stream_sink& stream, std::st
 }
 
 void live_session::withdraw_request(stream_sink& stream, const std::string& id, std::string_view reason) {
-  if (awaiting_answers.erase(jsonrpc::id_key(json::str(id))) == 0) return;  // answered already
+  auto key = jsonrpc::id_key(json::str(id));
+  auto it = awaiting_answers.find(key);
+  if (it == awaiting_answers.end()) return;  // answered already
+  if (withdrawn_order.size() >= max_withdrawn_answers) {
+    withdrawn_answers.erase(withdrawn_order.front());
+    withdrawn_order.pop_front();
+  }
+  withdrawn_answers[key] = std::move(it->second);
+  withdrawn_order.push_back(key);
+  awaiting_answers.erase(it);
   if (!stream.open()) return;
   stream.send(json::dump(json::object{{"jsonrpc", "2.0"},
                                       {"method", "notifications/cancelled"},
                                       {"params", json::object{{"requestId", json::str(id)}, {"reason", json::str(reason)}}}}));
 }
 
-void live_session::handle_response(const jsonrpc::message& m, const json::value& response) {
-  auto it = awaiting_answers.find(jsonrpc::id_key(m.id));
-  if (it == awaiting_answers.end()) return;  // not ours, or answered already
-  auto answer = std::move(it->second);
-  awaiting_answers.erase(it);
+std::string live_session::handle_response(const jsonrpc::message& m, const json::value& response) {
+  const auto key = jsonrpc::id_key(m.id);
+  tools::call_options::answer_fn answer;
+  if (auto it = awaiting_answers.find(key); it != awaiting_answers.end()) {
+    answer = std::move(it->second);
+    awaiting_answers.erase(it);
+  } else if (auto late = withdrawn_answers.find(key); late != withdrawn_answers.end()) {
+    answer = std::move(late->second);
+    withdrawn_answers.erase(late);
+    std::erase(withdrawn_order, key);
+  } else {
+    return {};  // not ours, or answered already
+  }
   const json::value* result = response.is_object() ? response.get_object().if_contains("result") : nullptr;
-  answer(result);
+  return answer(result);
 }
 
 void live_session::end() {
@@ -84,6 +101,8 @@ void live_session::end() {
   auto unanswered = std::move(awaiting_answers);
   awaiting_answers.clear();
   for (auto& [key, answer] : unanswered) answer(nullptr);
+  withdrawn_answers.clear();
+  withdrawn_order.clear();
   life_changed.notify_all();
   if (standalone) standalone->end_soon();
   // Copied first: a cancel hook belongs to the pipeline and must not be able to

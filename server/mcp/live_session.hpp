@@ -7,6 +7,7 @@
 // finish early.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,12 @@ struct live_session {
   // elicitation/create requests sent to the client and not answered yet, by jsonrpc::id_key.
   std::unordered_map<std::string, tools::call_options::answer_fn> awaiting_answers;
   static constexpr std::size_t max_awaiting_answers = 64;
+  // Requests withdrawn before the client answered, whose answer may still come (a client
+  // that keeps its dialog open): the answer is still handed over, so the client is told it
+  // was not used.  The newest max_withdrawn_answers are kept.
+  std::unordered_map<std::string, tools::call_options::answer_fn> withdrawn_answers;
+  std::deque<std::string> withdrawn_order;
+  static constexpr std::size_t max_withdrawn_answers = 64;
   bool ended = false;
 
   // A message not answering anything: on the stream of a call to `plugin`'s tools when
@@ -69,10 +76,12 @@ struct live_session {
   std::optional<std::string> ask_client(stream_sink& stream, std::string_view method, json::object params,
                                         tools::call_options::answer_fn answer);
   // Tells the client that the request `id` it has not answered needs no answer any more
-  // (notifications/cancelled with `reason`, on `stream`); its answer function is dropped.
+  // (notifications/cancelled with `reason`, on `stream`); an answer it sends anyway still
+  // reaches the answer function (withdrawn_answers).
   void withdraw_request(stream_sink& stream, const std::string& id, std::string_view reason);
   // A client's response (`response` is the whole message): its result to whoever asked.
-  void handle_response(const jsonrpc::message& m, const json::value& response);
+  // What the client is to be told when its answer was not used, else "".
+  std::string handle_response(const jsonrpc::message& m, const json::value& response);
   // Marks the session ended: wakes its coroutine, ends its standalone stream and cancels
   // every call in flight.  Idempotent; the endpoint then forgets the session.
   void end();

@@ -69,12 +69,19 @@ struct call_options {
   std::shared_ptr<cancel_source> cancel;  // may be null
   std::string origin = "mcp";              // "mcp", "gateway", "rest" — for logs
   std::string client;                      // the caller's clientInfo.name ("" unknown): its tab group
+  // Who the caller is as far as the transport can vouch (its credential and name, its
+  // session, "rest"): what per-caller budgets, such as open permission questions, are
+  // keyed by, so no client can spend another's by calling itself by the same name.
+  std::string caller;
   std::shared_ptr<const input_round> input;  // null: not a 2026-07-28 MCP request
   // A 2025-11-25 session whose client declared form elicitation: puts `params` to the user as
   // an elicitation/create request on the call's own stream; `answer` later gets the client's
   // result (null: it answered with an error, or the session or stream ended).  False when
-  // the question could not be sent.  Null when the caller has no such channel.
-  using answer_fn = std::function<void(const json::value* result)>;
+  // the question could not be sent.  Null when the caller has no such channel.  `answer`
+  // returns what the client is to be told when its answer was not used (the question was
+  // decided elsewhere first), else "": it is called for an answer that arrives after the
+  // question was withdrawn, too.
+  using answer_fn = std::function<std::string(const json::value* result)>;
   std::function<bool(json::object params, answer_fn answer)> elicit;
   // Tells the client that the questions `elicit` put to it and it has not answered need no
   // answer any more (decided elsewhere), with `reason` for the person.  Null with `elicit`.

@@ -11,12 +11,14 @@
 // the side panel the same way.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SessionClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SessionTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer } from './support/server.mjs';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport as SessionStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { OPENTABS_BIN, startServer } from './support/server.mjs';
 import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { until } from './support/until.mjs';
 
@@ -42,11 +44,11 @@ const pinned = { versionNegotiation: { mode: { pin: V } } };
 
 let nextId = 100;
 /** A 2026-07-28 tools/call as a conforming client sends it; resolves the JSON-RPC response. */
-async function call(s, name, args, extra = {}, { _meta = meta() } = {}) {
+async function call(s, name, args, extra = {}, { _meta = meta(), headers = {} } = {}) {
   const id = nextId++;
   const r = await s.fetch('/mcp', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: ACCEPT, 'MCP-Protocol-Version': V, 'Mcp-Method': 'tools/call', 'Mcp-Name': name },
+    headers: { 'Content-Type': 'application/json', Accept: ACCEPT, 'MCP-Protocol-Version': V, 'Mcp-Method': 'tools/call', 'Mcp-Name': name, ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extra, _meta } }),
   });
   const text = await r.text();
@@ -59,6 +61,23 @@ const allow = (decision = 'allow_once') => ({ opentabs_permission: { action: 'ac
 async function newestAudit(s, tool = ASK) {
   return (await (await s.fetch(`/audit?tool=${tool}&limit=1`)).json())[0];
 }
+async function newestAudits(s, limit, tool = ASK) {
+  return (await (await s.fetch(`/audit?tool=${tool}&limit=${limit}`)).json());
+}
+
+// An OpenTabs-Proof Authorization header of a client that answered its own challenge (as the
+// CLI and the stdio bridge do): the server nonce in it was issued to this client alone.
+async function proofHeader(s) {
+  const hmac = (message) => createHmac('sha256', s.secret).update(message).digest('hex');
+  const nonce = randomBytes(32).toString('hex');
+  const r = await fetch(`${s.base}/auth/challenge?clientNonce=${nonce}`, { headers: { 'X-OpenTabs-Challenge-Tag': hmac(`opentabs-proof-1 challenge ${nonce}`) } });
+  assert.equal(r.status, 200);
+  const { serverNonce } = await r.json();
+  return { Authorization: `OpenTabs-Proof ${serverNonce}.${hmac(`opentabs-proof-1 client ${nonce} ${serverNonce}`)}` };
+}
+
+const NOT_USED_AFTER_PANEL_ALLOWED = (answer) =>
+  `Your answer in the agent's dialog (${answer}) was not used: the OpenTabs side panel had already decided (allowed once), and that decision took effect.`;
 
 /** The side panel's copy of a question broadcast after message index `seen`. */
 async function panelQuestion(ext, seen) {
@@ -165,6 +184,43 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     assert.equal(r.result.isError, true, JSON.stringify(r));
     assert.match(r.result.content[0].text, /denied by the user/);
     assert.equal((await newestAudit(s)).decidedBy, 'side_panel');
+  });
+
+  test('the side panel allowed first, the retry says deny: the tool runs, the reply says whose decision took effect, and the audit has both', { timeout: 30_000 }, async () => {
+    const seen = ext.messages.length;
+    const asked = await call(s, ASK, { title: 'panel allowed' });
+    const question = await panelQuestion(ext, seen);
+    ext.notify('confirmation.response', { id: question.params.id, decision: 'allow' });
+    await ext.request('config.getState');
+    const r = await call(s, ASK, { title: 'panel allowed' }, { requestState: asked.result.requestState, inputResponses: allow('deny') });
+    assert.equal(r.result?.resultType, 'complete', JSON.stringify(r));
+    assert.notEqual(r.result.isError, true);
+    assert.deepEqual(JSON.parse(r.result.content[0].text), { created: 'panel allowed' });
+    assert.equal(r.result.content[1].text, NOT_USED_AFTER_PANEL_ALLOWED('deny'));
+    const [call_, lost] = await newestAudits(s, 2);
+    assert.equal(call_.success, true);
+    assert.equal(call_.decidedBy, 'side_panel');
+    assert.equal(call_.lostAnswer, undefined);
+    assert.deepEqual(lost.lostAnswer, { by: 'elicitation', decision: 'deny' });
+    assert.equal(lost.decidedBy, 'side_panel');
+    assert.equal(lost.error.code, 'ANSWER_NOT_USED');
+  });
+
+  test('the agent decided first: a later side panel click is told who decided, and the audit records it lost', { timeout: 30_000 }, async () => {
+    const seen = ext.messages.length;
+    const asked = await call(s, ASK, { title: 'agent first' });
+    const question = await panelQuestion(ext, seen);
+    const r = await call(s, ASK, { title: 'agent first' }, { requestState: asked.result.requestState, inputResponses: allow('deny') });
+    assert.equal(r.result.isError, true);
+    const after = ext.messages.length;
+    ext.notify('confirmation.response', { id: question.params.id, decision: 'allow' });
+    let told;
+    await until(() => (told = ext.messages.slice(after).find((m) => m.method === 'confirmation.settled' && m.params.id === question.params.id)), 'the side panel told');
+    assert.equal(told.params.decidedBy, 'elicitation');
+    assert.equal(told.params.notUsed, "Your answer in the OpenTabs side panel (allow_once) was not used: the agent's dialog had already decided (denied), and that decision took effect.");
+    const lost = await newestAudit(s);
+    assert.deepEqual(lost.lostAnswer, { by: 'side_panel', decision: 'allow_once' });
+    assert.equal(lost.decidedBy, 'elicitation');
   });
 
   test('a retry without the answer is asked again, with a fresh state', { timeout: 30_000 }, async () => {
@@ -348,6 +404,84 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     }
     await stillServes(s);
   });
+  test('2025-11-25 session: "Deny" in the agent\'s dialog after the side panel allowed is answered that the side panel\'s decision took effect, and audited as lost', { timeout: 30_000 }, async () => {
+    let requestId;
+    let dialog;
+    const { client, transport, asked } = await sessionClient(async (params, extra) => {
+      requestId = extra.requestId;
+      dialog = extra.signal;
+      return new Promise(() => {});  // the dialog stays open, as Claude Code's did
+    });
+    try {
+      const seen = ext.messages.length;
+      const pending = client.callTool({ name: ASK, arguments: { title: 'panel allowed, agent denied late' } });
+      const req = await panelQuestion(ext, seen);
+      await until(() => asked.length === 1, 'the client to be asked');
+      ext.notify('confirmation.response', { id: req.params.id, decision: 'allow' });
+      const r = await pending;
+      assert.deepEqual(JSON.parse(r.content[0].text), { created: 'panel allowed, agent denied late' });
+      assert.equal((await newestAudit(s)).decidedBy, 'side_panel');
+      await until(() => dialog?.aborted, 'the elicitation withdrawn');
+      const invocations = async () => (await (await s.fetch('/health')).json()).auditSummary.totalInvocations;
+      const before = await invocations();
+      // The person clicks "Deny" in the dialog that stayed open: the reply says what happened.
+      await assert.rejects(
+        transport.send({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: { decision: 'deny' } } }),
+        (e) => e.code === 409 && e.message.includes(NOT_USED_AFTER_PANEL_ALLOWED('deny')),
+      );
+      const [lost, ran] = await newestAudits(s, 2);
+      assert.deepEqual(lost.lostAnswer, { by: 'elicitation', decision: 'deny' });
+      assert.equal(lost.decidedBy, 'side_panel');
+      assert.equal(lost.success, false);
+      assert.equal(lost.error.message, NOT_USED_AFTER_PANEL_ALLOWED('deny'));
+      assert.equal(ran.success, true);
+      assert.equal(ran.decidedBy, 'side_panel');
+      // An answer that lost is not an invocation: /health still counts the call once.
+      assert.equal(await invocations(), before);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+    await stillServes(s);
+  });
+  test('2025-11-25 session through the stdio bridge: the late "Deny" reaches the client as a warning saying the side panel\'s decision took effect', { timeout: 60_000 }, async () => {
+    const transport = new SessionStdioTransport({
+      command: OPENTABS_BIN,
+      args: ['start', '--stdio', '--port', String(s.port)],
+      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += d));
+    const client = new SessionClient({ name: 'bridge-late-answer', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const logs = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
+    let requestId;
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+      requestId = extra.requestId;
+      return new Promise(() => {});  // the dialog stays open
+    });
+    try {
+      await client.connect(transport);
+      const seen = ext.messages.length;
+      const pending = client.callTool({ name: ASK, arguments: { title: 'bridge late answer' } });
+      const req = await panelQuestion(ext, seen);
+      await until(() => requestId !== undefined, 'the client to be asked');
+      ext.notify('confirmation.response', { id: req.params.id, decision: 'allow' });
+      const r = await pending;
+      assert.deepEqual(JSON.parse(r.content[0].text), { created: 'bridge late answer' });
+      await transport.send({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: { decision: 'deny' } } });
+      let warned;
+      await until(() => (warned = logs.find((l) => l.level === 'warning' && String(l.data).includes(NOT_USED_AFTER_PANEL_ALLOWED('deny')))), 'the warning');
+      assert.equal(warned.logger, 'opentabs');
+      assert.deepEqual((await newestAudit(s)).lostAnswer, { by: 'elicitation', decision: 'deny' });
+    } catch (e) {
+      e.message += `\nbridge stderr:\n${stderr}`;
+      throw e;
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('permission questions are bounded per client (issue 38)', () => {
@@ -383,5 +517,31 @@ describe('permission questions are bounded per client (issue 38)', () => {
     const r = await call(s, ASK, { title: 'mine' }, { requestState: mine.result.requestState });
     assert.equal(r.result?.resultType, 'complete', JSON.stringify(r));
     assert.equal((await newestAudit(s)).decidedBy, 'side_panel');
+  });
+
+  test('two clients both calling themselves claude-code: the second one\'s flood spends its own budget, not the first one\'s', { timeout: 60_000 }, async () => {
+    const first = await proofHeader(s);
+    const second = await proofHeader(s);
+    const asClaude = (headers, title) => call(s, ASK, { title }, {}, { _meta: meta(undefined, 'claude-code'), headers });
+    const mine = await asClaude(first, 'first client');
+    assert.equal(mine.result?.resultType, 'input_required', JSON.stringify(mine));
+    let refusedAt;
+    for (let i = 0; i < 20 && refusedAt === undefined; i++) {
+      const r = await asClaude(second, `impostor ${i}`);
+      if (r.result?.isError) {
+        refusedAt = i;
+        assert.match(r.result.content[0].text, /permission questions of this client are waiting for the user \(the limit is 16\)/);
+      } else {
+        assert.equal(r.result?.resultType, 'input_required', JSON.stringify(r));
+      }
+    }
+    assert.equal(refusedAt, 16, 'the second client is refused after its own 16');
+    // The first client still asks, and its first question is still there to answer.
+    const again = await asClaude(first, 'first client, again');
+    assert.equal(again.result?.resultType, 'input_required', JSON.stringify(again));
+    const r = await call(s, ASK, { title: 'first client' }, { requestState: mine.result.requestState, inputResponses: allow() },
+      { _meta: meta(undefined, 'claude-code'), headers: first });
+    assert.equal(r.result?.resultType, 'complete', JSON.stringify(r));
+    assert.deepEqual(JSON.parse(r.result.content[0].text), { created: 'first client' });
   });
 });

@@ -9,7 +9,7 @@ import { ALLOWED_INBOUND_METHODS } from '../shared/allowed-methods.js';
 import { RateLimiter } from '../shared/rate-limiter.js';
 import { normalisePlugin } from '../shared/plugin-payload.js';
 import {
-  store, savePlugins, saveServerState, saveConfirmations, recordActivityStart, recordActivityEnd,
+  store, savePlugins, saveServerState, saveConfirmations, addNotice, recordActivityStart, recordActivityEnd,
 } from './store.js';
 import {
   handleServerResponse, replyResult, replyError, notifyServer, requestServer, resolveServerPort,
@@ -112,6 +112,16 @@ async function onConfirmationSettled(params) {
   if (store.confirmations.length !== before) await saveConfirmations();
 }
 
+// "Always allow" answered in the agent's own dialog set a tool to auto in config.json: the
+// side panel did not see that answer, so it shows what changed and how to undo it.
+async function onAlwaysAllowed(params) {
+  if (typeof params?.tool !== 'string' || typeof params.plugin !== 'string') return;
+  await addNotice({
+    kind: 'alwaysAllowed', tool: params.tool.slice(0, 200), plugin: params.plugin.slice(0, 200),
+    message: typeof params.message === 'string' ? params.message.slice(0, 1000) : '',
+  });
+}
+
 async function handleRequest(method, params) {
   switch (method) {
     case 'tool.dispatch': return dispatchTool(params);
@@ -136,6 +146,7 @@ async function handleNotification(method, params) {
     case 'tool.invocationEnd': return recordActivityEnd(params ?? {});
     case 'confirmation.request': return onConfirmationRequest(params);
     case 'confirmation.settled': return onConfirmationSettled(params);
+    case 'confirmation.alwaysAllowed': return onAlwaysAllowed(params);
     case 'extension.reload': return scheduleReload();
     case 'browser.clientEnded': return clientEnded(params ?? {});
     default: return undefined; // other notifications carry nothing for the extension

@@ -3,7 +3,7 @@
 // update / remove and confirmation answers all become server requests or notifications here.
 
 import { PERMISSIONS } from '../shared/constants.js';
-import { store, saveConfirmations } from './store.js';
+import { store, saveConfirmations, dismissNotice } from './store.js';
 import { notifyServer, requestServer, forceReconnect } from './server-link.js';
 import { tabsForPlugin } from './injection.js';
 
@@ -69,6 +69,8 @@ const actions = {
     if (!sent) throw new Error('Not connected to the opentabs server');
     return { ok: true };
   },
+
+  'sp:dismissNotice': async ({ id }) => { await dismissNotice(id); return { ok: true }; },
 
   'sp:setPort': async ({ port }) => {
     if (port === null || port === '') {

@@ -5,8 +5,9 @@
 // panel renders straight from storage and follows chrome.storage.onChanged.  The worker is
 // single-threaded, so the in-memory copy is authoritative once `ready` has resolved.
 
-const KEYS = ['plugins', 'serverState', 'tabStates', 'connection', 'confirmations', 'activity', 'swBoot', 'runningHash'];
+const KEYS = ['plugins', 'serverState', 'tabStates', 'connection', 'confirmations', 'notices', 'activity', 'swBoot', 'runningHash'];
 const MAX_ACTIVITY = 25;
+const MAX_NOTICES = 10;
 
 export const store = {
   plugins: new Map(),     // name -> normalised plugin (shared/plugin-payload.js)
@@ -14,6 +15,7 @@ export const store = {
   tabStates: {},          // plugin -> {state, tabs} as last sent to the server
   connection: { state: 'connecting', detail: '' },
   confirmations: [],      // pending confirmation.request entries
+  notices: [],            // what changed without the side panel (confirmation.alwaysAllowed), newest first
   activity: [],           // recent tool.invocationStart/End, newest first
   swBoot: { count: 0, startedAt: 0 },
   runningHash: null,      // .extension-hash as it was when this extension (re)loaded
@@ -27,6 +29,7 @@ store.ready = (async () => {
   store.tabStates = saved.tabStates ?? {};
   store.connection = saved.connection ?? store.connection;
   store.confirmations = saved.confirmations ?? [];
+  store.notices = saved.notices ?? [];
   store.activity = saved.activity ?? [];
   // Counts worker starts so tests and diagnostics can see that suspension really happened.
   store.swBoot = { count: (saved.swBoot?.count ?? 0) + 1, startedAt: Date.now() };
@@ -71,6 +74,18 @@ export async function saveConfirmations() {
   await chrome.storage.session.set({ confirmations: store.confirmations });
   const count = store.confirmations.length;
   await chrome.action.setBadgeText({ text: count ? String(count) : '' }).catch(() => {});
+}
+
+// A notice for the person (newest first, the last MAX_NOTICES), until they dismiss it.
+export async function addNotice(notice) {
+  store.notices.unshift({ id: `${Date.now()}-${Math.random().toString(16).slice(2)}`, receivedAt: Date.now(), ...notice });
+  store.notices.length = Math.min(store.notices.length, MAX_NOTICES);
+  await chrome.storage.session.set({ notices: store.notices });
+}
+
+export async function dismissNotice(id) {
+  store.notices = store.notices.filter((n) => n.id !== id);
+  await chrome.storage.session.set({ notices: store.notices });
 }
 
 export async function recordActivityStart({ plugin, tool, ts }) {

@@ -46,7 +46,8 @@ export const DISPATCH_METHODS = [
 
 export const ALLOWED_INBOUND_METHODS = new Set([
   ...DISPATCH_METHODS,
-  'pong', 'tool.invocationStart', 'tool.invocationEnd', 'confirmation.request', 'confirmation.settled', 'plugins.changed',
+  'pong', 'tool.invocationStart', 'tool.invocationEnd', 'confirmation.request', 'confirmation.settled', 'confirmation.alwaysAllowed',
+  'plugins.changed',
 ]);
 
 // True when a parsed inbound message may be forwarded.

@@ -14,6 +14,7 @@
 #include "app/cancel_link.hpp"
 #include "app/server_state.hpp"
 #include "drive_io.hpp"
+#include "fake_extension.hpp"
 #include "mcp/permission_prompt.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/random.hpp"
@@ -21,6 +22,8 @@
 using namespace opentabs;
 using namespace opentabs::app;
 namespace fs = std::filesystem;
+
+using opentabs::app::testing::fake_extension;
 
 namespace {
 
@@ -147,7 +150,7 @@ struct pipeline_fixture {
   asio::io_context io;
   server_state state{config::config_paths{dir}, dir};
   extension_hub hub{io.get_executor(), dispatch_timing{}};
-  confirmations confirm{io.get_executor()};
+  confirmations confirm{io.get_executor(), state.audit};
   recording_grants grants;
   scripted_backend plugin{true, true}, browser{true, false}, platform{false, false}, webmcp{true, false};
   tool_pipeline pipeline{state.config, state.catalog, state.audit, hub, confirm, grants, tool_backends{plugin, browser, platform, webmcp}};
@@ -299,11 +302,11 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
     f.run_until([&] { return f.confirm.waiting() == 1; });
     CHECK(f.plugin.seen.size() == dispatched);  // not before the answer
     auto result = elicit_answer(decision);
-    answer(&result);
+    CHECK(answer(&result).empty());
     f.run_until([&] { return out.has_value(); });
     auto entries = f.audits();
     REQUIRE(entries.size() == before + 1);
-    CHECK(entries[0].decided_by == "elicitation");
+    CHECK(entries[0].decided_by == audit::decided_by::elicitation);
     if (decision == "deny") {
       CHECK(out->is_error);
       CHECK(text_of(*out) == "Tool demo_echo was denied by the user.");
@@ -333,13 +336,114 @@ TEST_CASE("ask: decided in the side panel first, the agent's open question is wi
   std::optional<tools::call_result> out;
   f.start("demo_echo", R"({"text":"hi"})", options, out);
   f.run_until([&] { return f.confirm.waiting() == 1; });
-  f.confirm.settle_all(decision::deny);  // the side panel's answer, the agent's still open
+  const auto id = f.confirm.open_ids().at(0);
+  CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());  // the agent's still open
   f.run_until([&] { return out.has_value(); });
   CHECK(withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: denied"});
   CHECK(text_of(*out) == "Tool demo_echo was denied by the user in the OpenTabs side panel.");
   auto entries = f.audits();
   REQUIRE(entries.size() == 1);
-  CHECK(entries[0].decided_by == "side_panel");
+  CHECK(entries[0].decided_by == audit::decided_by::side_panel);
+  // The person answers "allow once" in the agent's dialog after all: the answer is told it was
+  // not used, and the audit records it lost.
+  auto late = elicit_answer("allow_once");
+  CHECK(answer(&late) ==
+        "Your answer in the agent's dialog (allow_once) was not used: the OpenTabs side panel had already decided (denied), and that "
+        "decision took effect.");
+  entries = f.audits();
+  REQUIRE(entries.size() == 2);
+  REQUIRE(entries[0].lost);
+  CHECK(entries[0].lost->by == audit::decided_by::elicitation);
+  CHECK(entries[0].lost->decision == "allow_once");
+  CHECK(entries[0].decided_by == audit::decided_by::side_panel);
+  CHECK(f.plugin.seen.empty());
+}
+
+TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own answer is told it lost, with the result") {
+  pipeline_fixture f;
+  f.set_permission(tools::permission::ask);
+  auto input = std::make_shared<tools::input_round>();
+  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
+  input->client = "test-client";
+  tools::call_options options;
+  options.input = input;
+  options.caller = "mcp proof A\ntest-client";
+  auto asked = f.call("demo_echo", R"({"text":"hi"})", options);
+  REQUIRE(asked.input_required);
+  const auto id = f.confirm.open_ids().at(0);
+  CHECK(f.confirm.answer(id, decision::allow, audit::decided_by::side_panel).decided());
+  auto retry = std::make_shared<tools::input_round>(*input);
+  retry->request_state = std::string(*json::get_string(*asked.input_required, "requestState"));
+  retry->responses = json::value(json::object{{mcp::permission_input_key, elicit_answer("deny")}});
+  tools::call_options answered;
+  answered.input = retry;
+  answered.caller = options.caller;
+  auto r = f.call("demo_echo", R"({"text":"hi"})", answered);
+  CHECK_FALSE(r.is_error);  // the side panel's "allow once" took effect
+  CHECK(f.plugin.seen.size() == 1);
+  REQUIRE(r.content.size() == 2);
+  CHECK(std::string(*json::get_string(r.content.back().as_object(), "text")) ==
+        "Your answer in the agent's dialog (deny) was not used: the OpenTabs side panel had already decided (allowed once), and that "
+        "decision took effect.");
+  auto entries = f.audits();
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].success);  // the call, newest
+  CHECK(entries[0].decided_by == audit::decided_by::side_panel);
+  CHECK_FALSE(entries[0].lost);
+  REQUIRE(entries[1].lost);  // the answer that lost
+  CHECK(entries[1].lost->decision == "deny");
+}
+
+TEST_CASE("ask: open questions are counted per caller identity, not per client name") {
+  pipeline_fixture f;
+  f.set_permission(tools::permission::ask);
+  auto input = std::make_shared<tools::input_round>();
+  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
+  input->client = "claude-code";
+  auto ask_as = [&](std::string caller) {
+    tools::call_options options;
+    options.input = input;
+    options.caller = std::move(caller);
+    return f.call("demo_echo", R"({"text":"hi"})", options);
+  };
+  for (std::size_t i = 0; i < confirmations::max_open_per_caller; ++i) REQUIRE(ask_as("mcp proof B\nclaude-code").input_required);
+  auto refused = ask_as("mcp proof B\nclaude-code");
+  CHECK(refused.is_error);
+  CHECK(text_of(refused).find("permission questions of this client are waiting for the user (the limit is 16)") != std::string::npos);
+  CHECK(ask_as("mcp proof A\nclaude-code").input_required);  // same name, other credential
+}
+
+TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side panel gets the notice; its own always-allow does not") {
+  pipeline_fixture f;
+  f.set_permission(tools::permission::ask);
+  fake_extension ext(f.hub, "profile-1");
+  tools::call_options options;
+  tools::call_options::answer_fn answer;
+  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
+    answer = std::move(a);
+    return true;
+  };
+  std::optional<tools::call_result> out;
+  f.start("demo_echo", R"({"text":"hi"})", options, out);
+  f.run_until([&] { return f.confirm.waiting() == 1; });
+  CHECK(ext.calls("confirmation.request").size() == 1);  // asked in both places
+  auto always = elicit_answer("always_allow");
+  CHECK(answer(&always).empty());  // it decided: nothing to tell
+  f.run_until([&] { return out.has_value(); });
+  CHECK_FALSE(out->is_error);
+  CHECK(f.grants.always == std::vector<std::string>{"demo_echo"});
+  auto notices = ext.calls("confirmation.alwaysAllowed");
+  REQUIRE(notices.size() == 1);
+  CHECK(*json::get_string(notices[0].at("params").as_object(), "tool") == "echo");
+
+  // The same answer clicked in the side panel: the person saw it there, no notice.
+  std::optional<tools::call_result> again;
+  f.start("demo_echo", R"({"text":"hi"})", options, again);
+  f.run_until([&] { return f.confirm.waiting() == 1; });
+  CHECK(f.confirm.answer(f.confirm.open_ids().at(0), decision::allow_always, audit::decided_by::side_panel).decided());
+  f.run_until([&] { return again.has_value(); });
+  CHECK(f.grants.always.size() == 2);
+  CHECK(ext.calls("confirmation.alwaysAllowed").size() == 1);
 }
 
 TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends the wait") {
@@ -393,7 +497,7 @@ TEST_CASE("ask in the agent's UI: the question is not audited; the retry that an
   auto entries = f.audits();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].success);
-  CHECK(entries[0].decided_by == "elicitation");
+  CHECK(entries[0].decided_by == audit::decided_by::elicitation);
 }
 
 TEST_CASE("answers to a question that was never asked are refused without an audit entry") {

@@ -103,15 +103,37 @@ TEST_CASE("cap_lengths bounds error text without splitting UTF-8") {
 }
 
 TEST_CASE("decidedBy (where an ask decision came from) follows durationMs and round-trips; other writers' lines have none") {
-  audit_entry e{"2026-11-22T09:31:32.859Z", "fixture-notes_create_note", "fixture-notes", true, 12, std::nullopt, std::string("elicitation")};
+  audit_entry e{"2026-11-22T09:31:32.859Z", "fixture-notes_create_note", "fixture-notes", true, 12, std::nullopt, decided_by::elicitation};
   auto line = to_ndjson_line(e);
   CHECK(line == json::dump(to_json(e)) + "\n");
   CHECK(line.find(R"("durationMs":12,"decidedBy":"elicitation")") != std::string::npos);
   auto back = parse_ndjson_line(std::string_view(line).substr(0, line.size() - 1));
   REQUIRE(back.ok());
-  CHECK(back->decided_by == "elicitation");
+  CHECK(back->decided_by == decided_by::elicitation);
   auto plain = parse_ndjson_line(R"({"timestamp":"2026-11-22T09:31:32.859Z","tool":"t","plugin":"p","success":true,"durationMs":1})");
   REQUIRE(plain.ok());
   CHECK_FALSE(plain->decided_by);
   CHECK_FALSE(parse_ndjson_line(R"({"timestamp":"2026-11-22T09:31:32.859Z","tool":"t","plugin":"p","success":true,"durationMs":1,"decidedBy":7})"));
+  // decidedBy is one of the names of one table, not free text.
+  CHECK_FALSE(parse_ndjson_line(R"({"timestamp":"2026-11-22T09:31:32.859Z","tool":"t","plugin":"p","success":true,"durationMs":1,"decidedBy":"someone"})"));
+  for (const auto& [value, name] : decided_by_names) {
+    CHECK(decided_by_from(name) == value);
+    CHECK(to_string(value) == name);
+  }
+}
+
+TEST_CASE("an answer that lost is its own entry: lostAnswer after decidedBy, round-trips, and is not counted as an invocation") {
+  audit_entry e{"2026-11-22T09:31:32.859Z", "fixture-notes_create_note", "fixture-notes", false, 0, std::nullopt, decided_by::side_panel};
+  e.lost = audit_entry::lost_answer{decided_by::elicitation, "deny"};
+  e.error = audit_error{"ANSWER_NOT_USED", "not used", std::nullopt};
+  auto line = to_ndjson_line(e);
+  CHECK(line == json::dump(to_json(e)) + "\n");
+  CHECK(line.find(R"("decidedBy":"side_panel","lostAnswer":{"by":"elicitation","decision":"deny"})") != std::string::npos);
+  auto back = parse_ndjson_line(std::string_view(line).substr(0, line.size() - 1));
+  REQUIRE(back.ok());
+  REQUIRE(back->lost);
+  CHECK(back->lost->by == decided_by::elicitation);
+  CHECK(back->lost->decision == "deny");
+  CHECK_FALSE(back->is_invocation());
+  CHECK_FALSE(parse_ndjson_line(R"({"timestamp":"2026-11-22T09:31:32.859Z","tool":"t","plugin":"p","success":false,"durationMs":0,"lostAnswer":{"by":"x"}})"));
 }

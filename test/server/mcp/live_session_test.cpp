@@ -94,3 +94,43 @@ TEST_CASE("with no open stream an unsolicited message is not delivered") {
   f.add_call(json::value(1))->sink = std::make_shared<stream_sink>();
   CHECK_FALSE(f.session.deliver_unsolicited(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})", ""));
 }
+
+TEST_CASE("an answer to a withdrawn request still reaches its asker, whose notice is what the client is told") {
+  fixture f;
+  int answered = 0;
+  const auto key = jsonrpc::id_key(json::str("opentabs-1"));
+  f.session.awaiting_answers.emplace(key, [&answered](const json::value* result) {
+    ++answered;
+    return result ? std::string("not used: decided elsewhere") : std::string();
+  });
+  stream_sink closed;  // the call's stream already ended: the withdrawal is not sent, the rule still applies
+  f.session.withdraw_request(closed, "opentabs-1", "Already decided in the OpenTabs side panel: allowed once");
+  CHECK(f.session.awaiting_answers.empty());
+  const json::value response = json::parse(R"({"jsonrpc":"2.0","id":"opentabs-1","result":{"action":"accept"}})").value();
+  jsonrpc::message m;
+  m.kind = jsonrpc::message_kind::response;
+  m.id = json::str("opentabs-1");
+  CHECK(f.session.handle_response(m, response) == "not used: decided elsewhere");
+  CHECK(answered == 1);
+  // Once: a second copy of the answer reaches nobody.
+  CHECK(f.session.handle_response(m, response).empty());
+  CHECK(answered == 1);
+}
+
+TEST_CASE("withdrawn requests are remembered in a bounded set, the oldest forgotten first") {
+  fixture f;
+  stream_sink closed;
+  for (std::size_t i = 0; i <= live_session::max_withdrawn_answers; ++i) {
+    auto id = "opentabs-" + std::to_string(i);
+    f.session.awaiting_answers.emplace(jsonrpc::id_key(json::str(id)), [](const json::value*) { return std::string("late"); });
+    f.session.withdraw_request(closed, id, "decided");
+  }
+  CHECK(f.session.withdrawn_answers.size() == live_session::max_withdrawn_answers);
+  jsonrpc::message m;
+  m.kind = jsonrpc::message_kind::response;
+  m.id = json::str("opentabs-0");
+  const json::value response = json::parse(R"({"jsonrpc":"2.0","id":"opentabs-0","result":{}})").value();
+  CHECK(f.session.handle_response(m, response).empty());
+  m.id = json::str("opentabs-1");
+  CHECK(f.session.handle_response(m, response) == "late");
+}

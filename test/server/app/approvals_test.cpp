@@ -1,0 +1,140 @@
+// The approvals seam on its own: ask() with the side panel (over the fake extension) and the
+// agent's dialog as askers — a 2025-11-25 elicitation and a 2026-07-28 InputRequiredResult
+// retry — returns the one decision's effect, says who decided, and tells an answer that came
+// second that it lost; open questions are counted per caller identity.
+#include <doctest/doctest.h>
+
+#include "app/approvals.hpp"
+#include "drive_io.hpp"
+#include "fake_extension.hpp"
+
+using namespace opentabs;
+using namespace opentabs::app;
+using opentabs::app::testing::fake_extension;
+
+namespace {
+
+struct recording_grants final : permission_grants {
+  void always_allow(const tools::tool_def& tool) override { always.push_back(tool.name); }
+  std::string grant_reviewed(const std::string&, tools::permission, const std::string&) override { return {}; }
+  std::vector<std::string> always;
+};
+
+json::value answer_of(std::string_view decision) {
+  return json::value(json::object{{"action", "accept"}, {"content", json::object{{"decision", json::str(decision)}}}});
+}
+
+struct fixture {
+  fixture() { hub.set_reconnect_wait(std::chrono::milliseconds(0)); }
+  asio::io_context io;
+  audit::audit_log log{audit::audit_log_options{}};
+  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  confirmations confirm{io.get_executor(), log};
+  recording_grants grants;
+  approvals seam{confirm, hub, grants, std::chrono::minutes(10)};
+  tools::tool_def tool = [] {
+    tools::tool_def t;
+    t.plugin = "demo";
+    t.base_name = "echo";
+    t.name = "demo_echo";
+    return t;
+  }();
+  json::object args = json::parse_object(R"({"text":"hi"})").value();
+};
+
+}  // namespace
+
+TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, and its late answer is told it lost") {
+  fixture f;
+  fake_extension ext(f.hub, "profile-1");
+  const permission_request q{f.tool, f.args, "tab 3", ""};
+  tools::call_options options;
+  options.caller = "session s1";
+  tools::call_options::answer_fn answer;
+  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
+    answer = std::move(a);
+    return true;
+  };
+  std::vector<std::string> withdrawn;
+  options.withdraw_elicitations = [&withdrawn](std::string_view reason) { withdrawn.emplace_back(reason); };
+  std::optional<approvals::outcome> out;
+  opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), out);
+  opentabs::testing::run_until(f.io, [&] { return f.confirm.waiting() == 1; });
+  auto asked = ext.calls("confirmation.request");
+  REQUIRE(asked.size() == 1);
+  const std::string id(*json::get_string(asked[0].at("params").as_object(), "id"));
+  CHECK(f.confirm.answer(id, decision::allow, audit::decided_by::side_panel).decided());
+  opentabs::testing::run_until(f.io, [&] { return out.has_value(); });
+  CHECK_FALSE(out->stop);  // allowed: the call runs
+  CHECK(out->decided_by == audit::decided_by::side_panel);
+  CHECK(withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: allowed once"});
+  auto late = answer_of("deny");
+  CHECK(answer(&late) ==
+        "Your answer in the agent's dialog (deny) was not used: the OpenTabs side panel had already decided (allowed once), and that "
+        "decision took effect.");
+  auto entries = f.log.query(audit::audit_query{});
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].lost->decision == "deny");
+}
+
+TEST_CASE("2026-07-28: an input request first; the retry after the side panel's deny is refused, naming it, and its allow lost") {
+  fixture f;
+  fake_extension ext(f.hub, "profile-1");
+  const permission_request q{f.tool, f.args, "", "digest-1"};
+  auto input = std::make_shared<tools::input_round>();
+  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
+  input->client = "claude-code";
+  tools::call_options options;
+  options.caller = "mcp proof A\nclaude-code";
+  options.input = input;
+  std::optional<approvals::outcome> first;
+  opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), first);
+  opentabs::testing::run_until(f.io, [&] { return first.has_value(); });
+  REQUIRE(first->stop);
+  REQUIRE(first->stop->input_required);
+  CHECK_FALSE(first->decided_by);
+  const std::string id(*json::get_string(ext.calls("confirmation.request").at(0).at("params").as_object(), "id"));
+  CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());
+
+  auto retry = std::make_shared<tools::input_round>(*input);
+  retry->request_state = std::string(*json::get_string(*first->stop->input_required, "requestState"));
+  retry->responses = json::value(json::object{{mcp::permission_input_key, answer_of("allow_once")}});
+  options.input = retry;
+  std::optional<approvals::outcome> second;
+  opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), second);
+  opentabs::testing::run_until(f.io, [&] { return second.has_value(); });
+  REQUIRE(second->stop);
+  CHECK(second->decided_by == audit::decided_by::side_panel);
+  CHECK(std::string(*json::get_string(second->stop->content.at(0).as_object(), "text")) ==
+        "Tool demo_echo was denied by the user in the OpenTabs side panel.");
+  CHECK(second->notice ==
+        "Your answer in the agent's dialog (allow_once) was not used: the OpenTabs side panel had already decided (denied), and that "
+        "decision took effect.");
+  // The side panel was told the question is settled, by itself.
+  auto settled = ext.calls("confirmation.settled");
+  REQUIRE_FALSE(settled.empty());
+  CHECK(*json::get_string(settled.back().at("params").as_object(), "decidedBy") == "side_panel");
+}
+
+TEST_CASE("open questions are counted per caller identity: a second claude-code cannot spend the first one's") {
+  fixture f;
+  fake_extension ext(f.hub, "profile-1");
+  const permission_request q{f.tool, f.args, "", "digest-1"};
+  auto input = std::make_shared<tools::input_round>();
+  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
+  input->client = "claude-code";
+  auto ask_as = [&](std::string caller) {
+    tools::call_options options;
+    options.caller = std::move(caller);
+    options.input = input;
+    std::optional<approvals::outcome> out;
+    opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), out);
+    opentabs::testing::run_until(f.io, [&] { return out.has_value(); });
+    return std::move(*out);
+  };
+  for (std::size_t i = 0; i < confirmations::max_open_per_caller; ++i) REQUIRE(ask_as("mcp proof B\nclaude-code").stop->input_required);
+  auto refused = ask_as("mcp proof B\nclaude-code");
+  CHECK_FALSE(refused.stop->input_required);
+  CHECK(refused.stop->is_error);
+  CHECK(ask_as("mcp proof A\nclaude-code").stop->input_required);
+}
