@@ -110,14 +110,28 @@ background_builds() {
   if has_stage mingw; then background_build mingw-build mingw_build; fi
   if has_stage release; then background_build release-arm64-build release_arm64_build; fi
 }
+# lane_niceness <n>: sets the niceness of every process of the background builds (the lane
+# and its descendants; ninja starts each compiler in a process group of its own).
+lane_niceness() {
+  local pids
+  pids=$(ps -e -o pid=,ppid= | awk -v root="$lane_pid" '{ parent[$1] = $2 }
+    END { for (p in parent) { q = p; while ((q in parent) && q != root && q > 1) q = parent[q]; if (q == root) print p } }')
+  if [ -n "$pids" ]; then renice -n "$1" -p $pids >/dev/null 2>&1 || true; fi
+}
+# While a stage waits for its build, that build runs at nice 10 (what `nice` gave it when the
+# stages ran one after another), so other work on a busy machine cannot starve the build every
+# stage is waiting for; back to 19 once it is done.  (Raising a priority needs root; without
+# it the build stays at 19.)
 take_build() {
   local name="$1"
+  if [ ! -f "$lane/$name.done" ]; then lane_niceness "$(( $(nice) + 10 > 19 ? 19 : $(nice) + 10 ))"; fi
   while [ ! -f "$lane/$name.done" ]; do
     if ! kill -0 "$lane_pid" 2>/dev/null; then
       printf '[test] the background builds stopped before %s finished\n' "$name" >&2; return 1
     fi
     sleep 2
   done
+  lane_niceness 19
   cat "$lane/$name.log"
   local rc secs; read -r rc secs < "$lane/$name.done"
   printf '[test] %s took %d s beside the tests (exit %d)\n' "$name" "$secs" "$rc" >&2
