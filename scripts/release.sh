@@ -14,7 +14,9 @@
 # Usage: scripts/release.sh [--targets "linux-x64 linux-arm64 windows-x64"] [--out DIR] [--quiet]
 #                           [--reuse <target>=<build folder>]  (a folder configured for that
 #                           target already, e.g. scripts/test.sh's static build/: not configured
-#                           again, only brought up to date)
+#                           again, only brought up to date)  [--build-only]  (build the targets'
+#                           folders and stop: scripts/test.sh builds linux-arm64 beside its tests,
+#                           then runs this script again to pack, which finds it up to date)
 # Targets default to what this machine builds: Linux (Debian 12) builds linux-x64,
 # linux-arm64 (g++-aarch64-linux-gnu) and windows-x64 (mingw-w64); a Mac builds its own
 # CPU's target, macos-arm64 or macos-x64 (Xcode's clang, Homebrew's libraries; README "Releases").  Build folders are
@@ -32,6 +34,7 @@ case "$(uname -s)" in
 esac
 out="$root/dist"
 quiet=false
+build_only=false
 # --reuse: a target's build folder configured for it already (scripts/test.sh's build/).
 # Kept in reuse_<target> variables: macOS's bash 3.2 has no associative arrays.
 set_reuse() { printf -v "reuse_${1//-/_}" '%s' "$2"; }
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --targets) [ $# -ge 2 ] || { log "--targets needs a list"; exit 2; }; targets="$2"; shift 2 ;;
     --out) [ $# -ge 2 ] || { log "--out needs a folder"; exit 2; }; out="$2"; shift 2 ;;
     --quiet|-q) quiet=true; shift ;;
+    --build-only) build_only=true; shift ;;
     *) log "unknown argument: $1"; exit 2 ;;
   esac
 done
@@ -129,6 +133,7 @@ build_target() {
 
 build_dir_of() { local r; r="$(reuse_of "$1")"; printf '%s' "${r:-$work/$1}"; }
 for t in $targets; do build_target "$t"; done
+if $build_only; then log "built: $targets"; exit 0; fi
 
 # ---- archives ----------------------------------------------------------------------------
 

@@ -41,8 +41,8 @@ function rawSocket(port) {
 
 /**
  * Parses complete HTTP/1.1 responses off the front of `buf` (interim 1xx answers are
- * skipped).  Bodies by Content-Length or chunked; a response with neither ends at close
- * (`atClose`).  Returns {responses, rest}.
+ * skipped; a 101 ends at its head).  Bodies by Content-Length or chunked; a response with
+ * neither ends at close (`atClose`).  Returns {responses, rest}.
  */
 function parseResponses(buf, atClose = false) {
   const responses = [];
@@ -63,7 +63,12 @@ function parseResponses(buf, atClose = false) {
       buf = buf.subarray(at);
       continue;
     }
-    if (headers['content-length'] !== undefined) {
+    if (status === 101) {
+      // Switching Protocols has no body (RFC 9110 §15.2.2): it ends at its head, and what
+      // follows is the new protocol's.  Waiting for the close here waited out the server's
+      // idle WebSocket instead (40 s).
+      body = Buffer.alloc(0);
+    } else if (headers['content-length'] !== undefined) {
       const n = Number(headers['content-length']);
       if (buf.length < at + n) break;
       body = buf.subarray(at, at + n);
