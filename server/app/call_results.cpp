@@ -264,11 +264,23 @@ tools::call_result plugin_failure(const ext_reply& reply) {
   }
 }
 
-tools::call_result browser_failure(const ext_reply& reply) {
-  return tools::call_result::text("Browser tool error: " + (reply.outcome == ext_reply::kind::error
-                                                                 ? sanitize_error_text(reply.message)
-                                                                 : reply.message),
-                                  true, errc::tool_failed);
+std::string page_error_text(std::string_view message, std::string_view url) {
+  return mark_page_text(sanitize_error_text(message), url);
+}
+
+tools::call_result browser_failure(const ext_reply& reply, std::string_view tool_name) {
+  std::string why;
+  if (reply.outcome != ext_reply::kind::error) why = reply.message;
+  else if (carries_page_text(tool_name)) why = page_error_text(reply.message, {});
+  else why = sanitize_error_text(reply.message);
+  return tools::call_result::text("Browser tool error: " + why, true, errc::tool_failed);
+}
+
+tools::call_result webmcp_failure(const ext_reply& reply, std::string_view url) {
+  std::string why;
+  if (reply.outcome == ext_reply::kind::error) why = page_error_text(reply.message, url);
+  else why = reply.message.empty() ? "no answer from the extension" : reply.message;
+  return tools::call_result::text("WebMCP tool error: " + why, true, errc::tool_failed);
 }
 
 audit::audit_error audit_error_of(const ext_reply& reply) {
