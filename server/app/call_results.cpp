@@ -265,7 +265,10 @@ tools::call_result plugin_failure(const ext_reply& reply) {
 }
 
 std::string page_error_text(std::string_view message, std::string_view url) {
-  return mark_page_text(sanitize_error_text(message), url);
+  // Without the page's URL (a browser tool's error names no page) the mark names no origin.
+  const std::string origin = url.empty() ? std::string() : std::string(page_origin(url));
+  auto marks = page_text_marks_for(origin);
+  return marks.opening + "\n" + sanitize_error_text(message) + "\n" + marks.closing;
 }
 
 tools::call_result browser_failure(const ext_reply& reply, std::string_view tool_name) {
