@@ -79,7 +79,7 @@ net::awaitable<tools::call_result> browser_backend::ask_every(admitted_call& cal
   }
   if (answered == 0 && first_error) {
     call.audit.error = audit_error_of(*first_error);
-    co_return browser_failure(*first_error, tool.name);
+    co_return browser_failure(*first_error);
   }
   co_return success_result(merge_fan_out(tool.name, *answers), false);
 }
@@ -101,7 +101,7 @@ net::awaitable<tools::call_result> browser_backend::ask_one(admitted_call& call)
     co_return browser_success(call.tool.name, reply.result);
   }
   call.audit.error = audit_error_of(reply);
-  co_return browser_failure(reply, call.tool.name);
+  co_return browser_failure(reply);
 }
 
 void browser_backend::client_ended(std::string_view client) {

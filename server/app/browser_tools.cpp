@@ -500,7 +500,7 @@ net::awaitable<tools::call_result> browser_tools::execute_script(const json::obj
   const auto* code = json::get_string(args, "code");
   if (!tab || !code) co_return tools::call_result::text("Browser tool error: tabId and code are required", true, errc::tool_failed);
   auto reply = co_await run_exec_file(*tab, *code, json::find(args, "clientGroup"));
-  if (!reply.ok()) co_return browser_failure(reply, "browser_execute_script");
+  if (!reply.ok()) co_return browser_failure(reply);
   co_return browser_success("browser_execute_script", reply.result);
 }
 

@@ -271,11 +271,24 @@ std::string page_error_text(std::string_view message, std::string_view url) {
   return marks.opening + "\n" + sanitize_error_text(message) + "\n" + marks.closing;
 }
 
-tools::call_result browser_failure(const ext_reply& reply, std::string_view tool_name) {
+namespace {
+// The extension's words that introduce text a page wrote in an error (extension/src/
+// browser-commands/page.js): what follows is the value a script in the page threw.
+constexpr std::string_view kPageErrorPrefixes[] = {"Script error: "};
+}  // namespace
+
+tools::call_result browser_failure(const ext_reply& reply) {
   std::string why;
-  if (reply.outcome != ext_reply::kind::error) why = reply.message;
-  else if (carries_page_text(tool_name)) why = page_error_text(reply.message, {});
-  else why = sanitize_error_text(reply.message);
+  if (reply.outcome != ext_reply::kind::error) {
+    why = reply.message;
+  } else {
+    why = sanitize_error_text(reply.message);
+    for (auto prefix : kPageErrorPrefixes)
+      if (std::string_view(reply.message).starts_with(prefix)) {
+        why = std::string(prefix) + page_error_text(std::string_view(reply.message).substr(prefix.size()), {});
+        break;
+      }
+  }
   return tools::call_result::text("Browser tool error: " + why, true, errc::tool_failed);
 }
 

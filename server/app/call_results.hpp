@@ -57,10 +57,10 @@ page_text_marks page_text_marks_for(std::string_view origin);
 
 // A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
 tools::call_result plugin_failure(const ext_reply& reply);
-// A failed browser-tool call: "Browser tool error: <message>".  For the tools that read
-// page-written text (carries_page_text: a script's exception, a document that failed to
-// read) the extension's error message may hold the page's words: it is marked (page_error_text).
-tools::call_result browser_failure(const ext_reply& reply, std::string_view tool_name = {});
+// A failed browser-tool call: "Browser tool error: <message>".  Where the extension's message
+// carries what a page wrote (after "Script error: ", the value a script in the page threw),
+// that part is marked (page_error_text); the extension's own words are not.
+tools::call_result browser_failure(const ext_reply& reply);
 
 // A failed WebMCP call: "WebMCP tool error: <message>", the message marked when it came from
 // the extension (the page's own error reply, the tool name it chose); the server's words
