@@ -41,8 +41,9 @@ class connection_slots {
   // The connection ended (a no-op for one already evicted).
   void release(id slot);
   // The connection showed the credential of `caller`.  When the caller already holds
-  // per_caller authenticated connections, its oldest idle one is closed to make room; false
-  // (the slot stays unauthenticated) when every one of them is inside a handler.  A slot
+  // per_caller authenticated connections, its oldest idle one is closed to make room, else
+  // one whose peer is gone (reap_gone); false (the slot stays unauthenticated) when every one
+  // of them is inside a handler with its client still there.  A slot
   // already authenticated stays with the caller it first showed.
   bool mark_authenticated(id slot, const std::string& caller);
   // Inside a request handler (not idle): not evicted meanwhile.
