@@ -238,9 +238,9 @@ std::optional<http_server::refusal_answer> http_server::admit_head(const codec::
   if (verdict.refusal) return refusal_answer{std::move(*verdict.refusal), verdict.close_after_refusal};
   if (screen_) screened_authenticated = verdict.authenticated;
   if (verdict.authenticated) {
-    if (slots_->mark_authenticated(slot, verdict.caller)) return std::nullopt;
+    if (slots_->admit_request(slot, verdict.caller)) return std::nullopt;
     auto crowded = http_response::error(429, "too_many_connections",
-                                        "This client already holds " + std::to_string(slots_->held_by(verdict.caller)) +
+                                        "This client already holds " + std::to_string(slots_->busy_of(verdict.caller)) +
                                             " connections with requests in progress (the limit is " +
                                             std::to_string(slots_->per_caller()) + "); close one first");
     crowded.with_header("Retry-After", "1");

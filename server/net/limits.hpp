@@ -22,10 +22,12 @@ struct limits {
   // share is full, a new socket takes the slot of the oldest idle unauthenticated one.
   std::size_t max_connections = 1024;     // accepted sockets at once
   std::size_t reserved_connections = 64;  // kept for authenticated connections
-  // Authenticated connections one caller (peer_proof::caller_identity: every bearer client is
-  // one caller, each proof credential another) may hold; one more closes that caller's own
-  // oldest idle connection, or is refused (429) while all of them hold streams.
-  std::size_t connections_per_caller = 256;
+  // Connections one caller (peer_proof::caller_identity: every bearer client is one caller,
+  // each proof credential another) may have inside requests at once (held streams, calls);
+  // its next request is refused (429) unless one of them lost its client.  Three
+  // quarters of the table: every bearer client together still runs 500 calls at once
+  // (fault_load), and a quarter of the slots stays for the extension, /health and the others.
+  std::size_t connections_per_caller = 768;
   // Request bodies of not-yet-authenticated requests (heads are screened before any body
   // byte is read, so only requests a route admits without the secret get here) share this
   // many buffered bytes in total; a request that would exceed it gets 503 + Retry-After.

@@ -2,9 +2,10 @@
 // /health, MCP and the extension, and after it closed them nothing connected for 28.3 s.
 // Through the real binary with a small table (OPENTABS_MAX_CONNECTIONS,
 // OPENTABS_CONNECTIONS_PER_CLIENT) and, for the descriptor case, a low `ulimit -n`:
-//  - one caller (the bearer secret) holds at most its budget of authenticated connections:
-//    more idle ones close its own oldest, more held streams are refused with 429; meanwhile
-//    /health, the extension's /ws and another MCP client are served;
+//  - one caller (the bearer secret) has at most its budget of connections inside requests
+//    (held streams): its next request is refused with 429; meanwhile /health, the
+//    extension's /ws and another MCP client are served; once it closes its streams, the
+//    server notices (a held stream reads nothing, so it looks) and its next request is served;
 //  - when accept() runs out of descriptors, an idle socket that never showed the secret gives
 //    its descriptor up, and a connection that ends lets the next one in at once: the accept
 //    back-off (made a minute long here) is not what the next client waits for.
@@ -101,7 +102,7 @@ const extension = async (s, connectionId) =>
 const healthOk = async (s) => (await fetch(`http://127.0.0.1:${s.port}/health`, { signal: AbortSignal.timeout(10_000) })).status === 200;
 
 describe('streams: a per-client connection budget', () => {
-  test('one client past its budget of connections and streams: its own oldest idle ones close, more streams get 429; /health, the extension and another client are served', async () => {
+  test('one client with its budget of connections all held streams: its next requests get 429; /health, the extension and another client are served; once it leaves, its next connection is in at once', async () => {
     const MAX = 48;
     const PER_CLIENT = 12;
     const s = await startServer({
@@ -128,8 +129,8 @@ describe('streams: a per-client connection budget', () => {
       assert.equal(over.status, 429, over.got.slice(0, 300));
       assert.match(over.got, /This client already holds 12 connections with requests in progress \(the limit is 12\)/);
 
-      // Idle authenticated connections past the table's size: each one is answered, and the
-      // table never fills, because the caller's streams are its budget.
+      // More connections of that caller than the table holds: each is answered (429 while its
+      // budget is all streams) and closed, so the table never fills.
       for (let i = 0; i < MAX + 10; i++) {
         const c = await idleAuthenticated(s);
         flood.push(c.sock);
