@@ -264,11 +264,39 @@ tools::call_result plugin_failure(const ext_reply& reply) {
   }
 }
 
+std::string page_error_text(std::string_view message, std::string_view url) {
+  // Without the page's URL (a browser tool's error names no page) the mark names no origin.
+  const std::string origin = url.empty() ? std::string() : std::string(page_origin(url));
+  auto marks = page_text_marks_for(origin);
+  return marks.opening + "\n" + sanitize_error_text(message) + "\n" + marks.closing;
+}
+
+namespace {
+// The extension's words that introduce text a page wrote in an error (extension/src/
+// browser-commands/page.js): what follows is the value a script in the page threw.
+constexpr std::string_view kPageErrorPrefixes[] = {"Script error: "};
+}  // namespace
+
 tools::call_result browser_failure(const ext_reply& reply) {
-  return tools::call_result::text("Browser tool error: " + (reply.outcome == ext_reply::kind::error
-                                                                 ? sanitize_error_text(reply.message)
-                                                                 : reply.message),
-                                  true, errc::tool_failed);
+  std::string why;
+  if (reply.outcome != ext_reply::kind::error) {
+    why = reply.message;
+  } else {
+    why = sanitize_error_text(reply.message);
+    for (auto prefix : kPageErrorPrefixes)
+      if (std::string_view(reply.message).starts_with(prefix)) {
+        why = std::string(prefix) + page_error_text(std::string_view(reply.message).substr(prefix.size()), {});
+        break;
+      }
+  }
+  return tools::call_result::text("Browser tool error: " + why, true, errc::tool_failed);
+}
+
+tools::call_result webmcp_failure(const ext_reply& reply, std::string_view url) {
+  std::string why;
+  if (reply.outcome == ext_reply::kind::error) why = page_error_text(reply.message, url);
+  else why = reply.message.empty() ? "no answer from the extension" : reply.message;
+  return tools::call_result::text("WebMCP tool error: " + why, true, errc::tool_failed);
 }
 
 audit::audit_error audit_error_of(const ext_reply& reply) {

@@ -57,8 +57,19 @@ page_text_marks page_text_marks_for(std::string_view origin);
 
 // A failed plugin dispatch (error reply, timeout, disconnect, ...) in the original's words.
 tools::call_result plugin_failure(const ext_reply& reply);
-// A failed browser-tool call: "Browser tool error: <message>".
+// A failed browser-tool call: "Browser tool error: <message>".  Where the extension's message
+// carries what a page wrote (after "Script error: ", the value a script in the page threw),
+// that part is marked (page_error_text); the extension's own words are not.
 tools::call_result browser_failure(const ext_reply& reply);
+
+// A failed WebMCP call: "WebMCP tool error: <message>", the message marked when it came from
+// the extension (the page's own error reply, the tool name it chose); the server's words
+// (not sent, timed out) stay unmarked.  `url` is the page's.
+tools::call_result webmcp_failure(const ext_reply& reply, std::string_view url);
+
+// Error text a page may have written: sanitize_error_text'ed and put between the page-content
+// marks (opening line, text, closing line), so it cannot pass for the server's words.
+std::string page_error_text(std::string_view message, std::string_view url);
 
 // The audit error of a failed reply: ToolError code, stringified JSON-RPC code, or UNKNOWN.
 audit::audit_error audit_error_of(const ext_reply& reply);

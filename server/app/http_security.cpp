@@ -64,12 +64,16 @@ ws_credentials check_ws_subprotocols(const std::vector<std::string>& offered, st
   ws_credentials out;
   for (const auto& p : offered) {
     if (std::string_view(p).starts_with(peer_proof::kSubprotocolPrefix)) {
-      if (!out.authorized && proof_accepted)
-        out.authorized = proof_accepted(std::string_view(p).substr(peer_proof::kSubprotocolPrefix.size()));
+      const auto token = std::string_view(p).substr(peer_proof::kSubprotocolPrefix.size());
+      if (!out.authorized && proof_accepted && proof_accepted(token)) {
+        out.authorized = true;
+        if (auto c = peer_proof::parse_credential_token(token)) out.caller = "proof " + c->server_nonce;
+      }
       continue;
     }
     if (!out.authorized && constant_time_equals(p, secret)) {
       out.authorized = true;
+      out.caller = "bearer";
       continue;
     }
     if (p == "opentabs") continue;

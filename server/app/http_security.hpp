@@ -27,6 +27,7 @@ bool bearer_matches(std::string_view authorization_header, std::string_view secr
 struct ws_credentials {
   bool authorized = false;
   std::string connection_id;  // first offered value that is not "opentabs", the secret or a proof
+  std::string caller;         // as peer_proof::caller_identity names the credential shown
 };
 // The WebSocket credential: the secret itself (the original extension) or a peer-proof
 // credential "opentabs-proof.<token>" (ours; util/peer_proof.hpp) that `proof_accepted` takes.

@@ -1,8 +1,10 @@
 #include "app/reload_pipeline.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "app/original_lines.hpp"
 #include "app/platform_tools.hpp"
@@ -58,6 +60,28 @@ std::vector<std::string> browser_tool_names() {
   return out;
 }
 
+// OPENTABS_TEST_RELOAD_GATE=<file>: a test knob that holds an off-thread reload between
+// reading config.json and discovering the plugins, so a test can change the config in that
+// window deterministically.  Unset in production.
+fs::path test_gate_from_env() {
+  const char* v = std::getenv("OPENTABS_TEST_RELOAD_GATE");
+  return v ? fs::path(v) : fs::path();
+}
+
+// On the reader thread: while the gate file exists (at most a minute), discovery waits;
+// "<gate>.reached" tells the test that config.json has been read.
+void hold_at_test_gate(const fs::path& gate) {
+  if (gate.empty()) return;
+  std::error_code ec;
+  if (!fs::exists(gate, ec)) return;
+  fs::path reached = gate;
+  reached += ".reached";
+  if (std::FILE* f = std::fopen(reached.string().c_str(), "w")) std::fclose(f);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (fs::exists(gate, ec) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
 }  // namespace
 
 std::vector<std::string> builtin_tool_names() {
@@ -84,13 +108,15 @@ reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_config& config
       reload_done_(ex),
       pending_config_written_(ex),
       save_wait_(env_milliseconds("OPENTABS_CONFIG_SAVE_WAIT_MS", 0, max_env_milliseconds).value_or(default_save_wait)),
-      load_bounds_(plugins::bounded_load_options_from_env()) {}
+      load_bounds_(plugins::bounded_load_options_from_env()),
+      discovery_gate_(test_gate_from_env()) {}
 
 reload_pipeline::~reload_pipeline() { reader_.join(); }
 
 reload_pipeline::prepared reload_pipeline::prepare() {
   prepared prep;
   prep.started = std::chrono::steady_clock::now();
+  prep.own_changes = own_changes_;
   auto loaded = config_.store.load();
   if (!loaded) {
     // Keep serving with the last good configuration.
@@ -150,7 +176,8 @@ net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(reload_cause c
     asio::steady_timer arrived;
   };
   auto state = std::make_shared<handover>(ex_);
-  asio::post(reader_, [state, in = prep.discovery, io = ex_] {
+  asio::post(reader_, [state, in = prep.discovery, io = ex_, gate = discovery_gate_] {
+    hold_at_test_gate(gate);
     auto found = plugins::discover(in);
     asio::post(io, [state, found = std::move(found)]() mutable {
       state->found = std::move(found);
@@ -215,7 +242,13 @@ void reload_pipeline::rebuild_registry() {
 
 reload_outcome reload_pipeline::apply(prepared prep, plugins::discovery_result found, reload_cause cause) {
   reload_outcome out;
-  if (prep.cfg) {
+  if (prep.own_changes != own_changes_) {
+    // While discovery ran, the server changed config.json itself (a side-panel permission)
+    // and put the result in the state: that config was read under the lock after this
+    // reload's read, so it holds everything this one does and the acknowledged change too.
+    // It stays; the older stamp below makes the watcher read the file once more, so the
+    // plugins are discovered from the newest localPlugins as well.
+  } else if (prep.cfg) {
     keep_browser_permission(*prep.cfg, config_.cfg);
     config_.cfg = std::move(*prep.cfg);
   } else {
@@ -379,6 +412,7 @@ void reload_pipeline::apply_own_change(bool rediscover, const config::config_fil
     keep_browser_permission(next, config_.cfg);
     config_.cfg = std::move(next);
     config_.cfg_stamp = config_.store.last_stamp();
+    ++own_changes_;
   }
   announce_.config_changed();
 }

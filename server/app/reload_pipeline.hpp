@@ -125,6 +125,7 @@ class reload_pipeline {
     config::file_stamp cfg_stamp;
     std::optional<std::string> secret;
     plugins::discovery_input discovery;
+    std::uint64_t own_changes = 0;  // own_changes_ when config.json was read
   };
   prepared prepare();
   reload_outcome apply(prepared p, plugins::discovery_result found, reload_cause cause);
@@ -160,6 +161,10 @@ class reload_pipeline {
   plugins::bounded_load_options load_bounds_;
   std::uint64_t reload_sequence_ = 0;   // reloads started
   std::uint64_t applied_sequence_ = 0;  // the newest one whose outcome is in the state
+  // Config changes the server made itself and put in the state (apply_own_change): a reload
+  // that read config.json before the latest of them holds an older file than the state.
+  std::uint64_t own_changes_ = 0;
+  std::filesystem::path discovery_gate_;  // OPENTABS_TEST_RELOAD_GATE (see reload_off_thread)
   reload_outcome last_applied_;
   asio::thread_pool reader_{1};
 };

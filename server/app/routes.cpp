@@ -69,7 +69,8 @@ net::head_verdict router::screen(const codec::http_request& head) const {
   }
   if (path == "/ws") {
     // The WebSocket credential travels in Sec-WebSocket-Protocol, never as a bearer token.
-    if (!check_ws_subprotocols(codec::offered_subprotocols(head), state_.config.secret, proof_check()).authorized) {
+    auto ws = check_ws_subprotocols(codec::offered_subprotocols(head), state_.config.secret, proof_check());
+    if (!ws.authorized) {
       // The browser only shows a failed handshake; a real 401 on the raw socket tells
       // other clients what went wrong.
       auto r = http_response::error(401, "unauthorized", "Unauthorized");
@@ -78,10 +79,12 @@ net::head_verdict router::screen(const codec::http_request& head) const {
       v.close_after_refusal = true;
     } else {
       v.authenticated = true;
+      v.caller = std::move(ws.caller);
     }
     return v;
   }
   v.authenticated = authorization_matches(head.header("Authorization"));
+  if (v.authenticated) v.caller = peer_proof::caller_identity(head.header("Authorization"));
   // Minimal without the secret (spec §6.5); the challenge is how a client checks the server
   // before it sends any credential.
   if (path == "/health" || path == peer_proof::kChallengePath) return v;

@@ -74,6 +74,11 @@ net::limits limits_from_env() {
   if (auto v = env_number("OPENTABS_MAX_CONNECTIONS"); v && *v > 0) l.max_connections = static_cast<std::size_t>(*v);
   if (auto v = env_number("OPENTABS_RESERVED_CONNECTIONS"); v && *v >= 0)
     l.reserved_connections = static_cast<std::size_t>(*v);
+  if (auto v = env_number("OPENTABS_CONNECTIONS_PER_CLIENT"); v && *v > 0) l.connections_per_caller = static_cast<std::size_t>(*v);
+  // The back-off of an accept that found no descriptor (a test makes it long to show that a
+  // connection ending, not the timer, is what lets the next one in).
+  if (auto v = env_number("OPENTABS_ACCEPT_BACKOFF_MS"); v && *v > 0)
+    l.accept_backoff_min = l.accept_backoff_max = std::chrono::milliseconds(*v);
   return l;
 }
 

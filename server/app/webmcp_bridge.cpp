@@ -219,9 +219,8 @@ net::awaitable<tools::call_result> webmcp_bridge::call_page_tool(const tools::to
     r = mark_page_content(result_of(reply.result), target->url);
     if (r.is_error) audit.error = audit::make_audit_error(errc::tool_failed, "the page's tool reported an error");
   } else {
-    std::string why = reply.outcome == ext_reply::kind::error ? sanitize_error_text(reply.message) : reply.message;
-    if (why.empty()) why = "no answer from the extension";
-    r = tools::call_result::text("WebMCP tool error: " + why, true, errc::tool_failed);
+    // The message may be the page's own error reply: marked like its results.
+    r = webmcp_failure(reply, target->url);
     audit.error = audit_error_of(reply);
   }
   notice.finish(!r.is_error);

@@ -21,6 +21,9 @@ struct connection {
   // Reads more bytes into `pending`; false on EOF or error.
   awaitable<bool> read_more();
   void close_socket();
+  // Whether the peer has closed its end (or the socket failed), asked without blocking and
+  // without taking any byte: for a connection whose reader is not running (a held stream).
+  bool peer_closed();
 
   tcp::socket socket;
   const limits& lim;

@@ -2,19 +2,26 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace opentabs::net {
 
-connection_slots::connection_slots(std::size_t capacity, std::size_t reserved)
+connection_slots::connection_slots(std::size_t capacity, std::size_t reserved, std::size_t per_caller)
     : capacity_(std::max<std::size_t>(capacity, 1)),
-      unauthenticated_capacity_(capacity_ - std::min(reserved, capacity_ - 1)) {}
+      unauthenticated_capacity_(capacity_ - std::min(reserved, capacity_ - 1)),
+      per_caller_(std::max<std::size_t>(per_caller, 1)) {}
 
-std::optional<connection_slots::id> connection_slots::admit(std::function<void()> close) {
+std::optional<connection_slots::id> connection_slots::admit(std::function<void()> close, std::function<bool()> peer_gone) {
   if (slots_.size() >= capacity_ || unauthenticated_ >= unauthenticated_capacity_) {
-    if (!evict_oldest_idle_unauthenticated()) return std::nullopt;
+    const bool room = evict_oldest_idle_unauthenticated() || (slots_.size() >= capacity_ && evict_idle_of_largest_holder()) ||
+                      reap_gone();
+    if (!room) return std::nullopt;
   }
   id slot = next_++;
-  slots_.emplace(slot, slot_state{std::move(close)});
+  slot_state fresh;
+  fresh.close = std::move(close);
+  fresh.peer_gone = std::move(peer_gone);
+  slots_.emplace(slot, std::move(fresh));
   ++unauthenticated_;
   return slot;
 }
@@ -22,29 +29,96 @@ std::optional<connection_slots::id> connection_slots::admit(std::function<void()
 void connection_slots::release(id slot) {
   auto it = slots_.find(slot);
   if (it == slots_.end()) return;
-  if (!it->second.authenticated) --unauthenticated_;
+  forget(it->second);
   slots_.erase(it);
 }
 
-void connection_slots::mark_authenticated(id slot) {
+void connection_slots::forget(const slot_state& state) {
+  if (!state.authenticated) {
+    --unauthenticated_;
+    return;
+  }
+  auto drop = [&state](std::map<std::string, std::size_t>& counts) {
+    auto c = counts.find(state.caller);
+    if (c != counts.end() && --c->second == 0) counts.erase(c);
+  };
+  drop(held_);
+  if (state.busy) drop(busy_);
+}
+
+std::size_t connection_slots::count_of(const std::map<std::string, std::size_t>& counts, const std::string& caller) {
+  auto c = counts.find(caller);
+  return c == counts.end() ? 0 : c->second;
+}
+
+bool connection_slots::admit_request(id slot, const std::string& caller) {
   auto it = slots_.find(slot);
-  if (it == slots_.end() || it->second.authenticated) return;
-  it->second.authenticated = true;
-  --unauthenticated_;
+  if (it == slots_.end()) return true;
+  if (!it->second.authenticated) {
+    it->second.authenticated = true;
+    it->second.caller = caller;
+    ++held_[caller];
+    --unauthenticated_;
+    if (it->second.busy) ++busy_[caller];
+  }
+  const std::string& who = it->second.caller;
+  if (it->second.busy || count_of(busy_, who) < per_caller_) return true;
+  // Every connection of the budget is inside a request: one whose client left gives way.
+  return reap_gone(&who);
 }
 
 void connection_slots::set_busy(id slot, bool busy) {
-  if (auto it = slots_.find(slot); it != slots_.end()) it->second.busy = busy;
+  auto it = slots_.find(slot);
+  if (it == slots_.end() || it->second.busy == busy) return;
+  it->second.busy = busy;
+  if (!it->second.authenticated) return;
+  if (busy) {
+    ++busy_[it->second.caller];
+  } else if (auto c = busy_.find(it->second.caller); c != busy_.end() && --c->second == 0) {
+    busy_.erase(c);
+  }
+}
+
+void connection_slots::evict(std::map<id, slot_state>::iterator victim) {
+  auto close = std::move(victim->second.close);
+  forget(victim->second);
+  slots_.erase(victim);
+  if (close) close();
 }
 
 bool connection_slots::evict_oldest_idle_unauthenticated() {
   auto victim = std::find_if(slots_.begin(), slots_.end(),
                              [](const auto& entry) { return !entry.second.authenticated && !entry.second.busy; });
   if (victim == slots_.end()) return false;
-  auto close = std::move(victim->second.close);
-  slots_.erase(victim);
-  --unauthenticated_;
-  if (close) close();
+  evict(victim);
+  return true;
+}
+
+bool connection_slots::evict_idle_of_largest_holder() {
+  // Callers from the one holding the most connections down: its oldest idle one goes.
+  std::vector<std::pair<std::size_t, std::string>> holders;
+  for (const auto& [caller, n] : held_) holders.emplace_back(n, caller);
+  std::sort(holders.begin(), holders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, caller] : holders) {
+    auto victim = std::find_if(slots_.begin(), slots_.end(), [&caller](const auto& entry) {
+      return entry.second.authenticated && !entry.second.busy && entry.second.caller == caller;
+    });
+    if (victim != slots_.end()) {
+      evict(victim);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool connection_slots::reap_gone(const std::string* caller) {
+  auto victim = std::find_if(slots_.begin(), slots_.end(), [caller](const auto& entry) {
+    const auto& state = entry.second;
+    if (caller && (!state.authenticated || state.caller != *caller)) return false;
+    return state.peer_gone && state.peer_gone();
+  });
+  if (victim == slots_.end()) return false;
+  evict(victim);
   return true;
 }
 

@@ -52,9 +52,10 @@ http_server::http_server(asio::io_context& io, limits lim, request_handler handl
       lim_(lim),
       handler_(std::move(handler)),
       acceptor_(io),
-      slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections)),
+      slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections, lim.connections_per_caller)),
       budget_(lim.unauthenticated_body_bytes),
-      connections_(io.get_executor()) {}
+      connections_(io.get_executor()),
+      connection_ended_(io.get_executor()) {}
 
 result<std::uint16_t> http_server::listen(const std::string& host, std::uint16_t port) {
   asio::error_code ec;
@@ -102,11 +103,13 @@ awaitable<void> http_server::run() {
     if (stopping_) break;
     if (ec) {
       if (ec == asio::error::operation_aborted) break;
-      // EMFILE and friends: back off (doubling) and keep listening rather than dying or
-      // spinning; descriptors come back as idle connections reach their deadlines.
+      // EMFILE and friends: keep listening rather than dying or spinning.  An idle socket
+      // that never showed the secret gives its descriptor up (closed at once), so a flood of
+      // them cannot keep /health, the extension or a client out; with none, wait until a
+      // connection ends (its descriptor is back) or the back-off (doubling) passes.
       note_accept_failure(ec);
-      asio::steady_timer t(io_, backoff);
-      co_await t.async_wait(as_value);
+      if (out_of_descriptors(ec) && (slots_->evict_oldest_idle_unauthenticated() || slots_->reap_gone())) continue;
+      co_await connection_ended_.wait_until(steady_clock::now() + backoff);
       backoff = std::min(backoff * 2, lim_.accept_backoff_max);
       continue;
     }
@@ -125,10 +128,11 @@ void http_server::stop() {
 
 awaitable<void> http_server::serve(tcp::socket socket) {
   connection conn(std::move(socket), lim_);
-  auto slot = slots_->admit([&conn] { conn.close_socket(); });
+  auto slot = slots_->admit([&conn] { conn.close_socket(); }, [&conn] { return conn.peer_closed(); });
   if (!slot) {
     // Every slot is held by an authenticated connection or one inside a handler.
     conn.close_socket();
+    connection_ended_.notify_all();
     co_return;
   }
   slot_guard guard{slots_, *slot};
@@ -155,6 +159,7 @@ awaitable<void> http_server::serve(tcp::socket socket) {
   conn.close_socket();
   conn.dog.stop();
   co_await watch.wait(never);
+  connection_ended_.notify_all();  // its socket is closed: the descriptor is back
 }
 
 namespace {
@@ -233,8 +238,13 @@ std::optional<http_server::refusal_answer> http_server::admit_head(const codec::
   if (verdict.refusal) return refusal_answer{std::move(*verdict.refusal), verdict.close_after_refusal};
   if (screen_) screened_authenticated = verdict.authenticated;
   if (verdict.authenticated) {
-    slots_->mark_authenticated(slot);
-    return std::nullopt;
+    if (slots_->admit_request(slot, verdict.caller)) return std::nullopt;
+    auto crowded = http_response::error(429, "too_many_connections",
+                                        "This client already holds " + std::to_string(slots_->busy_of(verdict.caller)) +
+                                            " connections with requests in progress (the limit is " +
+                                            std::to_string(slots_->per_caller()) + "); close one first");
+    crowded.with_header("Retry-After", "1");
+    return refusal_answer{std::move(crowded), true};
   }
   if (body_bytes == 0) return std::nullopt;
   body_lease = budget_.take(body_bytes);

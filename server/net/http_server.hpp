@@ -2,7 +2,8 @@
 // (reader ‖ writer, watched by one watchdog) and hands each parsed request to the handler.
 // Each request head is screened (head_screen: Host, Origin, auth, route, length) before
 // a byte of its body is read; admitted unauthenticated bodies draw on a shared
-// body_budget; connection slots are shared out by connection_slots.  Lives on one
+// body_budget; connection slots are shared out by connection_slots (an unauthenticated
+// share, and a budget per caller).  Lives on one
 // io_context thread; nothing here is thread-safe.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include "net/asio.hpp"
 #include "net/body_budget.hpp"
 #include "net/connection_slots.hpp"
+#include "net/event.hpp"
 #include "net/http_exchange.hpp"
 #include "net/limits.hpp"
 #include "net/task_group.hpp"
@@ -30,6 +32,7 @@ struct head_verdict {
   std::optional<http_response> refusal;  // answer this now; the body is never read
   bool close_after_refusal = false;      // and close the connection even if it could go on
   bool authenticated = false;            // the request showed the secret
+  std::string caller;                    // whose credential (connection_slots' per-caller budget)
 };
 using head_screen = std::function<head_verdict(const codec::http_request& head)>;
 
@@ -105,6 +108,7 @@ class http_server {
   std::shared_ptr<connection_slots> slots_;
   body_budget budget_;
   task_group connections_;  // one task per accepted connection
+  event connection_ended_;  // a descriptor came back: an accept waiting for one retries now
   bool stopping_ = false;
   // fd exhaustion is logged once per episode: episodes are separated by a quiet minute.
   std::optional<steady_clock::time_point> last_fd_failure_;

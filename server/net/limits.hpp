@@ -22,6 +22,12 @@ struct limits {
   // share is full, a new socket takes the slot of the oldest idle unauthenticated one.
   std::size_t max_connections = 1024;     // accepted sockets at once
   std::size_t reserved_connections = 64;  // kept for authenticated connections
+  // Connections one caller (peer_proof::caller_identity: every bearer client is one caller,
+  // each proof credential another) may have inside requests at once (held streams, calls);
+  // its next request is refused (429) unless one of them lost its client.  Three
+  // quarters of the table: every bearer client together still runs 500 calls at once
+  // (fault_load), and a quarter of the slots stays for the extension, /health and the others.
+  std::size_t connections_per_caller = 768;
   // Request bodies of not-yet-authenticated requests (heads are screened before any body
   // byte is read, so only requests a route admits without the secret get here) share this
   // many buffered bytes in total; a request that would exceed it gets 503 + Retry-After.
@@ -35,7 +41,9 @@ struct limits {
   // After refusing a request whose body was not read, the body is read and discarded for
   // this long (so the peer reads the answer instead of a reset), then the socket closes.
   std::chrono::milliseconds refused_body_linger{2'000};
-  // accept() failing for lack of file descriptors: retry after this, doubling up to the cap.
+  // accept() failing for lack of file descriptors: the oldest idle unauthenticated connection
+  // is closed to free one and accept retried at once; with none to close, retry when a
+  // connection ends or after this, doubling up to the cap.
   std::chrono::milliseconds accept_backoff_min{50};
   std::chrono::milliseconds accept_backoff_max{1'000};
   // Running out of descriptors is logged once per episode; an episode ends after this long

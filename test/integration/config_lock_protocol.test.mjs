@@ -124,7 +124,17 @@ describe('config.json.lock: an acknowledgement that cannot wait says the change 
 
   test('a FIFO planted as config.json.lock/pid.txt blocks nothing: the change waits, /health answers', { skip: process.platform === 'win32' }, async () => {
     const lock = join(s.configDir, 'config.json.lock');
-    mkdirSync(lock);
+    // The server may still hold the lock for a moment after the previous test's write (its
+    // reload reads config.json under it): take the directory once it is free.
+    await until(() => {
+      try {
+        mkdirSync(lock);
+        return true;
+      } catch (e) {
+        if (e.code !== 'EEXIST') throw e;
+        return false;
+      }
+    }, 'the lock directory is free to take');
     execFileSync('mkfifo', [join(lock, 'pid.txt')]);
     const ext = await new ExtensionClient(s, { connectionId: 'fifo-lock' }).connect();
     try {

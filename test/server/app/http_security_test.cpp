@@ -52,6 +52,7 @@ TEST_CASE("WebSocket subprotocol credentials") {
   auto c = check_ws_subprotocols({"opentabs", s, "conn-1"}, s);
   CHECK(c.authorized);
   CHECK(c.connection_id == "conn-1");
+  CHECK(c.caller == "bearer");  // the secret itself: one caller with every bearer client
   CHECK(check_ws_subprotocols({"opentabs", s}, s).connection_id.empty());
   auto bad = check_ws_subprotocols({"opentabs", "wrong", "conn-1"}, s);
   CHECK_FALSE(bad.authorized);
@@ -65,8 +66,11 @@ TEST_CASE("WebSocket subprotocol credentials: a peer-proof credential, never tak
   auto c = check_ws_subprotocols({"opentabs", "opentabs-proof." + token, "conn-1"}, s, accept_token);
   CHECK(c.authorized);
   CHECK(c.connection_id == "conn-1");
+  // A caller of its own, as peer_proof::caller_identity names it (the per-caller slot budget).
+  CHECK(c.caller == "proof " + std::string(64, 'a'));
   auto refused = check_ws_subprotocols({"opentabs", "opentabs-proof.x", "conn-1"}, s, accept_token);
   CHECK_FALSE(refused.authorized);
+  CHECK(refused.caller.empty());
   // Without a proof check (no table), a proof credential authorises nothing.
   CHECK_FALSE(check_ws_subprotocols({"opentabs", "opentabs-proof." + token}, s).authorized);
 }
