@@ -1,11 +1,6 @@
 #include "net/connection.hpp"
 
-#ifdef _WIN32
-#include <winsock2.h>
-#else
-#include <poll.h>
-#include <sys/socket.h>
-#endif
+#include "platform/socket_peer.hpp"
 
 namespace opentabs::net {
 
@@ -18,23 +13,7 @@ awaitable<bool> connection::read_more() {
 
 bool connection::peer_closed() {
   if (!socket.is_open()) return true;
-  // A zero-timeout poll, then a peek only when it is readable, so neither blocks; the socket's
-  // own (non-)blocking mode is not touched, since Asio may have a write pending on it.
-#ifdef _WIN32
-  WSAPOLLFD p{};
-  p.fd = socket.native_handle();
-  p.events = POLLRDNORM;
-  if (::WSAPoll(&p, 1, 0) <= 0) return false;
-#else
-  pollfd p{};
-  p.fd = socket.native_handle();
-  p.events = POLLIN;
-  if (::poll(&p, 1, 0) <= 0) return false;
-#endif
-  if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) return true;
-  char byte;
-  const auto n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK);
-  return n == 0;  // end of stream; bytes waiting mean the peer is still there
+  return platform::socket_peer_closed(static_cast<std::uintptr_t>(socket.native_handle()));
 }
 
 void connection::close_socket() {

@@ -1,0 +1,18 @@
+#include "platform/socket_peer.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+namespace opentabs::platform {
+
+bool socket_peer_closed(std::uintptr_t handle) {
+  pollfd p{};
+  p.fd = static_cast<int>(handle);
+  p.events = POLLIN;
+  if (::poll(&p, 1, 0) <= 0) return false;
+  if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) return true;
+  char byte;
+  return ::recv(p.fd, &byte, 1, MSG_PEEK) == 0;
+}
+
+}  // namespace opentabs::platform
