@@ -194,10 +194,11 @@ function renderConfirmations() {
 }
 
 // Changes made outside the side panel that the person should know about: "Always allow"
-// answered in the agent's own dialog set a tool to auto.  Each says how to undo it, and
-// offers the undo (back to Ask) next to Dismiss.
+// answered in the agent's own dialog set a tool to auto (said with its undo, back to Ask,
+// next to Dismiss); an answer clicked here after the agent's dialog had decided, which
+// therefore changed nothing (said with the decision that took effect).
 function renderNotices() {
-  $('notices').replaceChildren(...(state.notices ?? []).map((n) => el('div', {
+  $('notices').replaceChildren(...(state.notices ?? []).map((n) => (n.kind === 'answerNotUsed' ? renderAnswerNotUsed(n) : el('div', {
     class: 'card notice', 'data-testid': 'notice', 'data-kind': n.kind, 'data-tool': n.tool, 'data-plugin': n.plugin,
   },
   el('h3', {}, `${n.tool} now runs without asking`),
@@ -207,7 +208,15 @@ function renderNotices() {
       await act('sp:setToolPermission', { plugin: n.plugin, tool: n.tool, permission: 'ask' });
       await act('sp:dismissNotice', { id: n.id });
     } }, 'Set back to Ask'),
-    el('button', { type: 'button', 'data-testid': 'notice-dismiss', onclick: () => act('sp:dismissNotice', { id: n.id }) }, 'Dismiss')))));
+    el('button', { type: 'button', 'data-testid': 'notice-dismiss', onclick: () => act('sp:dismissNotice', { id: n.id }) }, 'Dismiss'))))));
+}
+
+function renderAnswerNotUsed(n) {
+  return el('div', { class: 'card notice', 'data-testid': 'notice', 'data-kind': n.kind },
+    el('h3', {}, 'Your answer was not used'),
+    el('p', {}, n.message),
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', 'data-testid': 'notice-dismiss', onclick: () => act('sp:dismissNotice', { id: n.id }) }, 'Dismiss')));
 }
 
 function tabStateOf(plugin) {

@@ -105,11 +105,16 @@ async function onConfirmationRequest(params) {
 
 // The question was decided elsewhere (the agent's own UI, another profile's side panel) or
 // the call ended: the entry goes, so nobody clicks an answer that would change nothing.
+// With `notUsed`, the person's own click came after that decision: the server says which
+// answer took effect instead, and the panel shows it, since the click looked accepted.
 async function onConfirmationSettled(params) {
   if (typeof params?.id !== 'string') return;
   const before = store.confirmations.length;
   store.confirmations = store.confirmations.filter((c) => c.id !== params.id);
   if (store.confirmations.length !== before) await saveConfirmations();
+  if (typeof params.notUsed === 'string' && params.notUsed !== '') {
+    await addNotice({ kind: 'answerNotUsed', tool: '', plugin: '', message: params.notUsed.slice(0, 1000) });
+  }
 }
 
 // "Always allow" answered in the agent's own dialog set a tool to auto in config.json: the
