@@ -715,6 +715,19 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     });
   }
 
+  std::size_t listeners_of(const std::string& identity) const {
+    return static_cast<std::size_t>(std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == identity; }));
+  }
+
+  // Ends the listen streams whose client has gone (their coroutines finish on their own).
+  void drop_gone_listeners() {
+    std::erase_if(listeners, [](const std::shared_ptr<listener>& l) {
+      if (l->sink->ex && !l->sink->ex->peer_closed_now()) return false;
+      l->sink->end_soon();
+      return true;
+    });
+  }
+
   // subscriptions/listen: the acknowledgement, then the notifications the filter asked for,
   // until the client closes the stream or the server shuts down (then the listen request
   // is answered, which ends the subscription gracefully).
@@ -724,9 +737,15 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       ex.respond(json_response(400, error_json(m.id, p.error)));
       co_return;
     }
-    const auto mine = std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == client.identity(); });
-    if (static_cast<std::size_t>(mine) >= max_listeners_per_client || listeners.size() >= max_listeners) {
-      const auto why = static_cast<std::size_t>(mine) >= max_listeners_per_client
+    auto mine = listeners_of(client.identity());
+    // A client that closed its streams without a word still has them here until a keep-alive
+    // write fails; before refusing anyone for want of room, the sockets are asked.
+    if (mine >= max_listeners_per_client || listeners.size() >= max_listeners) {
+      drop_gone_listeners();
+      mine = listeners_of(client.identity());
+    }
+    if (mine >= max_listeners_per_client || listeners.size() >= max_listeners) {
+      const auto why = mine >= max_listeners_per_client
                            ? "this client has " + std::to_string(mine) + " subscriptions/listen streams open (the limit is " +
                                  std::to_string(max_listeners_per_client) + "); close one first"
                            : std::to_string(listeners.size()) + " subscriptions/listen streams are open (the limit is " +

@@ -45,6 +45,9 @@ class http_exchange {
   bool responded() const { return responded_; }
   bool streaming() const { return streaming_ && !stream_ended_; }
   bool peer_gone() const { return conn_.out.closed(); }
+  // peer_gone(), or the socket says now, without blocking, that the client closed its end
+  // (a held stream reads nothing, so otherwise only a failed write would tell).
+  bool peer_closed_now() { return peer_gone() || conn_.peer_closed(); }
   // Close the connection after this response even if the client asked for keep-alive.
   void close_after() { close_after_ = true; }
   bool keep_alive() const { return !close_after_ && req_.keep_alive(); }

@@ -188,3 +188,32 @@ describe('streams: no accept pause after descriptors come back', () => {
     }
   });
 });
+
+describe('streams: the listen cap after a client leaves without a word', () => {
+  test('a client that closed its four subscriptions/listen streams gets a new one at once, not 429 until a keep-alive write fails', async () => {
+    // The default keep-alive interval (15 s): without asking the sockets, the server would
+    // count the closed streams against the client until its next keep-alive write failed.
+    const s = await startServer();
+    const socks = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const l = await listenStream(s, 'restarting-client', `listen-${i}`);
+        socks.push(l.sock);
+        assert.equal(l.status, 200, l.got.slice(0, 300));
+      }
+      const fifth = await listenStream(s, 'restarting-client', 'listen-4');
+      socks.push(fifth.sock);
+      assert.equal(fifth.status, 429, 'the per-client cap holds while the streams are open');
+      assert.match(fifth.got, /this client has 4 subscriptions\/listen streams open \(the limit is 4\)/);
+
+      // The client goes away (a restart) and comes back with a new stream.
+      for (const sock of socks.splice(0)) sock.destroy();
+      const again = await listenStream(s, 'restarting-client', 'listen-again');
+      socks.push(again.sock);
+      assert.equal(again.status, 200, again.got.slice(0, 300));
+    } finally {
+      for (const sock of socks) sock.destroy();
+      await s.stop();
+    }
+  });
+});
