@@ -11,10 +11,10 @@
 //    (401) without the body; running out of file descriptors is logged once per episode.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './support/server.mjs';
+import { rawSocket, readUntil } from './support/raw_socket.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 
@@ -25,39 +25,6 @@ function procStatusBytes(pid, field) {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   assert.ok(m, `no ${field} in /proc/${pid}/status`);
   return Number(m[1]) * 1024;
-}
-
-/** A raw TCP socket to the server, connected. */
-function rawSocket(port) {
-  return new Promise((resolve, reject) => {
-    const sock = connect(port, '127.0.0.1');
-    sock.once('connect', () => resolve(sock));
-    sock.once('error', reject);
-  });
-}
-
-/**
- * Reads from `sock` until `until` (a string) has arrived or the peer closes; resolves with
- * everything read and whether the socket was closed.
- */
-function readUntil(sock, until) {
-  return new Promise((resolve) => {
-    let got = '';
-    const finish = (closed) => {
-      sock.off('data', onData);
-      sock.off('close', onClose);
-      sock.off('error', onClose);
-      resolve({ got, closed });
-    };
-    const onData = (d) => {
-      got += d.toString('latin1');
-      if (until && got.includes(until)) finish(false);
-    };
-    const onClose = () => finish(true);
-    sock.on('data', onData);
-    sock.on('close', onClose);
-    sock.on('error', onClose);
-  });
 }
 
 /**
