@@ -143,7 +143,6 @@ describe('streams: no accept pause after descriptors come back', () => {
     try {
       for (let i = 0; i < 100; i++) {
         const sock = await rawSocket(s.port);
-        sock.on('error', () => {});
         idle.push(sock);
       }
       assert.equal(await healthOk(s), true, '/health answers while idle sockets outnumber the descriptors');
