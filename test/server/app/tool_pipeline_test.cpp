@@ -133,6 +133,14 @@ struct pipeline_fixture {
   }
   template <class Done>
   void run_until(Done done) { opentabs::testing::run_until(io, done); }
+  // Starts demo_echo {"text":"hi"} with `dialog` open on it and runs until its question waits
+  // for an answer.
+  void start_asked(agent_dialog& dialog, std::optional<tools::call_result>& out) {
+    tools::call_options options;
+    dialog.open_on(options);
+    start("demo_echo", R"({"text":"hi"})", std::move(options), out);
+    run_until([&] { return confirm.waiting() == 1; });
+  }
 
   std::vector<audit::audit_entry> audits() const { return state.audit.query(audit::audit_query{}); }
 
@@ -279,12 +287,9 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
     INFO(decision);
     const auto before = f.audits().size();
     const auto dispatched = f.plugin.seen.size();
-    tools::call_options options;
     agent_dialog dialog;
-    dialog.open_on(options);
     std::optional<tools::call_result> out;
-    f.start("demo_echo", R"({"text":"hi"})", options, out);
-    f.run_until([&] { return f.confirm.waiting() == 1; });
+    f.start_asked(dialog, out);
     CHECK(f.plugin.seen.size() == dispatched);  // not before the answer
     auto result = elicit_answer(decision);
     CHECK(dialog.answer(&result).empty());
@@ -310,12 +315,9 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
 TEST_CASE("ask: decided in the side panel first, the agent's open question is withdrawn, naming the decision") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  tools::call_options options;
   agent_dialog dialog;
-  dialog.open_on(options);
   std::optional<tools::call_result> out;
-  f.start("demo_echo", R"({"text":"hi"})", options, out);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, out);
   const auto id = f.confirm.open_ids().at(0);
   CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());  // the agent's still open
   f.run_until([&] { return out.has_value(); });
@@ -390,12 +392,9 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side p
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
   fake_extension ext(f.hub, "profile-1");
-  tools::call_options options;
   agent_dialog dialog;
-  dialog.open_on(options);
   std::optional<tools::call_result> out;
-  f.start("demo_echo", R"({"text":"hi"})", options, out);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, out);
   CHECK(ext.calls("confirmation.request").size() == 1);  // asked in both places
   auto always = elicit_answer("always_allow");
   CHECK(dialog.answer(&always).empty());  // it decided: nothing to tell
@@ -408,8 +407,7 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side p
 
   // The same answer clicked in the side panel: the person saw it there, no notice.
   std::optional<tools::call_result> again;
-  f.start("demo_echo", R"({"text":"hi"})", options, again);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, again);
   CHECK(f.confirm.answer(f.confirm.open_ids().at(0), decision::allow_always, audit::decided_by::side_panel).decided());
   f.run_until([&] { return again.has_value(); });
   CHECK(f.grants.always.size() == 2);
