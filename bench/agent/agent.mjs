@@ -15,15 +15,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { option } from './command_line.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../..');
-const args = process.argv.slice(2);
-const option = (name) => { const at = args.indexOf(name); return at >= 0 ? args[at + 1] : undefined; };
-process.env.OPENTABS_BIN = path.resolve(option('--bin') ?? process.env.OPENTABS_BIN ?? path.join(ROOT, 'build/opentabs'));
-process.env.OPENTABS_SOURCE_DIR ??= ROOT;
-// The server installs the extension from here (else from the tree it was built in).
-process.env.OPENTABS_EXTENSION_SOURCE ??= path.join(ROOT, 'extension');
 
 const { startSites } = await import('./sites.mjs');
 const { opentabsServer, playwrightServer, devtoolsServer, makeWorkDir } = await import('./sessions.mjs');

@@ -10,15 +10,9 @@
 // Needs test/node_modules (cd test && npm ci).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ROOT, option } from './command_line.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../..');
-const args = process.argv.slice(2);
-const option = (name) => { const at = args.indexOf(name); return at >= 0 ? args[at + 1] : undefined; };
-process.env.OPENTABS_BIN = path.resolve(option('--bin') ?? process.env.OPENTABS_BIN ?? path.join(ROOT, 'build/opentabs'));
-process.env.OPENTABS_SOURCE_DIR ??= ROOT;
-process.env.OPENTABS_EXTENSION_SOURCE ??= path.join(ROOT, 'extension');
 const ROUNDS = Math.min(Math.max(Number(option('--rounds') ?? 8), 1), 50);
 
 const { startMcpStack, json } = await import(pathToFileURL(path.join(ROOT, 'test/e2e/support/mcp_stack.mjs')).href);

@@ -12,12 +12,11 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 import {
-  ARTIFACTS_DIR, EXTENSION_ID, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright,
+  ARTIFACTS_DIR, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright, openSidePanel,
   readSecret, waitFor,
 } from './support/harness.mjs';
 
 const require = createRequire(import.meta.url);
-const SIDE_PANEL_URL = `chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`;
 const TOOL = 'browser_list_tabs';
 
 describe('side panel notices of answers given in the agent\'s dialog', () => {
@@ -32,9 +31,7 @@ describe('side panel notices of answers given in the agent\'s dialog', () => {
     server = await startServer(configDir);
     ensureServerPortFile(configDir, server.port);
     browser = await launchWithPlaywright(extensionDir(configDir));
-    panel = await browser.context.newPage();
-    await panel.goto(SIDE_PANEL_URL);
-    await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout: 20_000 });
+    panel = await openSidePanel(browser);
 
     const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');

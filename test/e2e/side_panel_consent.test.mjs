@@ -11,11 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import {
-  ARTIFACTS_DIR, EXTENSION_ID, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright,
+  ARTIFACTS_DIR, tempDir, writeConfig, startServer, extensionDir, ensureServerPortFile, launchWithPlaywright, openSidePanel,
   extensionSession, waitFor,
 } from './support/harness.mjs';
 
-const SIDE_PANEL_URL = `chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`;
 const PLUGIN = 'fixture-notes';
 
 describe('side panel consent for unreviewed plugins', () => {
@@ -29,9 +28,7 @@ describe('side panel consent for unreviewed plugins', () => {
     server = await startServer(configDir);
     ensureServerPortFile(configDir, server.port);
     browser = await launchWithPlaywright(extensionDir(configDir));
-    panel = await browser.context.newPage();
-    await panel.goto(SIDE_PANEL_URL);
-    await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout: 20_000 });
+    panel = await openSidePanel(browser);
     await panel.locator(`[data-testid=plugin-${PLUGIN}]`).waitFor();
     const { serverState } = await extensionSession(browser, ['serverState']);
     described = serverState.plugins.find((p) => p.name === PLUGIN);

@@ -11,15 +11,15 @@
 // the side panel the same way.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SessionClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SessionTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport as SessionStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { OPENTABS_BIN, startServer } from './support/server.mjs';
+import { startServer } from './support/server.mjs';
 import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
+import { proofHeader } from './support/proof_auth.mjs';
 import { until } from './support/until.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
@@ -63,17 +63,6 @@ async function newestAudit(s, tool = ASK) {
 }
 async function newestAudits(s, limit, tool = ASK) {
   return (await (await s.fetch(`/audit?tool=${tool}&limit=${limit}`)).json());
-}
-
-// An OpenTabs-Proof Authorization header of a client that answered its own challenge (as the
-// CLI and the stdio bridge do): the server nonce in it was issued to this client alone.
-async function proofHeader(s) {
-  const hmac = (message) => createHmac('sha256', s.secret).update(message).digest('hex');
-  const nonce = randomBytes(32).toString('hex');
-  const r = await fetch(`${s.base}/auth/challenge?clientNonce=${nonce}`, { headers: { 'X-OpenTabs-Challenge-Tag': hmac(`opentabs-proof-1 challenge ${nonce}`) } });
-  assert.equal(r.status, 200);
-  const { serverNonce } = await r.json();
-  return { Authorization: `OpenTabs-Proof ${serverNonce}.${hmac(`opentabs-proof-1 client ${nonce} ${serverNonce}`)}` };
 }
 
 const NOT_USED_AFTER_PANEL_ALLOWED = (answer) =>
@@ -445,14 +434,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
     await stillServes(s);
   });
   test('2025-11-25 session through the stdio bridge: the late "Deny" reaches the client as a warning saying the side panel\'s decision took effect', { timeout: 60_000 }, async () => {
-    const transport = new SessionStdioTransport({
-      command: OPENTABS_BIN,
-      args: ['start', '--stdio', '--port', String(s.port)],
-      env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
+    const { transport, stderr } = bridgeTransport(s, SessionStdioTransport);
     const client = new SessionClient({ name: 'bridge-late-answer', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const logs = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
@@ -476,7 +458,7 @@ describe('permission prompts through InputRequiredResult (2026-07-28)', () => {
       assert.equal(warned.logger, 'opentabs');
       assert.deepEqual((await newestAudit(s)).lostAnswer, { by: 'elicitation', decision: 'deny' });
     } catch (e) {
-      e.message += `\nbridge stderr:\n${stderr}`;
+      e.message += `\nbridge stderr:\n${stderr()}`;
       throw e;
     } finally {
       await client.close();

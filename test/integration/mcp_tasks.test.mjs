@@ -7,8 +7,8 @@
 // declare the extension, mismatched Mcp-Name, removed methods).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes } from 'node:crypto';
 import { startServer } from './support/server.mjs';
+import { proofHeader } from './support/proof_auth.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 const V = '2026-07-28';
@@ -50,17 +50,6 @@ async function pollTask(s, taskId, done, opts = {}) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-// An OpenTabs-Proof Authorization header of a client that answered its own challenge (as the
-// CLI and the stdio bridge do): the server nonce in it was issued to this client alone.
-async function proofHeader(s) {
-  const hmac = (message) => createHmac('sha256', s.secret).update(message).digest('hex');
-  const nonce = randomBytes(32).toString('hex');
-  const r = await fetch(`${s.base}/auth/challenge?clientNonce=${nonce}`, { headers: { 'X-OpenTabs-Challenge-Tag': hmac(`opentabs-proof-1 challenge ${nonce}`) } });
-  assert.equal(r.status, 200);
-  const { serverNonce } = await r.json();
-  return { Authorization: `OpenTabs-Proof ${serverNonce}.${hmac(`opentabs-proof-1 client ${nonce} ${serverNonce}`)}` };
-}
-
 const terminal = (t) => ['completed', 'failed', 'cancelled'].includes(t.status);
 
 async function startTask(s, args, opts) {

@@ -11,10 +11,10 @@
 //    (401) without the body; running out of file descriptors is logged once per episode.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './support/server.mjs';
+import { rawSocket, readUntil } from './support/raw_socket.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 
@@ -25,39 +25,6 @@ function procStatusBytes(pid, field) {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   assert.ok(m, `no ${field} in /proc/${pid}/status`);
   return Number(m[1]) * 1024;
-}
-
-/** A raw TCP socket to the server, connected. */
-function rawSocket(port) {
-  return new Promise((resolve, reject) => {
-    const sock = connect(port, '127.0.0.1');
-    sock.once('connect', () => resolve(sock));
-    sock.once('error', reject);
-  });
-}
-
-/**
- * Reads from `sock` until `until` (a string) has arrived or the peer closes; resolves with
- * everything read and whether the socket was closed.
- */
-function readUntil(sock, until) {
-  return new Promise((resolve) => {
-    let got = '';
-    const finish = (closed) => {
-      sock.off('data', onData);
-      sock.off('close', onClose);
-      sock.off('error', onClose);
-      resolve({ got, closed });
-    };
-    const onData = (d) => {
-      got += d.toString('latin1');
-      if (until && got.includes(until)) finish(false);
-    };
-    const onClose = () => finish(true);
-    sock.on('data', onData);
-    sock.on('close', onClose);
-    sock.on('error', onClose);
-  });
 }
 
 /**
@@ -75,7 +42,6 @@ async function slowUpload(port, head, bodyBytes) {
       closed = true;
       resolve();
     });
-    sock.on('error', () => {}); // EPIPE / ECONNRESET once the server has answered and closed
   });
   const chunk = Buffer.alloc(64 * 1024, 'x');
   sock.write(head);
@@ -148,7 +114,6 @@ describe('item 7: idle sockets cannot take every connection slot', () => {
     const openIdle = async (n) => {
       for (let i = 0; i < n; i++) {
         const sock = await rawSocket(s.port);
-        sock.on('error', () => {});
         sock.on('close', () => closedByServer++);
         idle.push(sock);
       }
@@ -209,7 +174,6 @@ describe('item 12: Expect: 100-continue and descriptor exhaustion', () => {
       assert.match(answer.got, /"protocolVersion"/);
 
       const bad = await rawSocket(s.port);
-      bad.on('error', () => {});
       bad.write(head('0'.repeat(64)));
       const refused = await readUntil(bad, null); // the server answers and closes; no body sent
       assert.match(refused.got, /^HTTP\/1\.1 401 /);
@@ -229,7 +193,6 @@ describe('item 12: Expect: 100-continue and descriptor exhaustion', () => {
       // Well past the 64 descriptors the server may hold.
       for (let i = 0; i < 120; i++) {
         const sock = await rawSocket(s.port);
-        sock.on('error', () => {});
         idle.push(sock);
       }
       // An authenticated call gets through once descriptors are back (the server kept

@@ -12,40 +12,12 @@
 // Every flood here is a fixed, small number of sockets, all destroyed at the end.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
 import { startServer } from './support/server.mjs';
+import { rawSocket, readUntil } from './support/raw_socket.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 import { until } from './support/until.mjs';
-
-function rawSocket(port) {
-  return new Promise((resolve, reject) => {
-    const sock = connect(port, '127.0.0.1');
-    sock.once('connect', () => resolve(sock));
-    sock.once('error', reject);
-  });
-}
-
-/** Resolves with what `sock` received once `pattern` matched it, or when it closed. */
-function readUntil(sock, pattern) {
-  return new Promise((resolve) => {
-    let got = '';
-    const finish = (closed) => {
-      sock.off('data', onData);
-      sock.off('close', onClose);
-      resolve({ got, closed });
-    };
-    const onData = (d) => {
-      got += d.toString('latin1');
-      if (pattern.test(got)) finish(false);
-    };
-    const onClose = () => finish(true);
-    sock.on('data', onData);
-    sock.on('close', onClose);
-    sock.on('error', () => {});
-  });
-}
 
 /** An authenticated keep-alive GET /health on its own socket, answered and left open (idle). */
 async function idleAuthenticated(s) {
@@ -171,7 +143,6 @@ describe('streams: no accept pause after descriptors come back', () => {
     try {
       for (let i = 0; i < 100; i++) {
         const sock = await rawSocket(s.port);
-        sock.on('error', () => {});
         idle.push(sock);
       }
       assert.equal(await healthOk(s), true, '/health answers while idle sockets outnumber the descriptors');

@@ -154,6 +154,15 @@ export async function launchWithPlaywright(extDir) {
   };
 }
 
+// The extension's side panel in a new tab of a Chromium from launchWithPlaywright, returned
+// once it says it is connected to the server.
+export async function openSidePanel(browser, { timeout = 20_000 } = {}) {
+  const panel = await browser.context.newPage();
+  await panel.goto(`chrome-extension://${EXTENSION_ID}/side-panel/side-panel.html`);
+  await panel.locator('[data-testid=connection-state][data-state=connected]').waitFor({ timeout });
+  return panel;
+}
+
 // Chromium as a plain process (no CDP client attached), so the MV3 service worker is suspended
 // after 30 s idle exactly as for a user.  `--remote-debugging-port=0` only opens a port; the
 // test connects to it (connectOverCDP) after the idle phase to read diagnostics.

@@ -1,5 +1,5 @@
 // Shared pieces of the MCP tests that need the fixture plugin's tab or the stdio bridge: the
-// scripted extension with fixture-notes' tab ready, and the official SDK 2.x stdio transport
+// scripted extension with fixture-notes' tab ready, and the official SDK's stdio transport
 // spawning `opentabs start --stdio` in front of a running server.
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { OPENTABS_BIN } from './server.mjs';
@@ -15,9 +15,12 @@ export async function notesExtension(s, connectionId) {
   return ext;
 }
 
-/** The stdio bridge for `s` as an SDK 2.x transport; stderr() is what the bridge logged so far. */
-export function bridgeTransport(s) {
-  const transport = new StdioClientTransport({
+/**
+ * The stdio bridge for `s` as an SDK transport (2.x unless the 1.x StdioClientTransport is
+ * passed as `Transport`); stderr() is what the bridge logged so far.
+ */
+export function bridgeTransport(s, Transport = StdioClientTransport) {
+  const transport = new Transport({
     command: OPENTABS_BIN,
     args: ['start', '--stdio', '--port', String(s.port)],
     env: { HOME: process.env.HOME, PATH: process.env.PATH, OPENTABS_CONFIG_DIR: s.configDir, OPENTABS_SKIP_NPM_DISCOVERY: '1' },

@@ -7,22 +7,13 @@
 #include "app/approvals.hpp"
 #include "drive_io.hpp"
 #include "fake_extension.hpp"
+#include "permission_question.hpp"
 
 using namespace opentabs;
 using namespace opentabs::app;
-using opentabs::app::testing::fake_extension;
+using namespace opentabs::app::testing;
 
 namespace {
-
-struct recording_grants final : permission_grants {
-  void always_allow(const tools::tool_def& tool) override { always.push_back(tool.name); }
-  std::string grant_reviewed(const std::string&, tools::permission, const std::string&) override { return {}; }
-  std::vector<std::string> always;
-};
-
-json::value answer_of(std::string_view decision) {
-  return json::value(json::object{{"action", "accept"}, {"content", json::object{{"decision", json::str(decision)}}}});
-}
 
 struct fixture {
   fixture() { hub.set_reconnect_wait(std::chrono::milliseconds(0)); }
@@ -32,13 +23,7 @@ struct fixture {
   confirmations confirm{io.get_executor(), log};
   recording_grants grants;
   approvals seam{confirm, hub, grants, std::chrono::minutes(10)};
-  tools::tool_def tool = [] {
-    tools::tool_def t;
-    t.plugin = "demo";
-    t.base_name = "echo";
-    t.name = "demo_echo";
-    return t;
-  }();
+  tools::tool_def tool = demo_echo_tool();
   json::object args = json::parse_object(R"({"text":"hi"})").value();
 };
 
@@ -50,13 +35,8 @@ TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, an
   const permission_request q{f.tool, f.args, "tab 3", ""};
   tools::call_options options;
   options.caller = "session s1";
-  tools::call_options::answer_fn answer;
-  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
-    answer = std::move(a);
-    return true;
-  };
-  std::vector<std::string> withdrawn;
-  options.withdraw_elicitations = [&withdrawn](std::string_view reason) { withdrawn.emplace_back(reason); };
+  agent_dialog dialog;
+  dialog.open_on(options);
   std::optional<approvals::outcome> out;
   opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), out);
   opentabs::testing::run_until(f.io, [&] { return f.confirm.waiting() == 1; });
@@ -67,9 +47,9 @@ TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, an
   opentabs::testing::run_until(f.io, [&] { return out.has_value(); });
   CHECK_FALSE(out->stop);  // allowed: the call runs
   CHECK(out->decided_by == audit::decided_by::side_panel);
-  CHECK(withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: allowed once"});
-  auto late = answer_of("deny");
-  CHECK(answer(&late) ==
+  CHECK(dialog.withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: allowed once"});
+  auto late = elicit_answer("deny");
+  CHECK(dialog.answer(&late) ==
         "Your answer in the agent's dialog (deny) was not used: the OpenTabs side panel had already decided (allowed once), and that "
         "decision took effect.");
   auto entries = f.log.query(audit::audit_query{});
@@ -81,9 +61,7 @@ TEST_CASE("2026-07-28: an input request first; the retry after the side panel's 
   fixture f;
   fake_extension ext(f.hub, "profile-1");
   const permission_request q{f.tool, f.args, "", "digest-1"};
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = "claude-code";
+  auto input = form_input_round("claude-code");
   tools::call_options options;
   options.caller = "mcp proof A\nclaude-code";
   options.input = input;
@@ -96,10 +74,7 @@ TEST_CASE("2026-07-28: an input request first; the retry after the side panel's 
   const std::string id(*json::get_string(ext.calls("confirmation.request").at(0).at("params").as_object(), "id"));
   CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());
 
-  auto retry = std::make_shared<tools::input_round>(*input);
-  retry->request_state = std::string(*json::get_string(*first->stop->input_required, "requestState"));
-  retry->responses = json::value(json::object{{mcp::permission_input_key, answer_of("allow_once")}});
-  options.input = retry;
+  options.input = answering_round(*input, *first->stop->input_required, "allow_once");
   std::optional<approvals::outcome> second;
   opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), second);
   opentabs::testing::run_until(f.io, [&] { return second.has_value(); });
@@ -120,9 +95,7 @@ TEST_CASE("open questions are counted per caller identity: a second claude-code 
   fixture f;
   fake_extension ext(f.hub, "profile-1");
   const permission_request q{f.tool, f.args, "", "digest-1"};
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = "claude-code";
+  auto input = form_input_round("claude-code");
   auto ask_as = [&](std::string caller) {
     tools::call_options options;
     options.caller = std::move(caller);

@@ -6,9 +6,11 @@
 
 #include "app/side_panel_asker.hpp"
 #include "fake_extension.hpp"
+#include "permission_question.hpp"
 
 using namespace opentabs;
 using namespace opentabs::app;
+using opentabs::app::testing::demo_echo_tool;
 using opentabs::app::testing::fake_extension;
 
 namespace {
@@ -18,13 +20,7 @@ struct fixture {
   asio::io_context io;
   extension_hub hub{io.get_executor(), dispatch_timing{}};
   side_panel_asker panel{hub};
-  tools::tool_def tool = [] {
-    tools::tool_def t;
-    t.plugin = "demo";
-    t.base_name = "echo";
-    t.name = "demo_echo";
-    return t;
-  }();
+  tools::tool_def tool = demo_echo_tool();
 };
 
 json::object params_of(const json::object& frame) { return frame.at("params").as_object(); }

@@ -15,7 +15,7 @@
 #include "app/server_state.hpp"
 #include "drive_io.hpp"
 #include "fake_extension.hpp"
-#include "mcp/permission_prompt.hpp"
+#include "permission_question.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/random.hpp"
 
@@ -23,7 +23,7 @@ using namespace opentabs;
 using namespace opentabs::app;
 namespace fs = std::filesystem;
 
-using opentabs::app::testing::fake_extension;
+using namespace opentabs::app::testing;
 
 namespace {
 
@@ -83,13 +83,6 @@ class scripted_backend final : public tool_backend {
   bool gated_, has_target_;
 };
 
-class recording_grants final : public permission_grants {
- public:
-  void always_allow(const tools::tool_def& tool) override { always.push_back(tool.name); }
-  std::string grant_reviewed(const std::string&, tools::permission, const std::string&) override { return {}; }
-  std::vector<std::string> always;
-};
-
 tools::tool_def make_tool(std::string plugin, std::string base, tools::tool_kind kind) {
   tools::tool_def t;
   t.plugin = plugin;
@@ -140,6 +133,14 @@ struct pipeline_fixture {
   }
   template <class Done>
   void run_until(Done done) { opentabs::testing::run_until(io, done); }
+  // Starts demo_echo {"text":"hi"} with `dialog` open on it and runs until its question waits
+  // for an answer.
+  void start_asked(agent_dialog& dialog, std::optional<tools::call_result>& out) {
+    tools::call_options options;
+    dialog.open_on(options);
+    start("demo_echo", R"({"text":"hi"})", std::move(options), out);
+    run_until([&] { return confirm.waiting() == 1; });
+  }
 
   std::vector<audit::audit_entry> audits() const { return state.audit.query(audit::audit_query{}); }
 
@@ -159,11 +160,6 @@ struct pipeline_fixture {
 std::string text_of(const tools::call_result& r) {
   REQUIRE_FALSE(r.content.empty());
   return std::string(*json::get_string(r.content.front().as_object(), "text"));
-}
-
-// An ElicitResult choosing `decision`.
-json::value elicit_answer(std::string_view decision) {
-  return json::parse(R"({"action":"accept","content":{"decision":")" + std::string(decision) + R"("}})").value();
 }
 
 }  // namespace
@@ -291,18 +287,12 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
     INFO(decision);
     const auto before = f.audits().size();
     const auto dispatched = f.plugin.seen.size();
-    tools::call_options options;
-    tools::call_options::answer_fn answer;
-    options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
-      answer = std::move(a);
-      return true;
-    };
+    agent_dialog dialog;
     std::optional<tools::call_result> out;
-    f.start("demo_echo", R"({"text":"hi"})", options, out);
-    f.run_until([&] { return f.confirm.waiting() == 1; });
+    f.start_asked(dialog, out);
     CHECK(f.plugin.seen.size() == dispatched);  // not before the answer
     auto result = elicit_answer(decision);
-    CHECK(answer(&result).empty());
+    CHECK(dialog.answer(&result).empty());
     f.run_until([&] { return out.has_value(); });
     auto entries = f.audits();
     REQUIRE(entries.size() == before + 1);
@@ -325,21 +315,13 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
 TEST_CASE("ask: decided in the side panel first, the agent's open question is withdrawn, naming the decision") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  tools::call_options options;
-  tools::call_options::answer_fn answer;
-  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
-    answer = std::move(a);
-    return true;
-  };
-  std::vector<std::string> withdrawn;
-  options.withdraw_elicitations = [&withdrawn](std::string_view reason) { withdrawn.emplace_back(reason); };
+  agent_dialog dialog;
   std::optional<tools::call_result> out;
-  f.start("demo_echo", R"({"text":"hi"})", options, out);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, out);
   const auto id = f.confirm.open_ids().at(0);
   CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());  // the agent's still open
   f.run_until([&] { return out.has_value(); });
-  CHECK(withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: denied"});
+  CHECK(dialog.withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: denied"});
   CHECK(text_of(*out) == "Tool demo_echo was denied by the user in the OpenTabs side panel.");
   auto entries = f.audits();
   REQUIRE(entries.size() == 1);
@@ -347,7 +329,7 @@ TEST_CASE("ask: decided in the side panel first, the agent's open question is wi
   // The person answers "allow once" in the agent's dialog after all: the answer is told it was
   // not used, and the audit records it lost.
   auto late = elicit_answer("allow_once");
-  CHECK(answer(&late) ==
+  CHECK(dialog.answer(&late) ==
         "Your answer in the agent's dialog (allow_once) was not used: the OpenTabs side panel had already decided (denied), and that "
         "decision took effect.");
   entries = f.audits();
@@ -362,9 +344,7 @@ TEST_CASE("ask: decided in the side panel first, the agent's open question is wi
 TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own answer is told it lost, with the result") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = "test-client";
+  auto input = form_input_round("test-client");
   tools::call_options options;
   options.input = input;
   options.caller = "mcp proof A\ntest-client";
@@ -372,11 +352,8 @@ TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own 
   REQUIRE(asked.input_required);
   const auto id = f.confirm.open_ids().at(0);
   CHECK(f.confirm.answer(id, decision::allow, audit::decided_by::side_panel).decided());
-  auto retry = std::make_shared<tools::input_round>(*input);
-  retry->request_state = std::string(*json::get_string(*asked.input_required, "requestState"));
-  retry->responses = json::value(json::object{{mcp::permission_input_key, elicit_answer("deny")}});
   tools::call_options answered;
-  answered.input = retry;
+  answered.input = answering_round(*input, *asked.input_required, "deny");
   answered.caller = options.caller;
   auto r = f.call("demo_echo", R"({"text":"hi"})", answered);
   CHECK_FALSE(r.is_error);  // the side panel's "allow once" took effect
@@ -397,9 +374,7 @@ TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own 
 TEST_CASE("ask: open questions are counted per caller identity, not per client name") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = "claude-code";
+  auto input = form_input_round("claude-code");
   auto ask_as = [&](std::string caller) {
     tools::call_options options;
     options.input = input;
@@ -417,18 +392,12 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side p
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
   fake_extension ext(f.hub, "profile-1");
-  tools::call_options options;
-  tools::call_options::answer_fn answer;
-  options.elicit = [&answer](json::object, tools::call_options::answer_fn a) {
-    answer = std::move(a);
-    return true;
-  };
+  agent_dialog dialog;
   std::optional<tools::call_result> out;
-  f.start("demo_echo", R"({"text":"hi"})", options, out);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, out);
   CHECK(ext.calls("confirmation.request").size() == 1);  // asked in both places
   auto always = elicit_answer("always_allow");
-  CHECK(answer(&always).empty());  // it decided: nothing to tell
+  CHECK(dialog.answer(&always).empty());  // it decided: nothing to tell
   f.run_until([&] { return out.has_value(); });
   CHECK_FALSE(out->is_error);
   CHECK(f.grants.always == std::vector<std::string>{"demo_echo"});
@@ -438,8 +407,7 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side p
 
   // The same answer clicked in the side panel: the person saw it there, no notice.
   std::optional<tools::call_result> again;
-  f.start("demo_echo", R"({"text":"hi"})", options, again);
-  f.run_until([&] { return f.confirm.waiting() == 1; });
+  f.start_asked(dialog, again);
   CHECK(f.confirm.answer(f.confirm.open_ids().at(0), decision::allow_always, audit::decided_by::side_panel).decided());
   f.run_until([&] { return again.has_value(); });
   CHECK(f.grants.always.size() == 2);
@@ -473,24 +441,17 @@ TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends 
 TEST_CASE("ask in the agent's UI: the question is not audited; the retry that answers it is") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = "test-client";
+  auto input = form_input_round("test-client");
   REQUIRE(input->can_elicit_form());
   tools::call_options options;
   options.input = input;
   auto asked = f.call("demo_echo", R"({"text":"hi"})", options);
   REQUIRE(asked.input_required);
-  const auto* state = json::get_string(*asked.input_required, "requestState");
-  REQUIRE(state != nullptr);
   CHECK(f.audits().empty());
   CHECK(f.plugin.seen.empty());
 
-  auto retry = std::make_shared<tools::input_round>(*input);
-  retry->request_state = std::string(*state);
-  retry->responses = json::value(json::object{{mcp::permission_input_key, elicit_answer("allow_once")}});
   tools::call_options answered;
-  answered.input = retry;
+  answered.input = answering_round(*input, *asked.input_required, "allow_once");
   auto r = f.call("demo_echo", R"({"text":"hi"})", answered);
   CHECK_FALSE(r.is_error);
   CHECK(f.plugin.seen.size() == 1);
