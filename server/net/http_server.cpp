@@ -48,8 +48,7 @@ struct busy_guard {
 }  // namespace
 
 http_server::http_server(asio::io_context& io, limits lim, request_handler handler)
-    : io_(io),
-      lim_(lim),
+    : lim_(lim),
       handler_(std::move(handler)),
       acceptor_(io),
       slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections, lim.connections_per_caller)),

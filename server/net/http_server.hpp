@@ -98,7 +98,6 @@ class http_server {
   awaitable<void> refuse(connection& conn, const http_response& res, bool keep_alive);
   void note_accept_failure(const asio::error_code& ec);
 
-  asio::io_context& io_;
   limits lim_;
   request_handler handler_;
   head_screen screen_;
