@@ -95,8 +95,10 @@ describe('dialogs in awkward places', () => {
   });
 
   it('says no dialog is open once the person answered it in the browser, and the page tools work again', { timeout: 60_000 }, async () => {
-    const tab = await openLoaded(CASES());
-    const page = browser.context.pages().find((p) => p.url().startsWith(CASES()));
+    // A URL of its own, so a tab another case left open cannot be taken for this one.
+    const url = `${CASES()}?person=1`;
+    const tab = await openLoaded(url);
+    const page = browser.context.pages().find((p) => p.url() === url);
     const shown = page.waitForEvent('dialog');
     const click = json(await tool('browser_click_element', { tabId: tab.id, selector: '#loop' }));
     assert.equal(click.dialog?.message, 'Again? (1)');

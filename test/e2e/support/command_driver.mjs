@@ -33,8 +33,8 @@ globalThis.btHas = (method) => browserCommands.has(method);
 globalThis.btReady = true;
 `;
 
-// Starts the pages server and Chromium with the harness extension.  With keepDialogs every
-// page gets a 'dialog' listener that leaves dialogs open: Playwright would otherwise dismiss
+// Starts the pages server and Chromium with the harness extension.  With keepDialogs the
+// context gets a 'dialog' listener that leaves dialogs open: Playwright would otherwise dismiss
 // them, and these tests need the extension, not Playwright, to answer them.
 export async function startCommandDriver({ tempPrefix, keepDialogs = false }) {
   const site = await startPagesServer();
@@ -46,9 +46,9 @@ export async function startCommandDriver({ tempPrefix, keepDialogs = false }) {
   fs.writeFileSync(path.join(extDir, 'bt-harness.js'), HARNESS_JS);
   const browser = await launchWithPlaywright(extDir);
   if (keepDialogs) {
-    const leaveOpen = (page) => page.on('dialog', () => {});
-    browser.context.pages().forEach(leaveOpen);
-    browser.context.on('page', leaveOpen);
+    // On the context, not on each page: a page's own listener comes after its 'page' event,
+    // and a dialog that opens while a new tab loads would be dismissed before it.
+    browser.context.on('dialog', () => {});
   }
   const harness = await browser.context.newPage();
   await harness.goto(`chrome-extension://${EXTENSION_ID}/bt-harness.html`);

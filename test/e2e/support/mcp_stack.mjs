@@ -15,7 +15,7 @@ export const json = (r) => JSON.parse(resultText(r));
 
 // config is written as the server's config, serverEnv added to the server's environment (test
 // knobs).  plainStartPaths launches plain Chromium opened
-// at those fixture pages instead of Playwright.  With keepDialogs every Playwright page gets a
+// at those fixture pages instead of Playwright.  With keepDialogs the Playwright context gets a
 // 'dialog' listener that leaves dialogs open (Playwright would otherwise dismiss them).
 export async function startMcpStack({ tempPrefix, config, serverEnv = {}, plainStartPaths, keepDialogs = false }) {
   const stack = {};
@@ -37,9 +37,9 @@ export async function startMcpStack({ tempPrefix, config, serverEnv = {}, plainS
       ? await launchPlain(extDir, plainStartPaths.map((p) => `${stack.site.url}${p}`))
       : await launchWithPlaywright(extDir);
     if (keepDialogs) {
-      const leaveOpen = (page) => page.on('dialog', () => {});
-      stack.browser.context.pages().forEach(leaveOpen);
-      stack.browser.context.on('page', leaveOpen);
+      // On the context, not on each page: a page's own listener comes after its 'page' event,
+      // and a dialog that opens while a new tab loads would be dismissed before it.
+      stack.browser.context.on('dialog', () => {});
     }
     stack.mcp = await connectMcp(stack.server.port, readSecret(stack.configDir));
     const { mcp } = stack;
