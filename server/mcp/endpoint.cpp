@@ -23,7 +23,7 @@
 
 #include "codec/gzip.hpp"
 #include "jsonrpc/jsonrpc.hpp"
-#include "mcp/gateway_routing.hpp"
+#include "mcp/call_runner.hpp"
 #include "mcp/gateway_tools.hpp"
 #include "mcp/live_session.hpp"
 #include "mcp/modern_request.hpp"
@@ -34,7 +34,7 @@
 #include "mcp/session_registry.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
-#include "mcp/task_store.hpp"
+#include "mcp/task_runner.hpp"
 #include "util/peer_proof.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/event.hpp"
@@ -76,30 +76,15 @@ endpoint_options endpoint_options_from_env(bool gateway) {
 
 namespace {
 
-// A 2026-07-28 tools/call that may become a task: it runs detached from its POST (which
-// waits up to task_after for it), owns its request, and holds the answers its pending
-// input requests are waiting for.
-struct task_run {
-  explicit task_run(asio::any_io_executor ex) : finished_changed(std::move(ex)) {}
-  std::string id;  // its task_store record
-  json::value body;  // the request, owned: the call outlives the POST's arena
-  std::optional<message> msg;  // views `body`
-  client_context client;
-  std::shared_ptr<in_flight_call> call = std::make_shared<in_flight_call>();
-  std::map<std::string, tools::call_options::answer_fn, std::less<>> answers;  // by input request key
-  bool finished = false;
-  std::optional<std::string> response;  // the call's answer, while it is not a task
-  net::event finished_changed;  // the POST waits on it, up to task_after
-};
-
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor e, tools::tool_service& s, tools::server_events& ev, endpoint_options o)
       : exec(std::move(e)), service(s), events(ev), options(std::move(o)),
         sessions(exec, options.tasks, options.session_idle_expiry, options.max_new_sessions_per_minute,
                  options.gateway ? "mcp gateway" : "mcp", &s),
         table(sessions.table()), catalog(s),
-        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })),
-        task_records(options.tasks_kept) {}
+        calls(exec, s, catalog, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
+        methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return calls.call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })),
+        tasks(exec, calls, options.tasks, options.task_after, options.tasks_kept, std::string(name())) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
@@ -108,10 +93,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   session_registry sessions;
   session_table& table;
   tool_catalog catalog;
+  call_runner calls;
   request_methods methods;
-  // The calls' stream keepers (head delay, keep-alives).  The timer stays armed between
-  // calls: the server ends with io_context::stop().
-  net::deadline_set call_deadlines{exec, net::deadline_set::when_empty::keep_timer};
   tools::server_events::token tools_token = 0, log_token = 0;
   bool shut = false;
 
@@ -128,13 +111,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   static constexpr std::size_t max_listeners_per_client = 4;
   static constexpr std::size_t max_listeners = 32;
   std::vector<std::shared_ptr<listener>> listeners;
-  // 2026-07-28 tools/calls in flight whose request asked for logs (_meta logLevel).
-  std::unordered_map<in_flight_call*, log_level> logged_calls;
   // 2026-07-28 clients heard from lately (they have no session to count).
   recent_clients stateless_clients;
-  // The tasks extension: the records, and the calls behind the ones still running.
-  task_store task_records;
-  std::map<std::string, std::shared_ptr<task_run>, std::less<>> task_runs;
+  // The tasks extension (2026-07-28 clients that declare it).
+  task_runner tasks;
 
   std::string_view name() const { return options.gateway ? "mcp gateway" : "mcp"; }
 
@@ -162,12 +142,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     // minimal surface.
     if (options.gateway) return;
     sessions.announce_plugin_log(entry);
-    std::string note;
-    for (const auto& [call, min] : logged_calls) {
-      if (call->plugin != entry.plugin || plugin_log_level(entry.level) < min || !call->sink) continue;
-      if (note.empty()) note = notification_json("notifications/message", plugin_log_params(entry));
-      call->sink->send(note);
-    }
+    calls.forward_plugin_log(entry);
   }
 
   void shutdown() {
@@ -176,7 +151,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
     sessions.end_all("server shutting down");
-    for (const auto& [id, run] : task_runs) run->call->cancel_now();
+    tasks.shutdown();
     for (const auto& l : listeners) l->sink->end_soon();
   }
 
@@ -486,7 +461,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     } else if (m.method == "subscriptions/listen") {
       co_await listen(ex, m, client);
     } else if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
-      auto answer = task_request(m, client);
+      auto answer = tasks.request(m, client);
       ex.respond(json_response(answer.http_status, std::move(answer.body)));
     } else {
       auto refused = method_not_found(m.method);
@@ -511,14 +486,16 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       co_return;
     }
     if (client.declares_extension(tasks_extension) && traits.tasks != tools::task_support::forbidden) {
-      co_await call_as_task(ex, body, client);
+      auto answer = tasks.call_as_task(shared_from_this(), body, client);
+      auto response = co_await std::move(answer);
+      ex.respond(std::move(response));
       co_return;
     }
     ex.start_stream_deferred(200, sse_headers());
     auto sink = std::make_shared<stream_sink>();
     sink->ex = &ex;
     sink_guard guard{sink};
-    auto answer = guarded(m, [&] { return call(nullptr, m, sink, &client); });
+    auto answer = calls.guarded(m, [&] { return calls.call(nullptr, m, sink, &client); });
     auto r = co_await std::move(answer);
     if (r) sink->send(*r);
     ex.end_stream();
@@ -533,170 +510,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (traits.tasks == tools::task_support::required && !client.declares_extension(tasks_extension))
       return missing_extension_error(tasks_extension, "is needed: tool " + shown + " is only answered as a task");
     return std::nullopt;
-  }
-
-  // ---- the tasks extension ----------------------------------------------------------
-
-  // Cancels the calls of tasks the store dropped (expired, or evicted by a newer one).
-  void drop_runs(const std::vector<std::string>& ids) {
-    for (const auto& id : ids) {
-      auto it = task_runs.find(id);
-      if (it == task_runs.end()) continue;
-      auto run = it->second;
-      task_runs.erase(it);
-      release_answers(*run);
-      run->call->cancel_now();
-    }
-  }
-
-  // Questions nobody will answer any more get "no answer" (the waiting call goes on or ends).
-  static void release_answers(task_run& run) {
-    auto answers = std::move(run.answers);
-    run.answers.clear();
-    for (auto& [key, answer] : answers) answer(nullptr);
-  }
-
-  // A tools/call from a client that declared the tasks extension: the call runs detached;
-  // answered directly when it ends within task_after, else as a task handle (the record is
-  // published before the handle goes out, so an immediate tasks/get finds it).
-  awaitable<void> call_as_task(net::http_exchange& ex, const json::value& body, const client_context& client) {
-    auto self = shared_from_this();
-    drop_runs(task_records.expire(now_epoch_ms()));
-    auto run = std::make_shared<task_run>(exec);
-    run->body = json::copy_out(body);
-    run->msg = classify(run->body).msg;
-    run->client = client;
-    run->id = task_records.open(client.identity(), now_epoch_ms());
-    task_runs.emplace(run->id, run);
-    auto work = run_task(self, run);
-    if (!options.tasks) {
-      asio::co_spawn(exec, std::move(work), net::log_failure("mcp task"));
-    } else if (!options.tasks->spawn(std::move(work), "mcp task")) {
-      task_runs.erase(run->id);
-      task_records.discard(run->id);
-      ex.respond(transport_error(503, "Service Unavailable: the server is shutting down"));
-      co_return;
-    }
-    const auto answer_by = net::steady_clock::now() + options.task_after;
-    while (!run->finished)
-      if (!co_await run->finished_changed.wait_until(answer_by)) break;
-    auto published = run->finished ? std::nullopt : task_records.publish(run->id, now_epoch_ms());
-    if (!published) {
-      // Ended in time, or the client's tasks are all running: answered when the call ends.
-      while (!run->finished) co_await run->finished_changed.wait();
-      task_records.discard(run->id);
-      if (run->response) {
-        ex.respond(json_response(200, std::move(*run->response)));
-      } else {
-        ex.respond(json_response(200, error_json(run->msg->id, rpc_error::internal("the call was cancelled"))));
-      }
-      co_return;
-    }
-    drop_runs(*published);
-    ex.respond(json_response(200, response_json(run->msg->id, task_records.create_result(*task_records.record(run->id)))));
-    const auto* tool = json::get_string(run->msg->params(), "name");
-    log::info(std::string(name()) + ": tools/call \"" + std::string(tool ? std::string_view(*tool).substr(0, 64) : "") +
-              "\" continues as task " + short_id(run->id));
-  }
-
-  // `self` keeps the state alive while the call runs detached.
-  awaitable<void> run_task([[maybe_unused]] std::shared_ptr<endpoint_state> self, std::shared_ptr<task_run> run) {
-    auto answer = guarded(*run->msg, [&] { return call(nullptr, *run->msg, nullptr, &run->client, run); });
-    auto response = co_await std::move(answer);
-    run->finished = true;
-    task_runs.erase(run->id);
-    release_answers(*run);
-    const auto* record = task_records.record(run->id);
-    if (!record || !record->published) {
-      run->response = std::move(response);
-      run->finished_changed.notify_all();
-      co_return;
-    }
-    settle_task(run->id, response);
-  }
-
-  // A published task's call ended: its response becomes the task's result or error.
-  void settle_task(const std::string& id, const std::optional<std::string>& response) {
-    const auto now = now_epoch_ms();
-    if (!response) {
-      task_records.cancel(id, now);
-      return;
-    }
-    json::arena memory;
-    auto parsed = json::parse(*response, memory);
-    const auto* o = parsed ? parsed->if_object() : nullptr;
-    const auto* result = o ? json::find(*o, "result") : nullptr;
-    const auto* error = o ? json::find(*o, "error") : nullptr;
-    const auto* type = result && result->is_object() ? json::get_string(result->get_object(), "resultType") : nullptr;
-    if (result && result->is_object() && !(type && *type == "input_required")) {
-      auto owned = json::copy_out(*result);
-      task_records.complete(id, std::move(owned.as_object()), now);
-    } else if (error && error->is_object()) {
-      auto owned = json::copy_out(*error);
-      task_records.fail(id, std::move(owned.as_object()), now);
-    } else {
-      task_records.fail(id, rpc_error::internal("the call asked for input after it became a task").to_json(), now);
-    }
-  }
-
-  // The question a task's call puts to the client: it becomes one of the task's
-  // inputRequests, answered by tasks/update.
-  std::function<bool(json::object, tools::call_options::answer_fn)> task_elicit(const std::shared_ptr<task_run>& run) {
-    std::weak_ptr<task_run> weak = run;
-    return [this, weak](json::object params, tools::call_options::answer_fn answer) {
-      auto r = weak.lock();
-      if (!r || r->finished) return false;
-      auto key = task_records.ask(r->id, json::object{{"method", "elicitation/create"}, {"params", std::move(params)}}, now_epoch_ms());
-      if (!key) return false;
-      r->answers.emplace(std::move(*key), std::move(answer));
-      return true;
-    };
-  }
-
-  struct http_answer {
-    int http_status = 200;
-    std::string body;
-  };
-
-  // tasks/get, tasks/update, tasks/cancel.
-  http_answer task_request(const message& m, const client_context& client) {
-    if (!client.declares_extension(tasks_extension))
-      return {400, error_json(m.id, missing_extension_error(tasks_extension, "must be declared in _meta clientCapabilities to use " + m.method))};
-    const auto* id = json::get_string(m.params(), "taskId");
-    if (!id) return {200, error_json(m.id, rpc_error::invalid_params("params.taskId", "is required (the taskId of a CreateTaskResult)"))};
-    const auto now = now_epoch_ms();
-    drop_runs(task_records.expire(now));
-    const auto* task = task_records.find(*id, client.identity(), now);
-    if (!task)
-      return {200, error_json(m.id, rpc_error::invalid_params_text("Task not found: " + quote_for_error(*id, 64) +
-                                                                   " is unknown, expired or evicted (tasks are kept " +
-                                                                   std::to_string(task_records.limits().ttl.count()) + " ms, at most " +
-                                                                   std::to_string(task_records.limits().max_per_client) + " per client)"))};
-    if (m.method == "tasks/get") return {200, response_json(m.id, task_records.detailed(*task))};
-    const std::string key(*id);
-    if (m.method == "tasks/update") {
-      const auto* responses = json::find(m.params(), "inputResponses");
-      if (!responses || !responses->is_object())
-        return {200, error_json(m.id, rpc_error::invalid_params("params.inputResponses", "must be an object keyed by the task's inputRequests keys"))};
-      auto accepted = task_records.answer(key, responses->get_object(), now);
-      if (auto it = task_runs.find(key); it != task_runs.end()) {
-        auto run = it->second;
-        for (auto& [k, value] : accepted) {
-          auto waiting = run->answers.find(k);
-          if (waiting == run->answers.end()) continue;
-          auto answer = std::move(waiting->second);
-          run->answers.erase(waiting);
-          answer(&value);
-        }
-      }
-    } else if (task_records.cancel(key, now)) {
-      if (auto it = task_runs.find(key); it != task_runs.end()) {
-        auto run = it->second;
-        run->call->cancel_now();
-        release_answers(*run);
-      }
-    }
-    return {200, response_json(m.id, json::object{{"resultType", "complete"}})};
   }
 
   // x-mcp-header: the called tool's mirrored parameters against their Mcp-Param-* headers.
@@ -816,26 +629,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // ---- requests ---------------------------------------------------------------------
 
-  // Awaits one request's answer; nullopt when it was cancelled (no response is sent then).
-  // The one place where an exception from any request becomes a JSON-RPC internal error:
-  // every request ends with a result or an error, whatever threw.
-  // `start` makes the request's awaitable, inside the guard: a handler may throw before it
-  // first suspends.
-  template <class Start>
-  awaitable<std::optional<std::string>> guarded(const message& m, Start start) {
-    std::string failure;
-    try {
-      auto work = start();
-      co_return co_await std::move(work);
-    } catch (const std::exception& e) {
-      failure = e.what();
-    } catch (...) {
-      failure = "an exception of unknown type";
-    }
-    log::error(std::string(name()) + ": " + m.method.substr(0, 64) + " failed unexpectedly: " + failure);
-    co_return error_json(m.id, rpc_error::internal("the request failed unexpectedly; see the server log"));
-  }
-
   // Answers one request of a session through the method table.
   awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink) {
     busy_guard busy(s->rec, table);
@@ -844,138 +637,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     // Named, not temporaries inside the co_await: GCC 12 destroys some temporaries of a
     // co_await expression twice, which would drop a reference to the session too many.
     request_context ctx{std::move(s), m, std::move(sink)};
-    auto answer = guarded(m, [&] { return method->handler(std::move(ctx)); });
+    auto answer = calls.guarded(m, [&] { return method->handler(std::move(ctx)); });
     co_return co_await std::move(answer);
   }
 
-  // tools/call in either era: routes gateway meta-tools, then awaits the pipeline (its
-  // stream kept alive by a call_stream_keeper when the answer streams).  A 2025 call (`s`
-  // set) is registered in its session for notifications/cancelled; a 2026-07-28 call
-  // (`modern` set, no session) is cancelled by closing its stream and gets plugin logs
-  // only when its _meta asked for a log level.
-  // `run`: the call may become a task (its in-flight record and its questions are the run's).
-  awaitable<std::optional<std::string>> call(std::shared_ptr<live_session> s, const message& m, std::shared_ptr<stream_sink> sink,
-                                             const client_context* modern, std::shared_ptr<task_run> run = nullptr) {
-    auto p = parse_tools_call(m.params());
-    if (!p) co_return error_json(m.id, p.error);
-    auto& req = *p.value;
-    const auto key = id_key(m.id);
-    if (s && s->calls.count(key))
-      co_return error_json(m.id, rpc_error::invalid_request("request id " + json::dump(m.id) + " is already used by a call in flight"));
-
-    auto c = run ? run->call : std::make_shared<in_flight_call>();
-    c->sink = sink;
-    c->progress_token = req.progress_token;
-    tools::call_options opts = call_options_for(s, sink, modern, run, req, c);
-    if (!modern && (req.input_responses || req.request_state)) {
-      co_return error_json(m.id, rpc_error::invalid_params("params.inputResponses", "and params.requestState belong to protocol revision " +
-                                                                             std::string(modern_protocol_version) + ", not to a session"));
-    }
-
-    std::string tool = std::move(req.name);
-    json::object arguments = std::move(req.arguments);
-    if (options.gateway) {
-      if (auto answer = route_through_gateway(m, modern, tool, arguments)) co_return answer;
-    }
-    c->plugin = std::string(catalog.plugin_of(tool));
-
-    if (s) s->calls.emplace(key, c);
-    if (modern && modern->min_log_level) logged_calls.emplace(c.get(), *modern->min_log_level);
-    auto pipeline = await_registered_call(s.get(), key, c, sink, modern, std::move(tool), std::move(arguments), std::move(opts));
-    tools::call_result result = co_await std::move(pipeline);
-    if (c->cancelled) co_return std::nullopt;
-    co_return tools_call_response(m.id, result, options.gateway, modern != nullptr);
-  }
-
-  // How the pipeline reaches back to the caller of one call: its cancellation, its origin,
-  // the input round of a 2026-07-28 call or the elicitation a 2025 session's client
-  // supports, and where its progress goes when a progress token asks for it.
-  tools::call_options call_options_for(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
-                                       const client_context* modern, const std::shared_ptr<task_run>& run,
-                                       tools_call_request& req, const std::shared_ptr<in_flight_call>& c) {
-    tools::call_options opts;
-    opts.cancel = c->cancel;
-    opts.origin = options.gateway ? "gateway" : "mcp";
-    opts.client = modern ? modern->client_name : s ? s->rec->client_name : std::string();
-    // Per-caller budgets: a 2026-07-28 request's credential and name; a session's server-issued id.
-    opts.caller = modern ? "mcp " + modern->identity() : s ? "session " + s->id : std::string("mcp");
-    if (modern) {
-      auto input = std::make_shared<tools::input_round>();
-      input->client_capabilities = modern->capabilities;
-      input->client = modern->client_name;
-      input->request_state = std::move(req.request_state);
-      input->responses = std::move(req.input_responses);
-      opts.input = std::move(input);
-      if (run && modern->declares("elicitation")) opts.elicit = task_elicit(run);
-    } else if (s && sink && s->rec->client_elicits_form) {
-      std::weak_ptr<live_session> session = s;
-      std::weak_ptr<stream_sink> stream = sink;
-      auto asked = std::make_shared<std::vector<std::string>>();
-      opts.elicit = [session, stream, asked](json::object params, tools::call_options::answer_fn answer) {
-        auto live = session.lock();
-        auto out = stream.lock();
-        auto id = live && out ? live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer)) : std::nullopt;
-        if (id) asked->push_back(std::move(*id));
-        return id.has_value();
-      };
-      opts.withdraw_elicitations = [session, stream, asked](std::string_view reason) {
-        auto live = session.lock();
-        auto out = stream.lock();
-        if (live && out)
-          for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
-        asked->clear();
-      };
-    }
-    if (!c->progress_token.is_null()) {
-      std::weak_ptr<in_flight_call> weak = c;
-      opts.on_progress = [weak](const tools::progress_update& u) {
-        if (auto call = weak.lock()) call->forward_progress(u);
-      };
-    }
-    return opts;
-  }
-
-  // A gateway meta-tool either answers itself (the response returned) or names the plugin
-  // tool to run, which replaces `tool` and `arguments`.
-  std::optional<std::string> route_through_gateway(const message& m, const client_context* modern, std::string& tool,
-                                                   json::object& arguments) {
-    auto route = route_gateway_call(catalog, tool, std::move(arguments));
-    if (route.what == gateway_route::kind::answer) {
-      auto answer = route.answer.to_json();
-      if (modern) answer["resultType"] = "complete";
-      return response_json(m.id, answer);
-    }
-    if (route.what == gateway_route::kind::error) return error_json(m.id, route.error);
-    tool = std::move(route.target.tool);
-    arguments = std::move(route.target.arguments);
-    return std::nullopt;
-  }
-
-  // Runs a call already registered (in its session, in logged_calls) through the pipeline
-  // and unregisters it however the call ends, a throwing pipeline included.
-  awaitable<tools::call_result> await_registered_call(live_session* s, const std::string& key, std::shared_ptr<in_flight_call> c,
-                                                      std::shared_ptr<stream_sink> sink, const client_context* modern,
-                                                      std::string tool, json::object arguments, tools::call_options opts) {
-    struct erase_on_exit {
-      endpoint_state& st;
-      live_session* s;
-      const std::string& key;
-      const std::shared_ptr<in_flight_call>& c;
-      ~erase_on_exit() {
-        st.logged_calls.erase(c.get());
-        if (!s) return;
-        auto it = s->calls.find(key);
-        if (it != s->calls.end() && it->second == c) s->calls.erase(it);
-      }
-    } erase{*this, s, key, c};
-    // The keeper's timer ends with this call, however it ends, so no keep-alive outlives it.
-    std::optional<call_stream_keeper> keeper;
-    std::function<void()> on_peer_gone;
-    if (modern) on_peer_gone = [c] { c->cancel_now(); };
-    if (sink) keeper.emplace(call_deadlines, sink, options.sse_head_delay, options.sse_keepalive_interval, std::move(on_peer_gone));
-    auto call = service.call_tool(std::move(tool), std::move(arguments), std::move(opts));
-    co_return co_await std::move(call);
-  }
 };
 
 }  // namespace
