@@ -34,6 +34,7 @@
 #include "mcp/session_registry.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
+#include "mcp/stateless_endpoint.hpp"
 #include "mcp/task_runner.hpp"
 #include "util/peer_proof.hpp"
 #include "mcp/tool_catalog.hpp"
@@ -84,7 +85,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         table(sessions.table()), catalog(s),
         calls(exec, s, catalog, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
         methods(make_request_methods(options.gateway, catalog, [this](request_context ctx) { return calls.call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr); })),
-        tasks(exec, calls, options.tasks, options.task_after, options.tasks_kept, std::string(name())) {}
+        tasks(exec, calls, options.tasks, options.task_after, options.tasks_kept, std::string(name())),
+        modern(exec, s, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval}) {}
 
   asio::any_io_executor exec;
   tools::tool_service& service;
@@ -98,23 +100,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   tools::server_events::token tools_token = 0, log_token = 0;
   bool shut = false;
 
-  // 2026-07-28 subscriptions/listen streams open now.
-  struct listener {
-    std::shared_ptr<stream_sink> sink;
-    json::value subscription_id;  // the listen request's id
-    bool tools_list_changed = false;
-    std::string client;  // client_context::identity() of the listen request
-  };
-  // Listen streams hold a connection each for as long as they are open: bounded per client
-  // and in all, so one client cannot take the connection slots /health, other MCP clients
-  // and the extension need.
-  static constexpr std::size_t max_listeners_per_client = 4;
-  static constexpr std::size_t max_listeners = 32;
-  std::vector<std::shared_ptr<listener>> listeners;
-  // 2026-07-28 clients heard from lately (they have no session to count).
-  recent_clients stateless_clients;
   // The tasks extension (2026-07-28 clients that declare it).
   task_runner tasks;
+  // MCP 2026-07-28: no sessions, subscriptions/listen.
+  stateless_endpoint modern;
 
   std::string_view name() const { return options.gateway ? "mcp gateway" : "mcp"; }
 
@@ -133,8 +122,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   void on_tools_changed() {
     catalog.invalidate();
     sessions.announce_tools_changed();
-    for (const auto& l : listeners)
-      if (l->tools_list_changed) l->sink->send(listen_notification("notifications/tools/list_changed", l->subscription_id, json::object{}));
+    modern.announce_tools_changed();
   }
 
   void on_plugin_log(const tools::plugin_log_entry& entry) {
@@ -152,7 +140,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     events.unsubscribe(log_token);
     sessions.end_all("server shutting down");
     tasks.shutdown();
-    for (const auto& l : listeners) l->sink->end_soon();
+    modern.shutdown();
   }
 
   // ---- HTTP entry -------------------------------------------------------------------
@@ -261,17 +249,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   // ---- POST -------------------------------------------------------------------------
 
-  // What a POST is answered with: one response (for tools/list, the shared listing queued
-  // behind its head), or nothing more to send when the answer went out as it was produced
-  // (a tools/call stream, a 2026-07-28 request).
-  struct post_answer {
-    std::optional<net::http_response> response;
-    std::shared_ptr<const std::string> listing;
-    std::string after;
-  };
-  static post_answer answer_with(net::http_response r) { return post_answer{std::move(r), nullptr, {}}; }
-  static post_answer already_answered() { return post_answer{}; }
-
   static void send(net::http_exchange& ex, post_answer answer) {
     if (!answer.response) return;
     if (answer.listing) ex.respond(std::move(*answer.response), std::move(answer.listing), std::move(answer.after));
@@ -300,8 +277,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     if (!body) co_return answer_with(transport_error(400, rpc_error::parse_error(body.err().message)));
     const bool has_session = !trim(req.header(session_header)).empty();
     if (speaks_modern(req.header(version_header), *body, has_session)) {
-      co_await modern_post(ex, *body);
-      co_return already_answered();
+      auto answer = modern.post(ex, *body, shared_from_this());
+      co_return co_await std::move(answer);
     }
     if (!has_session) co_return answer_with(answer_without_session(*body));
     auto found = find_session(req);
@@ -397,196 +374,6 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     ex.end_stream();
   }
 
-  // ---- 2026-07-28 --------------------------------------------------------------------
-
-  static modern_headers headers_of(const codec::http_request& req) {
-    auto present = [&req](std::string_view name) -> std::optional<std::string_view> {
-      if (!req.has_header(name)) return std::nullopt;
-      return req.header(name);
-    };
-    return modern_headers{true, present(version_header), present(method_header), present(name_header)};
-  }
-
-  // One 2026-07-28 request: no session; its _meta and headers are checked on every request
-  // (modern_request), then server/discover, tools/list, tools/call (SSE, like 2025) and
-  // subscriptions/listen are answered.  Removed methods (initialize, ping,
-  // logging/setLevel) and unknown ones are 404 with -32601.
-  awaitable<void> modern_post(net::http_exchange& ex, const json::value& body) {
-    if (!body.is_object()) {
-      ex.respond(transport_error(400, rpc_error::invalid_request("a " + std::string(modern_protocol_version) +
-                                                                 " POST carries exactly one JSON-RPC message (no batches)")));
-      co_return;
-    }
-    auto c = classify(body);
-    if (!c) {
-      ex.respond(json_response(400, error_json(c.id, c.error)));
-      co_return;
-    }
-    const auto& m = *c.msg;
-    if (m.kind == message_kind::notification) {
-      // Over HTTP a client cancels by closing the request's stream; notifications need nothing.
-      ex.respond(net::http_response::empty(202));
-      co_return;
-    }
-    if (m.kind == message_kind::response) {
-      ex.respond(transport_error(400, rpc_error::invalid_request("a " + std::string(modern_protocol_version) +
-                                                                 " client sends no responses (input goes in inputResponses of a retried request)")));
-      co_return;
-    }
-    auto admitted = admit_modern(m, headers_of(ex.request()), ex.request().body.size());
-    if (!admitted) {
-      ex.respond(json_response(admitted.refused.http_status, error_json(m.id, admitted.refused.error)));
-      co_return;
-    }
-    // The part of the client's identity it cannot choose: its credential (tasks and listen
-    // streams are keyed by both, client_context::identity).
-    admitted.client->caller = peer_proof::caller_identity(ex.request().header("Authorization"));
-    const auto& client = *admitted.client;
-    stateless_clients.heard_from(client.client_name);
-    if (m.method == "server/discover") {
-      ex.respond(json_response(200, response_json(m.id, discover_result(options.gateway, options.server_version))));
-    } else if (m.method == "tools/list") {
-      auto p = parse_tools_list(m.params());
-      if (!p) {
-        ex.respond(json_response(200, error_json(m.id, p.error)));
-      } else if (options.gateway) {
-        ex.respond(json_response(200, response_json(m.id, with_leading_fields(gateway::tools_list_result(),
-                                                                              cacheable_fields(tool_catalog::tools_list_ttl_ms, "private")))));
-      } else {
-        auto split = catalog.cacheable_tools_list_response(m.id);
-        ex.respond(json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after));
-      }
-    } else if (m.method == "tools/call") {
-      co_await modern_tools_call(ex, body, m, client);
-    } else if (m.method == "subscriptions/listen") {
-      co_await listen(ex, m, client);
-    } else if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
-      auto answer = tasks.request(m, client);
-      ex.respond(json_response(answer.http_status, std::move(answer.body)));
-    } else {
-      auto refused = method_not_found(m.method);
-      ex.respond(json_response(refused.http_status, error_json(m.id, refused.error)));
-    }
-  }
-
-  // A 2026-07-28 tools/call: its headers must repeat the params; a tool the client cannot
-  // use as it declared itself is refused; the call runs as a task when the client takes
-  // them, else on an SSE stream.
-  awaitable<void> modern_tools_call(net::http_exchange& ex, const json::value& body, const message& m,
-                                    const client_context& client) {
-    if (auto refused = check_param_headers(ex.request(), m)) {
-      ex.respond(json_response(refused->http_status, error_json(m.id, refused->error)));
-      co_return;
-    }
-    const auto* named = json::get_string(m.params(), "name");
-    // The gateway's opentabs_call may reach any tool: it runs with the default traits.
-    const auto traits = named && !options.gateway ? service.traits_of(*named) : tools::call_traits{};
-    if (auto refused = refuse_undeclared(named ? std::string_view(*named) : std::string_view(), traits, client)) {
-      ex.respond(json_response(400, error_json(m.id, *refused)));
-      co_return;
-    }
-    if (client.declares_extension(tasks_extension) && traits.tasks != tools::task_support::forbidden) {
-      auto answer = tasks.call_as_task(shared_from_this(), body, client);
-      auto response = co_await std::move(answer);
-      ex.respond(std::move(response));
-      co_return;
-    }
-    ex.start_stream_deferred(200, sse_headers());
-    auto sink = std::make_shared<stream_sink>();
-    sink->ex = &ex;
-    sink_guard guard{sink};
-    auto answer = calls.guarded(m, [&] { return calls.call(nullptr, m, sink, &client); });
-    auto r = co_await std::move(answer);
-    if (r) sink->send(*r);
-    ex.end_stream();
-  }
-
-  // A tool the client cannot use as it declared itself: one that needs a client capability
-  // it did not declare, or one answered only as a task to a client without the extension.
-  static std::optional<rpc_error> refuse_undeclared(std::string_view tool, const tools::call_traits& traits, const client_context& client) {
-    const std::string shown = quote_for_error(tool, 64);
-    if (!traits.requires_client_capability.empty() && !client.declares(traits.requires_client_capability))
-      return missing_capability_error(traits.requires_client_capability, "tool " + shown + " needs it; declare it in _meta to call the tool");
-    if (traits.tasks == tools::task_support::required && !client.declares_extension(tasks_extension))
-      return missing_extension_error(tasks_extension, "is needed: tool " + shown + " is only answered as a task");
-    return std::nullopt;
-  }
-
-  // x-mcp-header: the called tool's mirrored parameters against their Mcp-Param-* headers.
-  // (The gateway's two tools mirror nothing.)
-  std::optional<refusal> check_param_headers(const codec::http_request& req, const message& m) {
-    if (options.gateway) return std::nullopt;
-    const auto* name = json::get_string(m.params(), "name");
-    const auto* arguments = json::get_object(m.params(), "arguments");
-    const auto* schema = name ? catalog.input_schema_of(*name) : nullptr;
-    if (!schema || !arguments) return std::nullopt;
-    auto params = mirrored_params(*schema);
-    if (params.empty()) return std::nullopt;
-    return check_mirrored_params(params, *arguments, [&req](std::string_view h) -> std::optional<std::string_view> {
-      if (!req.has_header(h)) return std::nullopt;
-      return req.header(h);
-    });
-  }
-
-  std::size_t listeners_of(const std::string& identity) const {
-    return static_cast<std::size_t>(std::count_if(listeners.begin(), listeners.end(), [&](const auto& l) { return l->client == identity; }));
-  }
-
-  // Ends the listen streams whose client has gone (their coroutines finish on their own).
-  void drop_gone_listeners() {
-    std::erase_if(listeners, [](const std::shared_ptr<listener>& l) {
-      if (l->sink->ex && !l->sink->ex->peer_closed_now()) return false;
-      l->sink->end_soon();
-      return true;
-    });
-  }
-
-  // subscriptions/listen: the acknowledgement, then the notifications the filter asked for,
-  // until the client closes the stream or the server shuts down (then the listen request
-  // is answered, which ends the subscription gracefully).
-  awaitable<void> listen(net::http_exchange& ex, const message& m, const client_context& client) {
-    auto p = parse_listen(m.params());
-    if (!p) {
-      ex.respond(json_response(400, error_json(m.id, p.error)));
-      co_return;
-    }
-    auto mine = listeners_of(client.identity());
-    // A client that closed its streams without a word still has them here until a keep-alive
-    // write fails; before refusing anyone for want of room, the sockets are asked.
-    if (mine >= max_listeners_per_client || listeners.size() >= max_listeners) {
-      drop_gone_listeners();
-      mine = listeners_of(client.identity());
-    }
-    if (mine >= max_listeners_per_client || listeners.size() >= max_listeners) {
-      const auto why = mine >= max_listeners_per_client
-                           ? "this client has " + std::to_string(mine) + " subscriptions/listen streams open (the limit is " +
-                                 std::to_string(max_listeners_per_client) + "); close one first"
-                           : std::to_string(listeners.size()) + " subscriptions/listen streams are open (the limit is " +
-                                 std::to_string(max_listeners) + "); retry later";
-      ex.respond(json_response(429, error_json(m.id, rpc_error::from(make_error(errc::rate_limited, why)))));
-      co_return;
-    }
-    ex.start_stream(200, sse_headers());
-    auto l = std::make_shared<listener>();
-    l->sink = std::make_shared<stream_sink>();
-    l->sink->ex = &ex;
-    l->sink->wake = std::make_unique<net::event>(exec);
-    l->subscription_id = json::copy_out(m.id);
-    l->tools_list_changed = p.value->tools_list_changed;
-    l->client = client.identity();
-    sink_guard guard{l->sink};
-    l->sink->send(listen_acknowledgement(l->subscription_id, *p.value));
-    listeners.push_back(l);
-    std::function<bool()> ended = [this] { return shut; };
-    auto hold = hold_standalone_stream(l->sink, options.sse_keepalive_interval, std::move(ended));
-    co_await std::move(hold);
-    std::erase(listeners, l);
-    if (shut)
-      l->sink->send(response_json(m.id, json::object{{"resultType", "complete"},
-                                                     {"_meta", json::object{{meta_key::subscription_id, l->subscription_id}}}}));
-    ex.end_stream();
-  }
-
   // A POST without Mcp-Session-Id that is not a 2026-07-28 request: initialize starts a
   // session; anything else is a 400 telling the client to initialize first.
   net::http_response answer_without_session(const json::value& body) {
@@ -666,7 +453,7 @@ std::size_t endpoint::session_count() const { return impl_->st->sessions.size();
 client_counts endpoint::client_activity() const {
   const auto window = impl_->st->options.client_activity_window;
   auto counts = impl_->st->table.counts(window);
-  counts.stateless_clients = impl_->st->stateless_clients.count_within(window);
+  counts.stateless_clients = impl_->st->modern.clients_within(window);
   return counts;
 }
 
