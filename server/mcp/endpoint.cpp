@@ -59,16 +59,20 @@ namespace {
 
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   endpoint_state(asio::any_io_executor ex, tools::tool_service& service, tools::server_events& ev, endpoint_options o)
-      : events(ev), options(std::move(o)), catalog(service),
+      : events(ev), options(std::move(o)),
+        own_group(options.tasks ? std::nullopt : std::make_optional<net::task_group>(ex)),
+        background(options.tasks ? *options.tasks : *own_group), catalog(service),
         calls(ex, service, catalog, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
-        tasks(ex, calls, options.tasks, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
-        sessions(ex, service, catalog, calls,
+        tasks(ex, calls, background, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
+        sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
-                  options.sse_keepalive_interval, options.max_batch_messages, options.tasks}),
+                  options.sse_keepalive_interval, options.max_batch_messages}),
         modern(ex, service, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval}) {}
 
   tools::server_events& events;
   endpoint_options options;
+  std::optional<net::task_group> own_group;  // when options.tasks is null (unit tests)
+  net::task_group& background;  // where sessions' coroutines and tasks' calls run
   tool_catalog catalog;
   call_runner calls;  // tools/call, for both rooms and for tasks
   task_runner tasks;  // the tasks extension (2026-07-28 clients that declare it)
@@ -111,6 +115,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     sessions.end_all("server shutting down");
     tasks.shutdown();
     modern.shutdown();
+    if (own_group) own_group->close();
   }
 
   // ---- HTTP entry -------------------------------------------------------------------

@@ -57,8 +57,8 @@ struct endpoint_options {
   std::chrono::milliseconds task_after{std::chrono::seconds(3)};
   task_limits tasks_kept;
   // The server's background group: each session's coroutine runs in it, so shutdown waits
-  // for them, and so does each task's call.  Null (unit tests): the session coroutines are
-  // spawned on the executor, and task calls into the task_runner's own group.
+  // for them, and so does each task's call.  Null (unit tests): the endpoint's own group,
+  // closed at shutdown (nothing is spawned detached).
   net::task_group* tasks = nullptr;
 };
 

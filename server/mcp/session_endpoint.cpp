@@ -25,9 +25,9 @@ std::string short_id(std::string_view id) { return std::string(id.substr(0, 8));
 }  // namespace
 
 session_endpoint::session_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
-                                   settings s)
+                                   net::task_group& group, settings s)
     : exec_(std::move(ex)), catalog_(catalog), calls_(calls), settings_(std::move(s)),
-      sessions_(exec_, settings_.group, settings_.session_idle_expiry, settings_.max_new_sessions_per_minute, std::string(name()), &service),
+      sessions_(exec_, group, settings_.session_idle_expiry, settings_.max_new_sessions_per_minute, std::string(name()), &service),
       table_(sessions_.table()),
       methods_(make_request_methods(settings_.gateway, catalog, [this](request_context ctx) {
         return calls_.call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr);

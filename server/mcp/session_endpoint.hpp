@@ -37,9 +37,10 @@ class session_endpoint {
     int max_new_sessions_per_minute = 5;
     std::chrono::milliseconds sse_keepalive_interval;  // on standalone GET streams
     std::size_t max_batch_messages = 100;
-    net::task_group* group = nullptr;  // where session coroutines run (null: on the executor)
   };
-  session_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls, settings s);
+  // `group`: where the sessions' coroutines run.
+  session_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
+                   net::task_group& group, settings s);
 
   // One POST of a session's revision, its headers already accepted and its body parsed: the
   // answer to write, or already_answered() when it went out as an SSE stream.  `owner`:

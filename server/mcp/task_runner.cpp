@@ -29,13 +29,11 @@ struct task_runner::run {
   net::event finished_changed;  // the POST waits on it, up to task_after
 };
 
-task_runner::task_runner(asio::any_io_executor ex, call_runner& calls, net::task_group* group, std::chrono::milliseconds task_after,
+task_runner::task_runner(asio::any_io_executor ex, call_runner& calls, net::task_group& group, std::chrono::milliseconds task_after,
                          task_limits limits, std::string name)
-    : exec_(std::move(ex)), calls_(calls), own_group_(group ? std::nullopt : std::make_optional<net::task_group>(exec_)),
-      group_(group ? *group : *own_group_), task_after_(task_after), name_(std::move(name)), records_(limits) {}
+    : exec_(std::move(ex)), calls_(calls), group_(group), task_after_(task_after), name_(std::move(name)), records_(limits) {}
 
 void task_runner::shutdown() {
-  if (own_group_) own_group_->close();
   for (const auto& [id, r] : runs_) r->task.call->cancel_now();
 }
 

@@ -27,9 +27,9 @@ namespace opentabs::mcp {
 
 class task_runner {
  public:
-  // `group`: where the calls run (the server's background group); null (unit tests): the
-  // runner's own group.  `name` prefixes log lines ("mcp", "mcp gateway").
-  task_runner(asio::any_io_executor ex, call_runner& calls, net::task_group* group, std::chrono::milliseconds task_after,
+  // `group`: where the calls run (the server's background group).  `name` prefixes log
+  // lines ("mcp", "mcp gateway").
+  task_runner(asio::any_io_executor ex, call_runner& calls, net::task_group& group, std::chrono::milliseconds task_after,
               task_limits limits, std::string name);
 
   // A tools/call (the whole POST body) from a client that declared the tasks extension; the
@@ -46,7 +46,7 @@ class task_runner {
   };
   http_answer request(const jsonrpc::message& m, const client_context& client);
 
-  // Server shutdown: no new runs; the calls of running tasks are cancelled.
+  // Server shutdown: the calls of running tasks are cancelled.
   void shutdown();
 
  private:
@@ -60,7 +60,6 @@ class task_runner {
 
   asio::any_io_executor exec_;
   call_runner& calls_;
-  std::optional<net::task_group> own_group_;  // only when no group was given
   net::task_group& group_;
   std::chrono::milliseconds task_after_;
   std::string name_;
