@@ -1,5 +1,5 @@
 // An MCP Streamable HTTP endpoint: the dispatch by protocol revision and the one place a
-// POST's answer is written.  A request goes to one of two rooms - session_endpoint
+// request's answer is written.  A request goes to one of two rooms - session_endpoint
 // (2025-11-25 and earlier: initialize, sessions, POST/GET/DELETE, SSE answers) or
 // stateless_endpoint (2026-07-28: POST only, subscriptions/listen) - which share one
 // call_runner for tools/call; the 2026-07-28 tasks extension is the task_runner.  Here:
@@ -122,37 +122,38 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
 
   awaitable<void> handle(net::http_exchange& ex) {
     auto self = shared_from_this();
-    if (shut) {
-      ex.respond(transport_error(503, "Service Unavailable: the server is shutting down"));
-      co_return;
-    }
+    auto work = answer(ex);
+    send(ex, co_await std::move(work));
+  }
+
+  // The request's answer, by HTTP method and protocol revision.
+  awaitable<request_answer> answer(net::http_exchange& ex) {
+    if (shut) co_return answer_with(transport_error(503, "Service Unavailable: the server is shutting down"));
     const auto& method = ex.request().method;
     if (method != "POST" && is_modern_version(trim(ex.request().header(version_header)))) {
       auto res = transport_error(405, "Method Not Allowed: MCP " + std::string(modern_protocol_version) +
                                           " has no GET stream and no sessions; POST every request (subscriptions/listen for change notifications)");
       res.with_header("Allow", "POST");
-      ex.respond(std::move(res));
-      co_return;
+      co_return answer_with(std::move(res));
     }
     if (method == "POST") {
-      auto answer = handle_post(ex);
-      send(ex, co_await std::move(answer));
-    } else if (method == "GET") {
-      auto stream = sessions.get(ex);
-      co_await std::move(stream);
-    } else if (method == "DELETE") {
-      ex.respond(sessions.del(ex.request()));
-    } else {
-      auto res = transport_error(405, "Method Not Allowed: use POST, GET or DELETE");
-      res.with_header("Allow", "GET, POST, DELETE");
-      ex.respond(std::move(res));
+      auto posted = handle_post(ex);
+      co_return co_await std::move(posted);
     }
+    if (method == "GET") {
+      auto stream = sessions.get(ex);
+      co_return co_await std::move(stream);
+    }
+    if (method == "DELETE") co_return answer_with(sessions.del(ex.request()));
+    auto res = transport_error(405, "Method Not Allowed: use POST, GET or DELETE");
+    res.with_header("Allow", "GET, POST, DELETE");
+    co_return answer_with(std::move(res));
   }
 
   // ---- POST -------------------------------------------------------------------------
 
-  // The one place a POST's answer is written (a streamed answer has gone out already).
-  static void send(net::http_exchange& ex, post_answer answer) {
+  // The one place a request's answer is written (a streamed answer has gone out already).
+  static void send(net::http_exchange& ex, request_answer answer) {
     if (!answer.response) return;
     if (answer.listing) ex.respond(std::move(*answer.response), std::move(answer.listing), std::move(answer.after));
     else ex.respond(std::move(*answer.response));
@@ -171,7 +172,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   }
 
   // The POST's headers and body, then the room of its revision answers it.
-  awaitable<post_answer> handle_post(net::http_exchange& ex) {
+  awaitable<request_answer> handle_post(net::http_exchange& ex) {
     const auto& req = ex.request();
     if (auto refused = refuse_post_headers(req)) co_return answer_with(std::move(*refused));
     // The body and what classify() views in it die with this request; everything kept

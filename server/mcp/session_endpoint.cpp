@@ -46,28 +46,12 @@ std::variant<std::shared_ptr<live_session>, net::http_response> session_endpoint
   return s;
 }
 
-// The session a GET/DELETE names, or null with the refusal already sent.
-std::shared_ptr<live_session> session_endpoint::session_for(net::http_exchange& ex) {
-  auto found = find_session(ex.request());
-  if (auto* refusal = std::get_if<net::http_response>(&found)) {
-    ex.respond(std::move(*refusal));
-    return nullptr;
-  }
-  return std::get<std::shared_ptr<live_session>>(std::move(found));
-}
-
 // A request naming a session that is gone gets 404 before its Accept header is judged:
 // the client's next step is a new initialize, not a new header.
 std::optional<net::http_response> session_endpoint::stale_session_refusal(const codec::http_request& req) {
   auto sid = trim(req.header(session_header));
   if (sid.empty() || sessions_.find(sid)) return std::nullopt;
   return std::get<net::http_response>(find_session(req));
-}
-
-bool session_endpoint::answered_stale_session(net::http_exchange& ex) {
-  auto refusal = stale_session_refusal(ex.request());
-  if (refusal) ex.respond(std::move(*refusal));
-  return refusal.has_value();
 }
 
 // DELETE: the session it names ends.
@@ -79,15 +63,14 @@ net::http_response session_endpoint::del(const codec::http_request& req) {
 }
 
 // GET: the session's standalone stream (list_changed, plugin logs), held until the session
-// ends or the client goes.  Its refusals are written here, like the stream.
-awaitable<void> session_endpoint::get(net::http_exchange& ex) {
-  if (answered_stale_session(ex)) co_return;
-  if (!accepts(ex.request().header("Accept"), "text/event-stream")) {
-    ex.respond(transport_error(406, "Not Acceptable: the standalone stream needs Accept: text/event-stream"));
-    co_return;
-  }
-  auto s = session_for(ex);
-  if (!s) co_return;
+// ends or the client goes.
+awaitable<request_answer> session_endpoint::get(net::http_exchange& ex) {
+  if (auto stale = stale_session_refusal(ex.request())) co_return answer_with(std::move(*stale));
+  if (!accepts(ex.request().header("Accept"), "text/event-stream"))
+    co_return answer_with(transport_error(406, "Not Acceptable: the standalone stream needs Accept: text/event-stream"));
+  auto found = find_session(ex.request());
+  if (auto* refusal = std::get_if<net::http_response>(&found)) co_return answer_with(std::move(*refusal));
+  auto s = std::get<std::shared_ptr<live_session>>(std::move(found));
   // One standalone stream per session: a new GET takes over from an older one (which
   // may belong to a connection that died unnoticed; see hold_standalone_stream).
   if (auto old = s->standalone) old->end_soon();
@@ -109,10 +92,11 @@ awaitable<void> session_endpoint::get(net::http_exchange& ex) {
   co_await std::move(hold);
   if (s->standalone == sink) s->standalone.reset();
   ex.end_stream();
+  co_return already_answered();
 }
 
 // A POST of a session's revision: initialize without a session, else the session's messages.
-awaitable<post_answer> session_endpoint::post(net::http_exchange& ex, const json::value& body, std::shared_ptr<void> owner) {
+awaitable<request_answer> session_endpoint::post(net::http_exchange& ex, const json::value& body, std::shared_ptr<void> owner) {
   const auto& req = ex.request();
   if (trim(req.header(session_header)).empty()) co_return answer_with(answer_without_session(body, std::move(owner)));
   auto found = find_session(req);
@@ -128,7 +112,7 @@ awaitable<post_answer> session_endpoint::post(net::http_exchange& ex, const json
 // The messages of one POST to a session: notifications and client responses take effect
 // at once; requests are answered — in one JSON response, or over SSE when a tools/call
 // is among them (it may report progress and ask questions before its result).
-awaitable<post_answer> session_endpoint::post_in_session(net::http_exchange& ex, const std::shared_ptr<live_session>& s,
+awaitable<request_answer> session_endpoint::post_in_session(net::http_exchange& ex, const std::shared_ptr<live_session>& s,
                                                          const json::value& body, const post_messages& posted) {
   const auto& items = posted.items;
   bool any_request = false, stream = false;
@@ -167,7 +151,7 @@ awaitable<post_answer> session_endpoint::post_in_session(net::http_exchange& ex,
 // tools/list alone: to a client that takes gzip, the catalog's listing compressed once
 // per generation (megabytes of JSON are tens of KiB); to others, the cached listing
 // itself, queued behind the response's head instead of copied into each response.
-post_answer session_endpoint::cached_listing_answer(const codec::http_request& req, const json::value& id) {
+request_answer session_endpoint::cached_listing_answer(const codec::http_request& req, const json::value& id) {
   std::optional<std::string> gz;
   if (codec::accepts_gzip(req.header("Accept-Encoding"))) {
     try {
@@ -178,10 +162,10 @@ post_answer session_endpoint::cached_listing_answer(const codec::http_request& r
   }
   if (gz) return answer_with(gzip_json_response(200, std::move(*gz)));
   auto split = catalog_.tools_list_response(id);
-  return post_answer{json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after)};
+  return request_answer{json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after)};
 }
 
-awaitable<post_answer> session_endpoint::answer_in_one_response(const std::shared_ptr<live_session>& s, const post_messages& posted) {
+awaitable<request_answer> session_endpoint::answer_in_one_response(const std::shared_ptr<live_session>& s, const post_messages& posted) {
   std::vector<std::string> responses;
   for (const auto& it : posted.items) {
     if (!it) {

@@ -45,9 +45,10 @@ class session_endpoint {
   // One POST of a session's revision, its headers already accepted and its body parsed: the
   // answer to write, or already_answered() when it went out as an SSE stream.  `owner`:
   // what keeps this endpoint alive, held by a session started here.
-  net::awaitable<post_answer> post(net::http_exchange& ex, const json::value& body, std::shared_ptr<void> owner);
-  // GET: the session's standalone stream (a newer GET takes over from an older one).
-  net::awaitable<void> get(net::http_exchange& ex);
+  net::awaitable<request_answer> post(net::http_exchange& ex, const json::value& body, std::shared_ptr<void> owner);
+  // GET: the session's standalone stream (a newer GET takes over from an older one), held
+  // until the session ends or the client goes; already_answered() then, else the refusal.
+  net::awaitable<request_answer> get(net::http_exchange& ex);
   // DELETE: ends the session; the response.
   net::http_response del(const codec::http_request& req);
   // A request naming a session that is gone gets 404 before its Accept header is judged:
@@ -63,13 +64,11 @@ class session_endpoint {
  private:
   std::string_view name() const { return settings_.gateway ? "mcp gateway" : "mcp"; }
   std::variant<std::shared_ptr<live_session>, net::http_response> find_session(const codec::http_request& req);
-  std::shared_ptr<live_session> session_for(net::http_exchange& ex);
-  bool answered_stale_session(net::http_exchange& ex);
   net::http_response answer_without_session(const json::value& body, std::shared_ptr<void> owner);
-  net::awaitable<post_answer> post_in_session(net::http_exchange& ex, const std::shared_ptr<live_session>& s, const json::value& body,
+  net::awaitable<request_answer> post_in_session(net::http_exchange& ex, const std::shared_ptr<live_session>& s, const json::value& body,
                                               const post_messages& posted);
-  post_answer cached_listing_answer(const codec::http_request& req, const json::value& id);
-  net::awaitable<post_answer> answer_in_one_response(const std::shared_ptr<live_session>& s, const post_messages& posted);
+  request_answer cached_listing_answer(const codec::http_request& req, const json::value& id);
+  net::awaitable<request_answer> answer_in_one_response(const std::shared_ptr<live_session>& s, const post_messages& posted);
   net::awaitable<void> answer_in_stream(net::http_exchange& ex, const std::shared_ptr<live_session>& s, const post_messages& posted);
   net::awaitable<std::optional<std::string>> run_request(std::shared_ptr<live_session> s, const jsonrpc::message& m,
                                                          std::shared_ptr<stream_sink> sink);

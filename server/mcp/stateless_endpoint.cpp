@@ -49,7 +49,7 @@ std::optional<rpc_error> refuse_undeclared(std::string_view tool, const tools::c
 }
 
 // The refusal of a single message that is no request, or nullopt for a request.
-std::optional<post_answer> answer_non_request(const classified& c) {
+std::optional<request_answer> answer_non_request(const classified& c) {
   if (!c) return answer_with(json_response(400, error_json(c.id, c.error)));
   // Over HTTP a client cancels by closing the request's stream; notifications need nothing.
   if (c.msg->kind == message_kind::notification) return answer_with(net::http_response::empty(202));
@@ -75,7 +75,7 @@ void stateless_endpoint::shutdown() {
   for (const auto& l : listeners_) l->sink->end_soon();
 }
 
-awaitable<post_answer> stateless_endpoint::post(net::http_exchange& ex, const json::value& body, std::shared_ptr<const void> owner) {
+awaitable<request_answer> stateless_endpoint::post(net::http_exchange& ex, const json::value& body, std::shared_ptr<const void> owner) {
   if (!body.is_object())
     co_return answer_with(transport_error(400, rpc_error::invalid_request("a " + std::string(modern_protocol_version) +
                                                                           " POST carries exactly one JSON-RPC message (no batches)")));
@@ -110,20 +110,20 @@ awaitable<post_answer> stateless_endpoint::post(net::http_exchange& ex, const js
 }
 
 // The listing with its cache fields; the catalog's shared listing is queued behind the head.
-post_answer stateless_endpoint::tools_list(const message& m) {
+request_answer stateless_endpoint::tools_list(const message& m) {
   auto p = parse_tools_list(m.params());
   if (!p) return answer_with(json_response(200, error_json(m.id, p.error)));
   if (settings_.gateway)
     return answer_with(json_response(200, response_json(m.id, with_leading_fields(gateway::tools_list_result(),
                                                                                   cacheable_fields(tool_catalog::tools_list_ttl_ms, "private")))));
   auto split = catalog_.cacheable_tools_list_response(m.id);
-  return post_answer{json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after)};
+  return request_answer{json_response(200, std::move(split.before)), std::move(split.listing), std::move(split.after)};
 }
 
 // A tools/call: its headers must repeat the params; a tool the client cannot use as it
 // declared itself is refused; the call runs as a task when the client takes them, else on
 // an SSE stream.
-awaitable<post_answer> stateless_endpoint::tools_call(net::http_exchange& ex, const json::value& body, const message& m,
+awaitable<request_answer> stateless_endpoint::tools_call(net::http_exchange& ex, const json::value& body, const message& m,
                                                       const client_context& client, std::shared_ptr<const void> owner) {
   if (auto refused = check_param_headers(ex.request(), m))
     co_return answer_with(json_response(refused->http_status, error_json(m.id, refused->error)));
@@ -198,7 +198,7 @@ std::optional<net::http_response> stateless_endpoint::refuse_listen(const messag
 // subscriptions/listen: the acknowledgement, then the notifications the filter asked for,
 // until the client closes the stream or the server shuts down (then the listen request
 // is answered, which ends the subscription gracefully).
-awaitable<post_answer> stateless_endpoint::listen(net::http_exchange& ex, const message& m, const client_context& client) {
+awaitable<request_answer> stateless_endpoint::listen(net::http_exchange& ex, const message& m, const client_context& client) {
   auto p = parse_listen(m.params());
   if (!p) co_return answer_with(json_response(400, error_json(m.id, p.error)));
   if (auto refused = refuse_listen(m, client.identity())) co_return answer_with(std::move(*refused));

@@ -41,7 +41,7 @@ class stateless_endpoint {
   // One 2026-07-28 POST, its headers already accepted and its body parsed: the answer to
   // write, or already_answered() when it went out as an SSE stream (tools/call, listen).
   // `owner` holds what owns this endpoint while a task's call runs in the background.
-  net::awaitable<post_answer> post(net::http_exchange& ex, const json::value& body, std::shared_ptr<const void> owner);
+  net::awaitable<request_answer> post(net::http_exchange& ex, const json::value& body, std::shared_ptr<const void> owner);
 
   // tools/list_changed to the listen streams that asked for it.
   void announce_tools_changed();
@@ -52,11 +52,11 @@ class stateless_endpoint {
 
  private:
   struct listener;
-  net::awaitable<post_answer> tools_call(net::http_exchange& ex, const json::value& body, const jsonrpc::message& m,
+  net::awaitable<request_answer> tools_call(net::http_exchange& ex, const json::value& body, const jsonrpc::message& m,
                                          const client_context& client, std::shared_ptr<const void> owner);
-  post_answer tools_list(const jsonrpc::message& m);
+  request_answer tools_list(const jsonrpc::message& m);
   std::optional<refusal> check_param_headers(const codec::http_request& req, const jsonrpc::message& m);
-  net::awaitable<post_answer> listen(net::http_exchange& ex, const jsonrpc::message& m, const client_context& client);
+  net::awaitable<request_answer> listen(net::http_exchange& ex, const jsonrpc::message& m, const client_context& client);
   std::optional<net::http_response> refuse_listen(const jsonrpc::message& m, const std::string& identity);
   std::size_t listeners_of(const std::string& identity) const;
   void drop_gone_listeners();

@@ -55,15 +55,16 @@ struct post_messages {
 };
 post_messages read_post_messages(const json::value& body, std::string_view protocol_version, std::size_t max_batch);
 
-// What a POST is answered with, whichever protocol revision it speaks: one response (for
-// tools/list, the shared listing queued behind its head), or nothing more to send when the
-// answer went out as it was produced (an SSE stream).  The endpoint writes it, in one place.
-struct post_answer {
+// What a request to the endpoint (POST, GET, DELETE, of either protocol revision) is
+// answered with: one response (for tools/list, the shared listing queued behind its head),
+// or nothing more to send when the answer went out as it was produced (an SSE stream).  The
+// endpoint writes it, in one place.
+struct request_answer {
   std::optional<net::http_response> response;
   std::shared_ptr<const std::string> listing;
   std::string after;
 };
-inline post_answer answer_with(net::http_response r) { return post_answer{std::move(r), nullptr, {}}; }
-inline post_answer already_answered() { return post_answer{}; }
+inline request_answer answer_with(net::http_response r) { return request_answer{std::move(r), nullptr, {}}; }
+inline request_answer already_answered() { return request_answer{}; }
 
 }  // namespace opentabs::mcp
