@@ -2,7 +2,8 @@
 // JSON-RPC handling, SSE responses and the standalone GET stream.  The app's router has
 // already checked Host, Origin and the bearer token before calling handle().
 //
-// Behaviour in brief (details in endpoint.cpp and spec/mcp.md §2–3):
+// Behaviour in brief (details in session_endpoint, stateless_endpoint, task_runner and
+// call_runner, and spec/mcp.md §2–3):
 // - POST initialize without Mcp-Session-Id creates a session (its own coroutine with an
 //   idle deadline), at most max_new_sessions_per_minute (429 + Retry-After beyond).
 // - Requests are answered as JSON, except POSTs containing tools/call, which stream SSE
@@ -56,7 +57,8 @@ struct endpoint_options {
   std::chrono::milliseconds task_after{std::chrono::seconds(3)};
   task_limits tasks_kept;
   // The server's background group: each session's coroutine runs in it, so shutdown waits
-  // for them.  Null (unit tests): the coroutines are spawned on the executor.
+  // for them, and so does each task's call.  Null (unit tests): the endpoint's own group,
+  // closed at shutdown (nothing is spawned detached).
   net::task_group* tasks = nullptr;
 };
 

@@ -16,7 +16,7 @@ std::string short_id(std::string_view id) { return std::string(id.substr(0, 8));
 
 }  // namespace
 
-session_registry::session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
+session_registry::session_registry(asio::any_io_executor ex, net::task_group& tasks, std::chrono::milliseconds idle_expiry,
                                    int max_new_per_minute, std::string name, tools::tool_service* service)
     : ex_(std::move(ex)), tasks_(tasks), table_(idle_expiry, max_new_per_minute), name_(std::move(name)), service_(service) {}
 
@@ -33,9 +33,7 @@ std::shared_ptr<live_session> session_registry::find(std::string_view id) {
 std::shared_ptr<live_session> session_registry::start(std::string protocol_version, std::shared_ptr<void> owner) {
   auto s = std::make_shared<live_session>(ex_, table_.create(std::move(protocol_version)));
   sessions_.emplace(s->id, s);
-  if (!tasks_) {
-    asio::co_spawn(ex_, life(s, std::move(owner)), net::log_failure("mcp session coroutine"));
-  } else if (!tasks_->spawn(life(s, std::move(owner)), "mcp session coroutine")) {
+  if (!tasks_.spawn(life(s, std::move(owner)), "mcp session coroutine")) {
     end(s, "server shutting down");  // the group is closed: no session outlives shutdown
   }
   return s;

@@ -25,9 +25,9 @@ namespace opentabs::mcp {
 class session_registry {
  public:
   // `name` ("mcp", "mcp gateway") prefixes log lines.
-  // `tasks` (may be null) is the group the sessions' coroutines run in.
+  // `tasks` is the group the sessions' coroutines run in.
   // `service` (may be null) learns when the last session of a named client ends.
-  session_registry(asio::any_io_executor ex, net::task_group* tasks, std::chrono::milliseconds idle_expiry,
+  session_registry(asio::any_io_executor ex, net::task_group& tasks, std::chrono::milliseconds idle_expiry,
                    int max_new_per_minute, std::string name, tools::tool_service* service = nullptr);
 
   session_table& table() { return table_; }
@@ -55,7 +55,7 @@ class session_registry {
   net::awaitable<void> life(std::shared_ptr<live_session> s, std::shared_ptr<void> owner);
 
   asio::any_io_executor ex_;
-  net::task_group* tasks_;
+  net::task_group& tasks_;
   session_table table_;
   std::string name_;
   tools::tool_service* service_;

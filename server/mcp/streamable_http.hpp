@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,5 +54,17 @@ struct post_messages {
   std::optional<net::http_response> refusal;
 };
 post_messages read_post_messages(const json::value& body, std::string_view protocol_version, std::size_t max_batch);
+
+// What a request to the endpoint (POST, GET, DELETE, of either protocol revision) is
+// answered with: one response (for tools/list, the shared listing queued behind its head),
+// or nothing more to send when the answer went out as it was produced (an SSE stream).  The
+// endpoint writes it, in one place.
+struct request_answer {
+  std::optional<net::http_response> response;
+  std::shared_ptr<const std::string> listing;
+  std::string after;
+};
+inline request_answer answer_with(net::http_response r) { return request_answer{std::move(r), nullptr, {}}; }
+inline request_answer already_answered() { return request_answer{}; }
 
 }  // namespace opentabs::mcp

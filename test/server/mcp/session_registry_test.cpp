@@ -9,7 +9,8 @@ using namespace opentabs::mcp;
 
 TEST_CASE("sessions are found until they are ended; ending cancels their calls") {
   asio::io_context io;
-  session_registry reg(io.get_executor(), nullptr, std::chrono::minutes(30), 5, "mcp");
+  net::task_group tasks(io.get_executor());
+  session_registry reg(io.get_executor(), tasks, std::chrono::minutes(30), 5, "mcp");
   auto owner = std::make_shared<int>(0);
   auto a = reg.start("2025-06-18", owner);
   auto b = reg.start("2025-03-26", owner);
@@ -34,7 +35,8 @@ TEST_CASE("sessions are found until they are ended; ending cancels their calls")
 
 TEST_CASE("a session's coroutine ends it when it idles out") {
   asio::io_context io;
-  session_registry reg(io.get_executor(), nullptr, std::chrono::milliseconds(1), 5, "mcp");
+  net::task_group tasks(io.get_executor());
+  session_registry reg(io.get_executor(), tasks, std::chrono::milliseconds(1), 5, "mcp");
   auto s = reg.start("2025-06-18", nullptr);
   while (reg.size() > 0 && io.run_one() > 0) {
   }
@@ -45,7 +47,7 @@ TEST_CASE("a session's coroutine ends it when it idles out") {
 TEST_CASE("with a task group, session coroutines belong to it: shutdown awaits them, and a closed group starts none") {
   asio::io_context io;
   net::task_group tasks(io.get_executor());
-  session_registry reg(io.get_executor(), &tasks, std::chrono::minutes(30), 5, "mcp");
+  session_registry reg(io.get_executor(), tasks, std::chrono::minutes(30), 5, "mcp");
   auto s = reg.start("2025-06-18", nullptr);
   CHECK(tasks.size() == 1);
   bool all_ended = false;
@@ -80,7 +82,8 @@ struct ended_recorder final : tools::tool_service {
 TEST_CASE("the service hears when the last session of a named client ends, by deletion or idle expiry, never at shutdown") {
   asio::io_context io;
   ended_recorder service;
-  session_registry reg(io.get_executor(), nullptr, std::chrono::minutes(30), 10, "mcp", &service);
+  net::task_group tasks(io.get_executor());
+  session_registry reg(io.get_executor(), tasks, std::chrono::minutes(30), 10, "mcp", &service);
   auto named = [&](std::string name) {
     auto s = reg.start("2025-06-18", nullptr);
     s->rec->client_name = std::move(name);
