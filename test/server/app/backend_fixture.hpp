@@ -25,6 +25,7 @@
 #include "fake_extension.hpp"
 #include "permission_question.hpp"
 #include "schema/lazy_validator.hpp"
+#include "tool_defs.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/random.hpp"
 
@@ -104,11 +105,7 @@ struct backend_fixture {
     p.loaded.name = "demo";
     p.loaded.version = "1.0.0";
     p.settings.instance_map = json::object{{"work", "*://work.example/*"}};
-    tools::tool_def t;
-    t.plugin = "demo";
-    t.base_name = "echo";
-    t.name = "demo_echo";
-    t.kind = tools::tool_kind::plugin;
+    auto t = tool_of_kind("demo", "echo", tools::tool_kind::plugin);
     t.description = "says it back";
     t.input_schema = json::parse_object(R"({"type":"object","properties":{"text":{"type":"string"}},
                                            "required":["text"],"additionalProperties":false})").value();

@@ -12,6 +12,7 @@
 
 #include "app/server_state.hpp"
 #include "fake_extension.hpp"
+#include "tool_defs.hpp"
 #include "tools/browser_catalog.hpp"
 #include "util/random.hpp"
 
@@ -27,12 +28,7 @@ plugins::plugin loaded(std::string name, std::string version) {
   p.loaded.name = std::move(name);
   p.loaded.version = std::move(version);
   p.loaded.source = "local";
-  tools::tool_def t;
-  t.plugin = p.loaded.name;
-  t.base_name = "run";
-  t.name = p.loaded.name + "_run";
-  t.kind = tools::tool_kind::plugin;
-  p.tools.push_back(std::move(t));
+  p.tools.push_back(opentabs::app::testing::tool_of_kind(p.loaded.name, "run", tools::tool_kind::plugin));
   return p;
 }
 

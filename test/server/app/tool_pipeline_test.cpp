@@ -17,6 +17,7 @@
 #include "fake_extension.hpp"
 #include "permission_question.hpp"
 #include "schema/lazy_validator.hpp"
+#include "tool_defs.hpp"
 #include "util/random.hpp"
 
 using namespace opentabs;
@@ -90,11 +91,7 @@ class scripted_backend final : public tool_backend {
 };
 
 tools::tool_def make_tool(std::string plugin, std::string base, tools::tool_kind kind) {
-  tools::tool_def t;
-  t.plugin = plugin;
-  t.base_name = base;
-  t.name = kind == tools::tool_kind::plugin ? plugin + "_" + base : base;
-  t.kind = kind;
+  auto t = tool_of_kind(std::move(plugin), std::move(base), kind);
   t.description = "a test tool";
   t.input_schema = json::parse_object(R"({"type":"object","properties":{"text":{"type":"string"}},
                                          "required":["text"],"additionalProperties":false})").value();

@@ -9,18 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "tool_defs.hpp"
+
 using namespace opentabs;
 using namespace opentabs::app;
 
 namespace {
 
 tools::tool_def tool(std::string plugin, std::string base, tools::tool_kind kind) {
-  tools::tool_def t;
-  t.plugin = plugin;
-  t.base_name = base;
-  t.name = kind == tools::tool_kind::plugin ? plugin + "_" + base : base;
-  t.kind = kind;
-  return t;
+  return opentabs::app::testing::tool_of_kind(std::move(plugin), std::move(base), kind);
 }
 
 std::vector<std::string> names_of(const tool_registry& r) {
