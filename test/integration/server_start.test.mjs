@@ -15,30 +15,37 @@ import { ExtensionClient } from './support/extension_client.mjs';
 
 const OPENTABS_BIN = process.env.OPENTABS_BIN;
 
-test('a new folder: /health first, then the complete copy, then sync.full and the ready line', { timeout: 30_000 }, async () => {
-  const configDir = mkdtempSync(join(tmpdir(), 'opentabs-start-order-'));
+// A server on a new config folder whose extension copy is held for `copyDelayMs`; resolves
+// once /health answers.  `stdout()` is what it printed so far; `exited` its exit.
+async function startHeld(prefix, copyDelayMs) {
+  const configDir = mkdtempSync(join(tmpdir(), prefix));
   const port = await freePort();
   const child = spawn(OPENTABS_BIN, ['start'], {
     env: {
       ...process.env, OPENTABS_CONFIG_DIR: configDir, PORT: String(port), OPENTABS_PORT: String(port),
       OPENTABS_SKIP_NPM_DISCOVERY: '1', OPENTABS_TELEMETRY_DISABLED: '1', NO_COLOR: '1',
-      OPENTABS_TEST_EXTENSION_COPY_DELAY_MS: '1500',
+      OPENTABS_TEST_EXTENSION_COPY_DELAY_MS: String(copyDelayMs),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  let health;
+  while (!health) {
+    health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
+    if (!health) await new Promise((r) => setTimeout(r, 10));
+  }
+  return { configDir, port, child, exited, health, stdout: () => out };
+}
+
+test('a new folder: /health first, then the complete copy, then sync.full and the ready line', { timeout: 30_000 }, async () => {
+  const { configDir, port, child, exited, health, stdout } = await startHeld('opentabs-start-order-', 1500);
   try {
-    let health;
-    while (!health) {
-      health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
-      if (!health) await new Promise((r) => setTimeout(r, 10));
-    }
     assert.equal(health.status, 200);
     const extDir = join(configDir, 'extension');
     assert.equal(existsSync(join(extDir, '.extension-hash')), false, 'the copy is still held');
-    assert.doesNotMatch(stdout, /listening on/, 'not ready before the copy');
+    assert.doesNotMatch(stdout(), /listening on/, 'not ready before the copy');
 
     const secret = JSON.parse(readFileSync(join(extDir, 'auth.json'), 'utf8')).secret;
     const ext = await new ExtensionClient({ port, secret }, { connectionId: 'start-order' }).connect();
@@ -47,7 +54,7 @@ test('a new folder: /health first, then the complete copy, then sync.full and th
     assert.ok(existsSync(join(extDir, 'manifest.json')));
     assert.equal(sync.params.extensionHash, readFileSync(join(extDir, '.extension-hash'), 'utf8'));
     assert.equal(ext.messages.filter((m) => m.method === 'sync.full').length, 1, 'one sync.full');
-    while (!/listening on http:\/\/127\.0\.0\.1:/.test(stdout)) await new Promise((r) => setTimeout(r, 10));
+    while (!/listening on http:\/\/127\.0\.0\.1:/.test(stdout())) await new Promise((r) => setTimeout(r, 10));
     await ext.close();
   } finally {
     child.kill('SIGTERM');
@@ -57,26 +64,9 @@ test('a new folder: /health first, then the complete copy, then sync.full and th
 });
 
 test('an extension and a POST /reload while the copy is held are answered at once, and the server stops cleanly', { timeout: 30_000 }, async () => {
-  const configDir = mkdtempSync(join(tmpdir(), 'opentabs-start-held-'));
-  const port = await freePort();
-  const child = spawn(OPENTABS_BIN, ['start'], {
-    env: {
-      ...process.env, OPENTABS_CONFIG_DIR: configDir, PORT: String(port), OPENTABS_PORT: String(port),
-      OPENTABS_SKIP_NPM_DISCOVERY: '1', OPENTABS_TELEMETRY_DISABLED: '1', NO_COLOR: '1',
-      // Longer than the test: the copy is still held when the test ends.
-      OPENTABS_TEST_EXTENSION_COPY_DELAY_MS: '600000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // Held longer than the test: the copy has not started when the test ends.
+  const { configDir, port, child, exited, stdout } = await startHeld('opentabs-start-held-', 600_000);
   try {
-    let health;
-    while (!health) {
-      health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
-      if (!health) await new Promise((r) => setTimeout(r, 10));
-    }
     const extDir = join(configDir, 'extension');
     const secret = JSON.parse(readFileSync(join(extDir, 'auth.json'), 'utf8')).secret;
     const ext = await new ExtensionClient({ port, secret }, { connectionId: 'held-copy' }).connect();
@@ -85,13 +75,13 @@ test('an extension and a POST /reload while the copy is held are answered at onc
     const after = await fetch(`http://127.0.0.1:${port}/health`);
     assert.equal(after.status, 200);
     assert.equal(existsSync(join(extDir, '.extension-hash')), false, 'answered while the copy is still held');
-    assert.doesNotMatch(stdout, /listening on/);
+    assert.doesNotMatch(stdout(), /listening on/);
     assert.equal(ext.messages.filter((m) => m.method === 'sync.full').length, 0, 'sync.full still held');
     await ext.close();
   } finally {
     child.kill('SIGTERM');
-    const end = await exited;
+    const code = await exited;
     rmSync(configDir, { recursive: true, force: true });
-    assert.equal(end.code, 0, 'a held copy does not keep the server from stopping');
+    assert.equal(code, 0, 'a held copy does not keep the server from stopping');
   }
 });
