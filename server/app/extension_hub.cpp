@@ -16,7 +16,6 @@
 
 namespace opentabs::app {
 
-using namespace asio::experimental::awaitable_operators;
 
 namespace {
 
@@ -50,13 +49,13 @@ std::optional<std::string> failure_of(F&& handle) {
 
 }  // namespace
 
-// A request coroutine waiting for its reply: `wake` is a timer parked at "never" that
-// wake() (a reply, a cancel) and the request's deadline cancel.  The deadline is kept in
-// the hub's deadline_set, so a call does not arm a timer of its own (a timerfd update and
-// a timer-heap insert and removal per call).
+// A request coroutine waiting for its reply: `wake` is notified by wake() (a reply, a
+// cancel) and by the request's deadline.  The deadline is kept in the hub's deadline_set,
+// so a call does not arm a deadline timer of its own (a timerfd update and a timer-heap
+// insert and removal per call).
 struct extension_hub::waiter {
-  waiter(asio::any_io_executor ex, net::deadline_set& deadlines) : wake(ex), due(deadlines, [this] { wake.cancel(); }) {}
-  asio::steady_timer wake;
+  waiter(asio::any_io_executor ex, net::deadline_set& deadlines) : wake(ex), due(deadlines, [this] { wake.notify_all(); }) {}
+  net::event wake;
   net::deadline_set::entry due;
   std::function<void(double, std::optional<double>, const std::string&)> on_progress;
 };
@@ -198,7 +197,7 @@ std::shared_ptr<ext_connection> extension_hub::attach(std::string connection_id,
     detach(conn);  // the caller never got it, so nobody else would
     throw;
   }
-  connection_opened_.cancel();
+  connection_opened_.notify_all();
   return conn;
 }
 
@@ -275,20 +274,18 @@ bool extension_hub::extension_expected() const {
 net::awaitable<bool> extension_hub::await_expected_extension(bool tabs_too) {
   if (!extension_expected()) co_return connected();
   const auto deadline = clock_type::now() + reconnect_wait_;
-  asio::steady_timer limit(ex_, deadline);
-  while (!connected() && !stopping_ && clock_type::now() < deadline)
-    co_await (connection_opened_.async_wait(net::as_value) || limit.async_wait(net::as_value));
+  while (!connected() && !stopping_ && clock_type::now() < deadline) co_await connection_opened_.wait_until(deadline);
   auto any_synced = [this] {
     return std::ranges::any_of(connections_, [](const auto& kv) { return kv.second->tabs_synced; });
   };
   while (tabs_too && connected() && !any_synced() && !stopping_ && clock_type::now() < deadline)
-    co_await (tabs_synced_.async_wait(net::as_value) || limit.async_wait(net::as_value));
+    co_await tabs_synced_.wait_until(deadline);
   co_return connected();
 }
 
 void extension_hub::tabs_synced(ext_connection& c) {
   c.tabs_synced = true;
-  tabs_synced_.cancel();
+  tabs_synced_.notify_all();
 }
 
 void extension_hub::fail_oversize_reply(const ext_connection& c, std::string_view text) {
@@ -414,8 +411,7 @@ net::awaitable<ext_reply> extension_hub::request(std::string method, json::objec
       if (!rec || rec->outcome) break;
       if (table_.expire_if_due(id, clock_type::now())) break;
       w.due.expire_at(rec->deadline);
-      w.wake.expires_at(clock_type::time_point::max());
-      co_await w.wake.async_wait(net::as_value);
+      co_await w.wake.wait();
     }
   } catch (...) {
     // The awaiting coroutine was cancelled from outside: forget the request.
@@ -436,13 +432,13 @@ bool extension_hub::report_progress(const std::string& dispatch_id, double progr
 }
 
 void extension_hub::wake(std::string_view id) {
-  if (auto it = waiters_.find(id); it != waiters_.end()) it->second->wake.cancel();
+  if (auto it = waiters_.find(id); it != waiters_.end()) it->second->wake.notify_all();
 }
 
 void extension_hub::shutdown() {
   stopping_ = true;
-  connection_opened_.cancel();
-  tabs_synced_.cancel();
+  connection_opened_.notify_all();
+  tabs_synced_.notify_all();
   for (const auto& id : table_.fail_all(ext_reply::kind::shutdown, "Server shutting down")) wake(id);
   for (auto& [id, c] : connections_) c->close(codec::close_code::going_away, "Server shutting down");
 }

@@ -20,6 +20,7 @@
 #include "jsonrpc/method_table.hpp"
 #include "net/asio.hpp"
 #include "net/deadline_set.hpp"
+#include "net/event.hpp"
 #include "net/http_exchange.hpp"
 #include "tools/tool_service.hpp"
 
@@ -188,11 +189,10 @@ class extension_hub {
   std::chrono::milliseconds reconnect_wait_ = default_reconnect_wait;
   clock_type::time_point started_ = clock_type::now();
   std::optional<clock_type::time_point> last_close_;
-  // Never expires by itself: cancelled when a connection opens, to wake the callers of
-  // await_expected_extension.
-  asio::steady_timer connection_opened_{ex_, asio::steady_timer::time_point::max()};
-  // The same for a connection's first tab.syncAll.
-  asio::steady_timer tabs_synced_{ex_, asio::steady_timer::time_point::max()};
+  // Wake the callers of await_expected_extension when a connection opens, when one has
+  // synced its tabs, and at shutdown.
+  net::event connection_opened_{ex_};
+  net::event tabs_synced_{ex_};
   std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the hub
 };
 

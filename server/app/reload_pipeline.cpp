@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <thread>
+#include <utility>
 
 #include "app/original_lines.hpp"
 #include "app/platform_tools.hpp"
@@ -68,20 +68,6 @@ fs::path test_gate_from_env() {
   return v ? fs::path(v) : fs::path();
 }
 
-// On the reader thread: while the gate file exists (at most a minute), discovery waits;
-// "<gate>.reached" tells the test that config.json has been read.
-void hold_at_test_gate(const fs::path& gate) {
-  if (gate.empty()) return;
-  std::error_code ec;
-  if (!fs::exists(gate, ec)) return;
-  fs::path reached = gate;
-  reached += ".reached";
-  if (std::FILE* f = std::fopen(reached.string().c_str(), "w")) std::fclose(f);
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  while (fs::exists(gate, ec) && std::chrono::steady_clock::now() < give_up)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-}
-
 }  // namespace
 
 std::vector<std::string> builtin_tool_names() {
@@ -97,21 +83,22 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
                                                              : plugins::canonical_tool_name(plugin, base_name);
 }
 
-reload_pipeline::reload_pipeline(asio::any_io_executor ex, server_config& config, plugin_catalog& catalog, reload_stats& reloads,
-                                 announcer& announce, fs::path home)
+reload_pipeline::reload_pipeline(asio::any_io_executor ex, net::blocking_pool& pool, server_config& config,
+                                 plugin_catalog& catalog, reload_stats& reloads, announcer& announce, fs::path home,
+                                 std::function<void()> flush)
     : ex_(ex),
+      pool_(pool),
       config_(config),
       catalog_(catalog),
       reloads_(reloads),
       announce_(announce),
       home_(std::move(home)),
       reload_done_(ex),
+      flush_(std::move(flush)),
       pending_config_written_(ex),
       save_wait_(env_milliseconds("OPENTABS_CONFIG_SAVE_WAIT_MS", 0, max_env_milliseconds).value_or(default_save_wait)),
       load_bounds_(plugins::bounded_load_options_from_env()),
       discovery_gate_(test_gate_from_env()) {}
-
-reload_pipeline::~reload_pipeline() { reader_.join(); }
 
 reload_pipeline::prepared reload_pipeline::prepare() {
   prepared prep;
@@ -150,8 +137,9 @@ reload_pipeline::prepared reload_pipeline::prepare() {
   in.npm_global_root = npm_global_root();
   in.load.browser_tool_names = browser_tool_names();
   in.builtin_tool_names = builtin_tool_names();
-  in.load_one = [bounds = load_bounds_](const fs::path& dir, std::string_view source, const plugins::load_options& o) {
-    return plugins::load_plugin_bounded(dir, source, o, bounds);
+  in.load_one = [bounds = load_bounds_, reads = &pool_.bounded()](const fs::path& dir, std::string_view source,
+                                                                  const plugins::load_options& o) {
+    return plugins::load_plugin_bounded(dir, source, o, bounds, *reads);
   };
   return prep;
 }
@@ -166,26 +154,11 @@ reload_outcome reload_pipeline::reload(reload_cause cause) {
 net::awaitable<reload_outcome> reload_pipeline::reload_off_thread(reload_cause cause) {
   const auto sequence = ++reload_sequence_;
   auto prep = prepare();
-  // Discovery reads every plugin folder: on the reader thread, so the io thread keeps serving
-  // while a slow filesystem answers (each plugin bounded by its deadline there).  The result
-  // is handed back on the io thread; the shared state outlives this frame if the server stops
-  // while the reader still works.
-  struct handover {
-    explicit handover(asio::any_io_executor ex) : arrived(ex, asio::steady_timer::time_point::max()) {}
-    std::optional<plugins::discovery_result> found;
-    asio::steady_timer arrived;
-  };
-  auto state = std::make_shared<handover>(ex_);
-  asio::post(reader_, [state, in = prep.discovery, io = ex_, gate = discovery_gate_] {
-    hold_at_test_gate(gate);
-    auto found = plugins::discover(in);
-    asio::post(io, [state, found = std::move(found)]() mutable {
-      state->found = std::move(found);
-      state->arrived.cancel();
-    });
-  });
-  while (!state->found) co_await state->arrived.async_wait(net::as_value);
-  auto found = std::move(*state->found);
+  co_await hold_at_test_gate();
+  // Discovery reads every plugin folder: on the pool, so the io thread keeps serving while a
+  // slow filesystem answers (each plugin bounded by its deadline there).
+  auto discover = [in = prep.discovery] { return plugins::discover(in); };
+  auto found = co_await pool_.run(std::move(discover));
   // A reload that started after this one and has ended read config.json and the plugins later:
   // the state never goes back to older news.  One still running applies after this one.
   if (sequence < applied_sequence_) co_return last_applied_;
@@ -311,10 +284,7 @@ void reload_pipeline::print_completion(reload_cause cause, const reload_outcome&
 net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   if (reload_waiting_) {
     auto gen = reload_generation_;
-    while (reload_generation_ == gen) {
-      reload_done_.expires_at(asio::steady_timer::time_point::max());
-      co_await wait_for_running_reload();
-    }
+    while (reload_generation_ == gen) co_await reload_done_.wait();
     co_return last_reload_;
   }
   reload_waiting_ = true;
@@ -323,19 +293,45 @@ net::awaitable<reload_outcome> reload_pipeline::reload_coalesced() {
   last_reload_ = co_await reload_off_thread(reload_cause::rest);
   reload_waiting_ = false;
   ++reload_generation_;
-  reload_done_.cancel();
+  reload_done_.notify_all();
   co_return last_reload_;
 }
 
-net::awaitable<void> reload_pipeline::wait_for_running_reload() { co_await reload_done_.async_wait(net::as_value); }
+net::awaitable<void> reload_pipeline::hold_at_test_gate() {
+  std::error_code ec;
+  if (discovery_gate_.empty() || !fs::exists(discovery_gate_, ec)) co_return;
+  // "<gate>.reached" tells the test that config.json has been read.
+  fs::path reached = discovery_gate_;
+  reached += ".reached";
+  if (std::FILE* f = std::fopen(reached.string().c_str(), "w")) std::fclose(f);
+  const auto give_up = net::steady_clock::now() + std::chrono::minutes(1);
+  asio::steady_timer poll(ex_);
+  while (fs::exists(discovery_gate_, ec) && net::steady_clock::now() < give_up) {
+    poll.expires_after(std::chrono::milliseconds(10));
+    co_await poll.async_wait(net::as_value);
+  }
+}
+
+std::vector<plugins::adapter_file> reload_pipeline::take_deferred_adapter_files() {
+  deferred_adapters_writing_ = true;
+  return std::move(deferred_adapters_);
+}
+
+void reload_pipeline::deferred_adapter_files_written() {
+  deferred_adapters_writing_ = false;
+  if (std::exchange(rewrite_after_deferred_, false)) rewrite_adapter_files();
+}
 
 void reload_pipeline::rewrite_adapter_files() {
-  if (before_adapter_writes_) before_adapter_writes_();
+  if (deferred_adapters_writing_) {
+    rewrite_after_deferred_ = true;
+    return;
+  }
   std::vector<const plugins::loaded_plugin*> loaded;
   for (const auto& p : catalog_.plugins) loaded.push_back(&p.loaded);
   auto files = plugins::write_adapter_files(config_.paths.adapters_dir(), loaded);
   for (const auto& e : files.errors) log::warn("adapter files: " + e);
-  if ((!files.written.empty() || !files.removed.empty()) && flush_) flush_();
+  if (!files.written.empty() || !files.removed.empty()) flush_();
 }
 
 void reload_pipeline::defer_locked_config_writes() {

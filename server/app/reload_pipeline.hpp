@@ -4,8 +4,8 @@
 // It also takes in the config changes the server writes itself (permissions, settings),
 // and coalesces POST /reload requests.  The plugin folders may sit on a slow filesystem:
 // every plugin is loaded with a deadline (plugins/bounded_load.hpp), and POST /reload, the
-// config watcher and plugin install/update/remove run discovery on a reader thread while the
-// io thread keeps serving.  What a
+// config watcher and plugin install/update/remove run discovery on the server's blocking pool
+// while the io thread keeps serving.  What a
 // reload changes in the server state is replaced at once on the io thread, after discovery,
 // so nothing sees a half-replaced state.
 #pragma once
@@ -25,6 +25,7 @@
 #include "config/config.hpp"
 #include "config/config_store.hpp"
 #include "net/asio.hpp"
+#include "net/blocking_pool.hpp"
 #include "net/event.hpp"
 #include "plugins/adapter_files.hpp"
 #include "plugins/bounded_load.hpp"
@@ -58,15 +59,16 @@ std::string listed_tool_name(const std::string& plugin, const std::string& base_
 
 class reload_pipeline {
  public:
-  reload_pipeline(asio::any_io_executor ex, server_config& config, plugin_catalog& catalog, reload_stats& reloads,
-                  announcer& announce, std::filesystem::path home);
-  ~reload_pipeline();
+  // `pool` runs discovery and bounds each plugin's load; `flush` is called after a reload
+  // wrote adapter files (written without waiting for the disk), to have them flushed.
+  reload_pipeline(asio::any_io_executor ex, net::blocking_pool& pool, server_config& config, plugin_catalog& catalog,
+                  reload_stats& reloads, announcer& announce, std::filesystem::path home, std::function<void()> flush);
 
   // Reloads now, on this thread.  A config.json that does not parse keeps the last good
   // configuration (the outcome says why).
   reload_outcome reload(reload_cause cause);
 
-  // The same with discovery on the reader thread; the io thread serves meanwhile.  When a
+  // The same with discovery on the pool; the io thread serves meanwhile.  When a
   // reload that started later has already ended, its outcome stands and this one changes
   // nothing; otherwise this one applies (and a later one still running applies after it).
   net::awaitable<reload_outcome> reload_off_thread(reload_cause cause);
@@ -104,17 +106,14 @@ class reload_pipeline {
   // before each sync.full a new connection gets, as the original does.
   void rewrite_adapter_files();
 
-  // Called after a reload wrote adapter files (written without waiting for the disk), to
-  // have them flushed; unset, they are left to the caller of reload().
-  void set_flush(std::function<void()> flush) { flush_ = std::move(flush); }
-
   // The next reload (the first, at start) computes its adapter files without writing them:
   // the server writes them off the start-up path (take_deferred_adapter_files), with sync.full
-  // held until they are there.  Later reloads first call before_adapter_writes, where the
-  // server waits until that write has ended.
+  // held until they are there, and then says so (deferred_adapter_files_written).  Adapter
+  // writes asked for in between are made then, from the plugins loaded at that moment, so
+  // they never race that first write and nobody waits for it.
   void defer_adapter_files() { defer_adapters_ = true; }
-  std::vector<plugins::adapter_file> take_deferred_adapter_files() { return std::move(deferred_adapters_); }
-  void set_before_adapter_writes(std::function<void()> f) { before_adapter_writes_ = std::move(f); }
+  std::vector<plugins::adapter_file> take_deferred_adapter_files();
+  void deferred_adapter_files_written();
 
  private:
   // What a reload reads before discovery; nothing of it is in the state yet.
@@ -137,24 +136,28 @@ class reload_pipeline {
   std::vector<plugins::plugin> make_plugins(plugins::discovery_result& found) const;
   void reset_changed_reviews();
   void rebuild_registry();
-  net::awaitable<void> wait_for_running_reload();
+  // OPENTABS_TEST_RELOAD_GATE: holds an off-thread reload between reading config.json and
+  // discovery while the gate file exists (polled on a timer, at most a minute).
+  net::awaitable<void> hold_at_test_gate();
   net::awaitable<void> write_pending_config();
   net::awaitable<void> tell_when_saved(std::uint64_t ticket, std::function<void(save_state)> done);
 
   asio::any_io_executor ex_;
+  net::blocking_pool& pool_;
   server_config& config_;    // a reload replaces the config and the secret
   plugin_catalog& catalog_;  // and the plugins and the registry, as a whole
   reload_stats& reloads_;
   announcer& announce_;
   std::filesystem::path home_;
-  asio::steady_timer reload_done_;  // cancelled when a coalesced reload finished
+  net::event reload_done_;  // notified when a coalesced reload finished
   bool reload_waiting_ = false;
   std::uint64_t reload_generation_ = 0;
   reload_outcome last_reload_;
   std::function<void()> flush_;
   bool defer_adapters_ = false;
   std::vector<plugins::adapter_file> deferred_adapters_;
-  std::function<void()> before_adapter_writes_;
+  bool deferred_adapters_writing_ = false;  // taken, not written yet
+  bool rewrite_after_deferred_ = false;     // rewrite_adapter_files was asked meanwhile
   bool writing_pending_config_ = false;
   net::event pending_config_written_;  // each attempt of write_pending_config
   std::chrono::milliseconds save_wait_;
@@ -166,7 +169,6 @@ class reload_pipeline {
   std::uint64_t own_changes_ = 0;
   std::filesystem::path discovery_gate_;  // OPENTABS_TEST_RELOAD_GATE (see reload_off_thread)
   reload_outcome last_applied_;
-  asio::thread_pool reader_{1};
 };
 
 }  // namespace opentabs::app

@@ -2,16 +2,15 @@
 // name — the announcer (every notice to extensions and MCP sessions), the reload pipeline
 // (spec §6.8), plugin settings, the config watcher, the hub, tool pipeline, MCP endpoints
 // and router — then starts up, handles signals and shuts down: background work lives in
-// one task group that shutdown closes and awaits, with a deadline.  Policy lives in the
-// pieces; this file connects them.
+// one task group that shutdown closes and awaits, with a deadline, and work that blocks
+// runs on one blocking pool (net/blocking_pool.hpp) handed to the parts that need it.
+// Policy lives in the pieces; this file connects them.
 #include "app/server.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include "app/announcer.hpp"
 #include "app/browser_tools.hpp"
@@ -34,12 +33,14 @@
 #include "config/config_paths.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
+#include "net/blocking_pool.hpp"
 #include "net/http_server.hpp"
 #include "net/net_failure.hpp"
 #include "net/task_group.hpp"
 #include "platform/process_setup.hpp"
 #include "platform/signals.hpp"
 #include "plugins/adapter_files.hpp"
+#include "plugins/bounded_load.hpp"
 #include "util/background_sync.hpp"
 #include "util/env.hpp"
 #include "util/files.hpp"
@@ -120,13 +121,15 @@ class server_app {
         home_(home),
         state_(std::move(paths), home),
         tasks_(io.get_executor()),
+        pool_(io.get_executor(), pool_threads, plugins::kMaxStuckLoads),
         hub_(io.get_executor(), timing_from_env()),
         confirm_(io.get_executor(), state_.audit),
         announce_(state_.config, state_.catalog, state_.webmcp, hub_, events_, tasks_),
-        reload_(io.get_executor(), state_.config, state_.catalog, state_.stats.reloads, announce_, home),
+        reload_(io.get_executor(), pool_, state_.config, state_.catalog, state_.stats.reloads, announce_, home,
+                [this] { flush_derived_files(); }),
         settings_(state_.config, state_.catalog, reload_),
         platform_(state_.catalog, settings_),
-        webmcp_(state_.webmcp, state_.catalog.registry, hub_, announce_),
+        webmcp_(state_.webmcp, state_.catalog.registry, hub_, announce_, pool_),
         browser_tools_(hub_, state_.config.paths.adapters_dir(),
                        [this] { return output_locations_from_config(state_.config.cfg, state_.config.paths.dir, home_); }),
         plugin_backend_(state_.catalog, hub_),
@@ -194,17 +197,12 @@ class server_app {
     router_.set_port(*port);
     write_server_json(*port);
     if (options_.on_bound) options_.on_bound(*port);
-    if (durable_) {
-      durable_->request();  // the first load's adapters, server.json
-      reload_.set_flush([this] { durable_->request(); });
-    }
+    if (durable_) durable_->request();  // the first load's adapters, server.json
     start_extension_copy(*port);
     tasks_.spawn(http_.run(), "accept loop");
     tasks_.spawn(watcher_.run(), "config watcher");
     await_signal();
     io_.run();
-    stop_copy_ = true;
-    if (copier_.joinable()) copier_.join();
     return exit_code_;
   }
 
@@ -221,14 +219,14 @@ class server_app {
   // without it (the folder cannot be opened), each is flushed before start-up goes on.
   void open_background_sync() {
     auto d = background_sync::open(state_.config.paths.dir);
-    if (d) {
-      durable_ = std::move(*d);
-      return;
-    }
-    log::warn("flushing synchronously: " + d.err().message);
-    reload_.set_flush([dir = state_.config.paths.dir] {
-      if (auto st = sync_filesystem(dir); !st) log::warn(st.err().message);
-    });
+    if (d) durable_ = std::move(*d);
+    else log::warn("flushing synchronously: " + d.err().message);
+  }
+
+  // After a reload wrote adapter files (reload_pipeline calls it).
+  void flush_derived_files() {
+    if (durable_) durable_->request();
+    else if (auto st = sync_filesystem(state_.config.paths.dir); !st) log::warn(st.err().message);
   }
 
   // The extension reads its default port from here when the user has not set one in the
@@ -259,48 +257,48 @@ class server_app {
   // ~50 files is most of a first start's work, and requests need none of them.
   // Until it is done no sync.full goes out (it carries the copy's hash), and the server
   // does not yet say it is ready (the "listening" line, on_listening, "ready" in the log):
-  // whoever loads the extension when told so finds it complete.  A copy that runs out of
-  // descriptors (connections arriving meanwhile) tries again as they come back.
+  // whoever loads the extension when told so finds it complete.  The adapter files of the
+  // first load are written with it; a reload or a greeting that writes adapter files
+  // meanwhile has its write made once these are (reload_pipeline::deferred_adapter_files_written).
   void start_extension_copy(std::uint16_t port) {
     announce_.hold_sync();
-    // A reload that writes adapter files waits for the first ones to be written.
-    reload_.set_before_adapter_writes([this] {
-      if (copier_.joinable()) copier_.join();
-    });
+    tasks_.spawn(copy_extension(port, reload_.take_deferred_adapter_files()), "extension copy");
+  }
+
+  // The copy's file work runs on the pool; its waits (the test delay, the retries of a copy
+  // that ran out of descriptors while connections arrived) are on a timer that shutdown ends.
+  net::awaitable<void> copy_extension(std::uint16_t port, std::vector<plugins::adapter_file> adapters) {
     install_options options;
     options.defer_sync = durable_ != nullptr;
-    const auto delay = std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0));
-    auto copy = [this, options, source = extension_source_dir(), target = state_.config.paths.extension_dir(), port, delay,
-                 adapters = reload_.take_deferred_adapter_files(), adapters_dir = state_.config.paths.adapters_dir()] {
-      for (auto until = std::chrono::steady_clock::now() + delay; !stop_copy_ && std::chrono::steady_clock::now() < until;)
-        std::this_thread::sleep_for(copy_retry_interval);
-      auto installed = install_extension(source, target, options);
-      const auto give_up = std::chrono::steady_clock::now() + copy_retry_limit;
-      while (!installed && out_of_descriptors(installed.err()) && !stop_copy_ && std::chrono::steady_clock::now() < give_up) {
-        std::this_thread::sleep_for(copy_retry_interval);
-        installed = install_extension(source, target, options);
-      }
-      // The first load's adapter files (the extension reads them once sync.full names them).
-      auto files = plugins::write_adapter_file_list(adapters_dir, adapters);
-      if (!options.defer_sync && (!files.written.empty() || !files.removed.empty()))
-        if (auto st = sync_filesystem(adapters_dir); !st) files.errors.push_back(st.err().message);
-      asio::post(io_, [this, installed = std::move(installed), files = std::move(files), port]() mutable {
-        extension_copied(std::move(installed), files, port);
-      });
+    auto install = [options, source = extension_source_dir(), target = state_.config.paths.extension_dir()] {
+      return install_extension(source, target, options);
     };
-    try {
-      copier_ = std::thread(copy);
-    } catch (const std::system_error& e) {
-      log::debug(std::string("copying the extension on this thread: ") + e.what());
-      copy();
+    asio::steady_timer pause(io_, std::chrono::milliseconds(env_number("OPENTABS_TEST_EXTENSION_COPY_DELAY_MS").value_or(0)));
+    auto stop = tasks_.on_close([&pause] { pause.cancel(); });
+    co_await pause.async_wait(net::as_value);
+    if (stopping_) co_return;
+    auto installed = co_await pool_.run(install);
+    const auto give_up = net::steady_clock::now() + copy_retry_limit;
+    while (!installed && out_of_descriptors(installed.err()) && !stopping_ && net::steady_clock::now() < give_up) {
+      pause.expires_after(copy_retry_interval);
+      co_await pause.async_wait(net::as_value);
+      installed = co_await pool_.run(install);
     }
+    // The first load's adapter files (the extension reads them once sync.full names them).
+    auto write_adapters = [adapters = std::move(adapters), dir = state_.config.paths.adapters_dir(), flush = !options.defer_sync] {
+      auto files = plugins::write_adapter_file_list(dir, adapters);
+      if (flush && (!files.written.empty() || !files.removed.empty()))
+        if (auto st = sync_filesystem(dir); !st) files.errors.push_back(st.err().message);
+      return files;
+    };
+    auto files = co_await pool_.run(std::move(write_adapters));
+    extension_copied(std::move(installed), files, port);
   }
 
   // On the io thread, once the copy ended: its outcome, then the server says it is ready.
   void extension_copied(result<install_report> installed, const plugins::adapter_write_report& adapters, std::uint16_t port) {
-    // The copier is past its last step; what its allocations left in its own malloc arena
-    // (file contents, ~0.1 MiB) goes back to the system rather than into the idle RSS.
-    if (copier_.joinable()) copier_.join();
+    // What the copy's allocations left in the worker's malloc arena (file contents,
+    // ~0.1 MiB) goes back to the system rather than into the idle RSS.
     platform::release_free_memory();
     if (!installed) {
       log::warn("extension not installed: " + installed.err().message);
@@ -318,6 +316,7 @@ class server_app {
     }
     for (const auto& e : adapters.errors) log::warn("adapter files: " + e);
     if ((!adapters.written.empty() || !adapters.removed.empty()) && durable_) durable_->request();
+    reload_.deferred_adapter_files_written();
     announce_.release_sync();
     if (stopping_) return;
     if (options_.on_listening) options_.on_listening(port);
@@ -331,6 +330,9 @@ class server_app {
 
   static constexpr auto copy_retry_interval = 50ms;
   static constexpr auto copy_retry_limit = 10s;
+  // The pool's workers: discovery may wait up to a plugin's read deadline, and the second
+  // worker keeps the extension copy and schema compiles going meanwhile.
+  static constexpr std::size_t pool_threads = 2;
 
   // Every signal a user or a tool sends on purpose has a deliberate effect (platform/signals.hpp
   // lists them per OS).  On POSIX SIGINT, SIGTERM and SIGQUIT stop the server cleanly; SIGUSR1
@@ -354,8 +356,8 @@ class server_app {
     });
   }
 
-  // Discovery reads plugin files, which may sit on a slow filesystem: it runs on the reader
-  // thread like POST /reload's, and the io thread serves meanwhile.
+  // Discovery reads plugin files, which may sit on a slow filesystem: it runs on the blocking
+  // pool like POST /reload's, and the io thread serves meanwhile.
   void reload_on_signal(int sig) {
     tasks_.spawn(reload_for_signal(signal_name(sig)), "reload on signal");
   }
@@ -416,6 +418,7 @@ class server_app {
   server_state state_;
   tools::server_events events_;
   net::task_group tasks_;  // background work: shutdown closes and awaits it
+  net::blocking_pool pool_;  // work that blocks (see its header)
   extension_hub hub_;
   confirmations confirm_;
   announcer announce_;
@@ -436,8 +439,6 @@ class server_app {
   config_watcher watcher_;
   plugin_manager plugin_manager_;
   std::unique_ptr<background_sync> durable_;  // null: flush synchronously
-  std::thread copier_;                        // the extension copy (start_extension_copy)
-  std::atomic<bool> stop_copy_{false};
   bool stopping_ = false;
   int exit_code_ = 0;
 };

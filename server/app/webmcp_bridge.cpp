@@ -101,8 +101,9 @@ tools::call_result result_of(const json::value& reply) {
 
 }  // namespace
 
-webmcp_bridge::webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce)
-    : webmcp_(webmcp), registry_(registry), hub_(hub), announce_(announce) {}
+webmcp_bridge::webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce,
+                             net::blocking_pool& pool)
+    : webmcp_(webmcp), registry_(registry), hub_(hub), announce_(announce), pool_(pool) {}
 
 void webmcp_bridge::publish() {
   registry_.set_webmcp_tools(webmcp_.tool_defs());
@@ -145,24 +146,6 @@ void webmcp_bridge::connection_closed(const std::string& connection_id) {
   if (webmcp_.remove_connection(connection_id)) publish();
 }
 
-namespace {
-// What the worker hands back (co_spawn needs a default-constructible value).
-struct compile_outcome {
-  std::shared_ptr<const schema::validator> validator;
-  std::string error;
-};
-
-// Runs on the compile worker.  The slot is shared with the io thread, which never changes
-// the schema and limits this reads (see webmcp_schema).
-net::awaitable<compile_outcome> compile_schema(std::shared_ptr<webmcp_schema> slot) {
-  compile_outcome out;
-  auto v = schema::validator::compile(slot->schema, slot->limits);
-  if (v) out.validator = std::move(*v);
-  else out.error = v.err().message;
-  co_return out;
-}
-}  // namespace
-
 net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::validator_for(const tools::tool_def& tool) {
   auto slot = webmcp_.schema_of(tool.name);
   if (!slot)
@@ -171,11 +154,12 @@ net::awaitable<result<std::shared_ptr<const schema::validator>>> webmcp_bridge::
   if (!slot->compiled) {
     // The slot is shared: the worker reads only its immutable schema and limits; the outcome
     // is stored back here, on the io thread.
-    compile_outcome outcome = co_await asio::co_spawn(compile_pool_, compile_schema(slot), net::use_awaitable);
+    auto compile = [slot] { return schema::validator::compile(slot->schema, slot->limits); };
+    auto compiled = co_await pool_.run(std::move(compile));
     if (!slot->compiled) {
       slot->compiled = true;
-      slot->validator = std::move(outcome.validator);
-      slot->error = std::move(outcome.error);
+      if (compiled) slot->validator = std::move(*compiled);
+      else slot->error = compiled.err().message;
       if (!slot->validator) log::info("WebMCP tool " + tool.name + " unusable: its inputSchema was refused: " + slot->error);
     }
   }

@@ -4,8 +4,8 @@
 // (tools/list_changed, plugins.changed for the side panel), and carries calls of those
 // tools to the right tab and frame (webmcp.callTool), after the pipeline's permission gate
 // and argument validation.  Runs on the io thread, except for compiling page schemas: that
-// happens on first use (once the site is enabled) on the bridge's own worker thread, so a
-// costly schema never holds up other requests.
+// happens on first use (once the site is enabled) on the server's blocking pool, so a costly
+// schema never holds up other requests.
 #pragma once
 
 #include <memory>
@@ -17,6 +17,7 @@
 #include "app/webmcp_directory.hpp"
 #include "app/tool_backend.hpp"
 #include "audit/audit_entry.hpp"
+#include "net/blocking_pool.hpp"
 #include "tools/events.hpp"
 #include "tools/tool_service.hpp"
 
@@ -26,15 +27,16 @@ namespace opentabs::app {
 class webmcp_bridge final : public tool_backend {
  public:
   // After the set of page tools changed, `announce` tells the MCP sessions (tools/list_changed)
-  // and the side panel (plugins.changed: its site list).
-  webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce);
+  // and the side panel (plugins.changed: its site list).  `pool` compiles the page schemas.
+  webmcp_bridge(webmcp_directory& webmcp, tool_registry& registry, extension_hub& hub, announcer& announce,
+                net::blocking_pool& pool);
 
   // Adds webmcp.frameTools, webmcp.syncAll and webmcp.tabRemoved to the hub's method
   // table.  Requests get a reply naming accepted and rejected tools.
   void register_methods(extension_hub::method_table& table);
   void connection_closed(const std::string& connection_id);
 
-  // The validator of a WebMCP tool's inputSchema, compiled on the worker thread the first
+  // The validator of a WebMCP tool's inputSchema, compiled on the pool the first
   // time a call needs it and kept for the registration.  Errors carry the caller's text:
   // errc::not_found when the page no longer offers the tool, errc::unsupported when its
   // schema was refused (the message says why).
@@ -56,9 +58,7 @@ class webmcp_bridge final : public tool_backend {
   tool_registry& registry_;   // told the WebMCP tools after each change
   extension_hub& hub_;
   announcer& announce_;
-  // One thread: compiles are rare (once per registration and enabled site) and a page's
-  // costly schemas then queue behind each other instead of taking more of the machine.
-  asio::thread_pool compile_pool_{1};
+  net::blocking_pool& pool_;
 };
 
 }  // namespace opentabs::app

@@ -374,7 +374,7 @@ std::vector<tools::tool_def> webmcp_directory::tool_defs() const {
                     std::to_string(std::get<1>(where.first)) + (t.read_only ? "; the page marks it read-only" : "") + ".)";
     d.group = frame.site;
     d.input_schema = t.schema->schema;
-    // Null until a call compiled it (webmcp_bridge, on its worker thread).
+    // Null until a call compiled it (webmcp_bridge, on the blocking pool).
     if (t.schema->validator) d.validator = std::make_shared<const schema::lazy_validator>(t.schema->validator);
     out.push_back(std::move(d));
   }

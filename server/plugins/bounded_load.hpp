@@ -1,12 +1,11 @@
 // Loading a plugin with a deadline.  A plugin folder can sit on a slow or hung filesystem (NFS,
 // a fuse mount): a read there can block for minutes, and no flag makes read(2) give up.  So each
-// load runs on a thread of its own and the caller waits at most `deadline`; a load that misses
-// it fails that plugin with a reason that says so, and its thread is left to finish on its own
-// (its result is dropped).  A folder whose read is still stuck is not read a second time: a
-// later load waits up to the deadline for that same read, so a hung folder holds one thread
-// however often the plugins are reloaded and never takes the other plugins' places; with
-// kMaxStuckLoads folders stuck at once, loads of other folders fail at once rather than add
-// more threads.
+// load is a bounded call (util/bounded_calls.hpp, the server's in net::blocking_pool) keyed by
+// the folder: the caller waits at most `deadline`, and a load that misses it fails that plugin
+// with a reason that says so.  A folder whose read is still stuck is not read a second time, so
+// a hung folder holds one thread however often the plugins are reloaded and never takes the
+// other plugins' places; with kMaxStuckLoads folders stuck at once, loads of other folders fail
+// at once rather than add more threads.
 #pragma once
 
 #include <chrono>
@@ -15,6 +14,7 @@
 #include <string_view>
 
 #include "plugins/loader.hpp"
+#include "util/bounded_calls.hpp"
 
 namespace opentabs::plugins {
 
@@ -33,10 +33,10 @@ struct bounded_load_options {
 // OPENTABS_TEST_PLUGIN_READ_DELAY_DIR.
 bounded_load_options bounded_load_options_from_env();
 
-// load_plugin(dir, source, options) within `bounds.deadline`.  Extra errors: timeout,
-// "reading the plugin's files did not finish within N ms …", and busy while reads of
-// kMaxStuckLoads other folders are still stuck.
+// load_plugin(dir, source, options) within `bounds.deadline`, as a call of `reads` (built
+// with kMaxStuckLoads in the server).  Extra errors: timeout, "reading the plugin's files did
+// not finish within N ms …", and busy while reads of that many other folders are still stuck.
 result<loaded_plugin> load_plugin_bounded(const fs::path& dir, std::string_view source, const load_options& options,
-                                          const bounded_load_options& bounds);
+                                          const bounded_load_options& bounds, bounded_calls& reads);
 
 }  // namespace opentabs::plugins

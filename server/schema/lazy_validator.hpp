@@ -22,7 +22,7 @@ class lazy_validator {
  public:
   // `schema` is compiled with `lim` on the first get().
   explicit lazy_validator(json::object schema, const limits& lim = {});
-  // A validator compiled elsewhere (a WebMCP page tool's, on its worker thread).
+  // A validator compiled elsewhere (a WebMCP page tool's, on the blocking pool).
   explicit lazy_validator(std::shared_ptr<const validator> compiled);
   // A schema already known not to compile (schema::precheck found why).
   explicit lazy_validator(error refused);

@@ -55,7 +55,7 @@ struct tool_def {
   // Validates the arguments a caller sent, after injected platform arguments were removed;
   // compiled on the tool's first call, and a schema that does not compile makes the tool
   // uncallable (get() says why).  Null for a WebMCP tool whose page schema has not been
-  // compiled yet (webmcp_bridge compiles it on a worker thread) or was refused.
+  // compiled yet (webmcp_bridge compiles it on the blocking pool) or was refused.
   std::shared_ptr<const schema::lazy_validator> validator;
   std::string method;        // browser tools: the extension method ("browser.listTabs")
   bool fan_out = false;      // browser tools marked ★ in the spec: sent to every connection
