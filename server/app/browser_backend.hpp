@@ -30,7 +30,7 @@ class browser_backend final : public tool_backend {
   browser_backend(const plugin_catalog& catalog, extension_hub& hub, browser_tool_handler& handler, client_tabs& holders)
       : catalog_(catalog), hub_(hub), handler_(handler), holders_(holders) {}
 
-  bool needs_extension() const override { return true; }
+  net::awaitable<void> await_ready(const tools::tool_def& tool) override { return wait_for_expected_extension(hub_, tool, false); }
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override;
   // Forgets the client's tabs and tells every extension (browser.clientEnded, ours), which
   // keeps, ungroups or closes the client's tab group as the person chose.

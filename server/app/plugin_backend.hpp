@@ -20,7 +20,9 @@ class plugin_backend final : public tool_backend {
   // `catalog` gives the loaded plugins (their instance maps), read at each call.
   plugin_backend(const plugin_catalog& catalog, extension_hub& hub) : catalog_(catalog), hub_(hub) {}
 
-  bool needs_extension() const override { return true; }
+  // Also waits for the returning extension's tab report: a call made during a reconnect is
+  // not answered "No matching tab" by an extension that has not injected its adapters yet.
+  net::awaitable<void> await_ready(const tools::tool_def& tool) override { return wait_for_expected_extension(hub_, tool, true); }
   call_target take_target(json::object& args) const override;
   status check_arguments(const schema::validator& validator, const tools::tool_def& tool,
                          const json::object& args) const override;

@@ -50,9 +50,11 @@ class tool_backend {
   // False for tools that are how permissions get granted (platform tools): no permission
   // gate, no validation by the pipeline, no audit — the call goes straight to dispatch.
   virtual bool behind_gate() const { return true; }
-  // True when the calls go to the browser extension: right after start-up or a drop the
-  // pipeline waits a bounded time for it to (re)connect.
-  virtual bool needs_extension() const { return false; }
+  // Runs after admit and before the call is confirmed and dispatched: what the backend
+  // waits for before a call can go out.  A backend whose calls go to the browser waits a
+  // bounded time for an extension expected back (wait_for_expected_extension); by default
+  // nothing is waited for.
+  virtual net::awaitable<void> await_ready(const tools::tool_def& tool);
   // Moves the platform arguments out of `args`; by default a kind has none.
   virtual call_target take_target(json::object& args) const;
   // The validator of a tool whose registry entry has none.  Errors carry the caller's
@@ -79,5 +81,11 @@ struct tool_backends {
 
 // Why a call that needs the browser failed when no extension is connected, and what to do.
 std::string extension_not_connected_text(const extension_hub& hub);
+
+// Right after the server starts or the extension drops, the extension is about to
+// (re)connect (extension_hub::extension_expected): a call of `tool` that needs it waits up
+// to the hub's reconnect_wait instead of failing at once, and says so in the log.
+// `tabs_too`: within the same wait, also until a connection reported its tabs.
+net::awaitable<void> wait_for_expected_extension(extension_hub& hub, const tools::tool_def& tool, bool tabs_too);
 
 }  // namespace opentabs::app

@@ -108,13 +108,8 @@ net::awaitable<tools::call_result> tool_pipeline::call_tool(std::string name, js
   admission admitted;
   if (auto refused = co_await admit(tool, backend, args, options, admitted, audit)) co_return audit.finish(std::move(*refused));
 
-  // Right after the server starts or the extension drops, the extension is about to
-  // (re)connect: a call that needs it waits a bounded time instead of failing at once.
-  if (backend.needs_extension() && hub_.extension_expected()) {
-    log::info("tool " + tool.name + ": waiting up to " + std::to_string(hub_.reconnect_wait().count()) +
-              " ms for the browser extension to connect");
-    co_await hub_.await_expected_extension(tool.kind == tools::tool_kind::plugin);
-  }
+  // Before asking: the side panel that asks and the tabs the question names are the extension's.
+  co_await backend.await_ready(tool);
 
   std::string notice;  // the caller's own answer came second: told with the result
   if (admitted.permission == tools::permission::ask) {

@@ -3,6 +3,8 @@
 //   resolve  — the tool by name (with "did you mean" names when unknown);
 //   admit    — permission (off refuses), platform arguments taken out (the backend's
 //              take_target), the validator found and the arguments checked;
+//   ready    — the backend's own wait before the call can go out (await_ready: the plugin
+//              and browser backends wait a bounded time for an extension expected back);
 //   confirm  — for `ask`: the approvals seam (approvals.hpp) puts the question to the side
 //              panel and to the asker of the agent's own dialog the call brings, if any;
 //              the first answer decides, and a later one is told it lost;

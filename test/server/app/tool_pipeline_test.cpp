@@ -17,6 +17,7 @@
 #include "fake_extension.hpp"
 #include "permission_question.hpp"
 #include "schema/lazy_validator.hpp"
+#include "tool_defs.hpp"
 #include "util/random.hpp"
 
 using namespace opentabs;
@@ -44,6 +45,11 @@ class scripted_backend final : public tool_backend {
     return t;
   }
 
+  net::awaitable<void> await_ready(const tools::tool_def& tool) override {
+    readied.push_back(tool.name);
+    co_return;
+  }
+
   net::awaitable<tools::call_result> dispatch(admitted_call& call) override {
     seen.push_back({call.tool.name, json::dump(call.args), call.target.tab_id});
     switch (plan) {
@@ -64,6 +70,7 @@ class scripted_backend final : public tool_backend {
     std::optional<std::int64_t> tab_id;
   };
   std::vector<seen_call> seen;
+  std::vector<std::string> readied;  // the tools await_ready was asked about, in order
   script plan = script::answer;
 
  private:
@@ -84,11 +91,7 @@ class scripted_backend final : public tool_backend {
 };
 
 tools::tool_def make_tool(std::string plugin, std::string base, tools::tool_kind kind) {
-  tools::tool_def t;
-  t.plugin = plugin;
-  t.base_name = base;
-  t.name = kind == tools::tool_kind::plugin ? plugin + "_" + base : base;
-  t.kind = kind;
+  auto t = tool_of_kind(std::move(plugin), std::move(base), kind);
   t.description = "a test tool";
   t.input_schema = json::parse_object(R"({"type":"object","properties":{"text":{"type":"string"}},
                                          "required":["text"],"additionalProperties":false})").value();
@@ -470,4 +473,30 @@ TEST_CASE("answers to a question that was never asked are refused without an aud
   CHECK(r.failure == errc::invalid_params);
   CHECK(f.audits().empty());
   CHECK(f.plugin.seen.empty());
+}
+
+TEST_CASE("ready: the backend's await_ready runs for an admitted call before it is asked about; the pipeline waits for nothing itself") {
+  pipeline_fixture f;
+  f.hub.set_reconnect_wait(std::chrono::minutes(1));  // an extension is expected back: only a backend may wait for it
+  REQUIRE(f.hub.extension_expected());
+  std::optional<tools::call_result> out;
+  f.start("demo_echo", R"({"text":"hi"})", {}, out);
+  f.io.restart();
+  f.io.poll();  // no timer runs: a call that waited would not be done
+  REQUIRE(out.has_value());
+  CHECK_FALSE(out->is_error);
+  CHECK(f.plugin.readied == std::vector<std::string>{"demo_echo"});
+
+  CHECK(f.call("demo_echo", R"({"text":5})").is_error);  // refused by admit: not readied
+  f.set_permission(tools::permission::ask);
+  agent_dialog dialog;
+  std::optional<tools::call_result> asked;
+  f.start_asked(dialog, asked);
+  CHECK(f.plugin.readied.size() == 2);  // readied before the question
+  CHECK(f.plugin.seen.size() == 1);
+  dialog.answer("deny");
+  f.run_until([&] { return asked.has_value(); });
+  CHECK(f.plugin.readied.size() == 2);
+  CHECK_FALSE(f.call("plugin_probe", "{}").is_error);
+  CHECK(f.platform.readied.empty());  // platform tools are not behind the gate: nothing to wait for
 }
