@@ -14,6 +14,10 @@
 # name a Linux-only interface (/proc/, syncfs, pipe2, fork, exec*, posix_spawn), Asio's
 # OS-specific streams (asio::posix, asio::local, asio::windows) or an OS macro (__APPLE__,
 # _WIN32, __linux__).  Each such line is reported with its file and line number.
+#
+# Some headers are a module's own wire and no other module may include them, whatever it
+# declares (`private_headers` below): the MCP permission question's form and sealed
+# requestState belong to mcp; the app asks through tools/permission_askers.hpp.
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT GRAPH OR NOT ROOT)
@@ -147,6 +151,8 @@ foreach(entry IN LISTS server_entries)
   endif()
 endforeach()
 
+set(private_headers "mcp/permission_prompt.hpp" "mcp/request_state.hpp")
+
 foreach(m IN LISTS modules)
   file(GLOB files RELATIVE "${ROOT}" "${ROOT}/${dir_${m}}/*.cpp" "${ROOT}/${dir_${m}}/*.hpp")
   list(SORT files)
@@ -187,6 +193,9 @@ foreach(m IN LISTS modules)
         continue()
       endif()
       list(APPEND used_${m} ${target})
+      if(inc IN_LIST private_headers)
+        problem("${f}: #include \"${inc}\" is private to module ${target}")
+      endif()
       if(NOT target IN_LIST declared_${m})
         problem("${f}: #include \"${inc}\" but module ${m} does not declare ot_${target} in CMakeLists.txt")
       endif()

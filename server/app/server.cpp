@@ -244,6 +244,7 @@ class server_app {
   mcp::endpoint_options endpoint_options(bool gateway) {
     auto o = mcp::endpoint_options_from_env(gateway);
     o.tasks = &tasks_;
+    o.request_states = request_states_;
     return o;
   }
 
@@ -431,6 +432,8 @@ class server_app {
   browser_backend browser_backend_;
   tool_pipeline pipeline_;
   std::unique_ptr<mcp::conformance_tools> conformance_;
+  // One seal for both endpoints' 2026-07-28 permission questions.
+  std::shared_ptr<mcp::request_state_seal> request_states_ = mcp::request_state_seal_from_env();
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;
   router router_;

@@ -1,7 +1,7 @@
 #include "app/side_panel_asker.hpp"
 
 #include "jsonrpc/jsonrpc.hpp"
-#include "mcp/permission_prompt.hpp"
+#include "tools/shown_arguments.hpp"
 
 namespace opentabs::app {
 
@@ -14,7 +14,7 @@ void side_panel_asker::ask(const std::string& id, const tools::tool_def& tool, c
                                                                                    {"tool", json::str(tool.base_name)},
                                                                                    {"plugin", json::str(tool.plugin)},
                                                                                    {"where", json::str(where)},
-                                                                                   {"params", mcp::redact_arguments(args)}}));
+                                                                                   {"params", tools::redact_arguments(args)}}));
 }
 
 void side_panel_asker::settled(const std::string& id, audit::decided_by by) {

@@ -4,7 +4,6 @@
 
 #include "app/plugin_tabs.hpp"
 #include "config/permissions.hpp"
-#include "mcp/request_state.hpp"
 #include "schema/lazy_validator.hpp"
 #include "util/clock.hpp"
 #include "util/env.hpp"
@@ -63,9 +62,7 @@ tool_pipeline::tool_pipeline(const server_config& config, const plugin_catalog& 
       audit_(audit),
       hub_(hub),
       backends_(backends),
-      approvals_(confirm, hub, grants,
-                 // Test knob: how long a permission question's requestState is honoured.
-                 env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(mcp::request_state_seal::default_ttl)) {}
+      approvals_(confirm, hub, grants) {}
 
 tools::permission tool_pipeline::effective_permission(const tools::tool_def& t) const {
   return config::effective_permission(config_.cfg, t.plugin, t.base_name, config_.skip_permissions);
@@ -148,8 +145,8 @@ net::awaitable<std::optional<tools::call_result>> tool_pipeline::admit(const too
     co_return bad_request("params.inputResponses and params.requestState answer a question, and the tool \"" + tool.name +
                           "\" asked none (it needs no approval): call it without them");
   }
-  // A requestState is bound to the arguments as the request carried them.
-  if (options.input && asks) out.digest = mcp::arguments_digest(args);
+  // A round trip's answer is bound to the arguments as the request carried them.
+  if (options.round_trip && asks) out.digest = tools::arguments_digest(args);
   out.target = backend.take_target(args);
 
   auto validator = co_await validator_of(tool, backend);
@@ -220,7 +217,7 @@ net::awaitable<approvals::outcome> tool_pipeline::confirm(const tools::tool_def&
                                                           audit::audit_entry& entry) {
   // Named: a temporary in a co_await expression is not safe to hold by reference across the
   // suspension with every compiler this builds with.
-  const permission_request question{tool, args, where, digest};
+  const tools::permission_question question{tool, args, where, digest};
   auto asked = co_await approvals_.ask(question, options);
   if (asked.decided_by) entry.decided_by = asked.decided_by;
   co_return asked;

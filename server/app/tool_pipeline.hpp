@@ -6,8 +6,8 @@
 //   ready    — the backend's own wait before the call can go out (await_ready: the plugin
 //              and browser backends wait a bounded time for an extension expected back);
 //   confirm  — for `ask`: the approvals seam (approvals.hpp) puts the question to the side
-//              panel and, when the client can show a form, to the agent's own UI; the
-//              first answer decides, and a later one is told it lost;
+//              panel and to the asker of the agent's own dialog the call brings, if any;
+//              the first answer decides, and a later one is told it lost;
 //   dispatch — through the backend of the tool's kind (tool_backend.hpp);
 //   record   — the audit entry, written by one audit_record on every exit.
 // Platform tools skip the gate and the audit (their backend is not behind_gate).  Runs on

@@ -4,7 +4,9 @@
 
 #include <vector>
 
+#include "mcp/elicitation_asker.hpp"
 #include "mcp/gateway_routing.hpp"
+#include "mcp/input_required_asker.hpp"
 #include "mcp/request_methods.hpp"
 #include "mcp/requests.hpp"
 
@@ -13,9 +15,9 @@ namespace opentabs::mcp {
 using namespace opentabs::jsonrpc;
 using net::awaitable;
 
-call_runner::call_runner(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, bool gateway,
-                         stream_timing timing)
-    : service_(service), catalog_(catalog), gateway_(gateway), timing_(timing),
+call_runner::call_runner(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog,
+                         request_state_seal& request_states, bool gateway, stream_timing timing)
+    : service_(service), catalog_(catalog), request_states_(request_states), gateway_(gateway), timing_(timing),
       call_deadlines_(std::move(ex), net::deadline_set::when_empty::keep_timer) {}
 
 void call_runner::forward_plugin_log(const tools::plugin_log_entry& entry) {
@@ -64,7 +66,9 @@ awaitable<std::optional<std::string>> call_runner::call(std::shared_ptr<live_ses
 
 // How the pipeline reaches back to the caller of one call: its cancellation, its origin,
 // the input round of a 2026-07-28 call or the elicitation a 2025 session's client
-// supports, and where its progress goes when a progress token asks for it.
+// supports (and the asker its permission question goes to: a round trip for a client that
+// can show a form, else that elicitation), and where its progress goes when a progress
+// token asks for it.
 tools::call_options call_runner::call_options_for(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
                                                   const client_context* modern, const task_call* task, tools_call_request& req,
                                                   const std::shared_ptr<in_flight_call>& c) {
@@ -80,8 +84,11 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
     input->client = modern->client_name;
     input->request_state = std::move(req.request_state);
     input->responses = std::move(req.input_responses);
+    // A client that can show a form is asked its permission question across a round trip.
+    if (input->can_elicit_form()) opts.round_trip = std::make_shared<input_required_asker>(input, request_states_);
     opts.input = std::move(input);
     if (task && modern->declares("elicitation")) opts.elicit = task->elicit;
+    if (opts.elicit && !opts.round_trip) opts.dialog = std::make_shared<elicitation_asker>(opts.elicit, nullptr);
   } else if (s && sink && s->rec->client_elicits_form) {
     std::weak_ptr<live_session> session = s;
     std::weak_ptr<stream_sink> stream = sink;
@@ -93,13 +100,14 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
       if (id) asked->push_back(std::move(*id));
       return id.has_value();
     };
-    opts.withdraw_elicitations = [session, stream, asked](std::string_view reason) {
+    // The permission question in the client's dialog, withdrawn when decided elsewhere.
+    opts.dialog = std::make_shared<elicitation_asker>(opts.elicit, [session, stream, asked](std::string_view reason) {
       auto live = session.lock();
       auto out = stream.lock();
       if (live && out)
         for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
       asked->clear();
-    };
+    });
   }
   if (!c->progress_token.is_null()) {
     std::weak_ptr<in_flight_call> weak = c;

@@ -1,6 +1,7 @@
 // The one way a tools/call runs, whichever way it came in: a 2025-11-25 session's POST, a
 // 2026-07-28 stateless POST, or a task (task_runner).  It routes the gateway's meta-tools,
-// builds the call's options (cancellation, caller, the client's questions, progress),
+// builds the call's options (cancellation, caller, the client's questions and the asker of its
+// permission question, progress),
 // registers the call where notifications reach it (its session's calls, or the 2026-07-28
 // calls that asked for plugin logs), keeps its SSE stream alive while the pipeline runs,
 // and turns the pipeline's result into the JSON-RPC response.  Runs on the io thread.
@@ -18,6 +19,7 @@
 #include "mcp/live_session.hpp"
 #include "mcp/log_level.hpp"
 #include "mcp/modern_request.hpp"
+#include "mcp/request_state.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/asio.hpp"
@@ -42,7 +44,9 @@ class call_runner {
     std::chrono::milliseconds head_delay;          // endpoint_options::sse_head_delay
     std::chrono::milliseconds keepalive_interval;  // endpoint_options::sse_keepalive_interval
   };
-  call_runner(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, bool gateway, stream_timing timing);
+  // `request_states` seals the permission questions a 2026-07-28 call's client retries.
+  call_runner(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, request_state_seal& request_states,
+              bool gateway, stream_timing timing);
 
   // Runs one tools/call to its response; nullopt when it was cancelled (no response is sent
   // then).  A 2025 call (`s` set) is registered in its session for notifications/cancelled;
@@ -88,6 +92,7 @@ class call_runner {
 
   tools::tool_service& service_;
   tool_catalog& catalog_;
+  request_state_seal& request_states_;
   bool gateway_;
   stream_timing timing_;
   // The calls' stream keepers (head delay, keep-alives).  The timer stays armed between

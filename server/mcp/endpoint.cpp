@@ -21,6 +21,7 @@
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/call_runner.hpp"
 #include "mcp/protocol_version.hpp"
+#include "mcp/request_state.hpp"
 #include "mcp/session_endpoint.hpp"
 #include "mcp/stateless_endpoint.hpp"
 #include "mcp/streamable_http.hpp"
@@ -55,6 +56,11 @@ endpoint_options endpoint_options_from_env(bool gateway) {
   return o;
 }
 
+std::shared_ptr<request_state_seal> request_state_seal_from_env() {
+  return std::make_shared<request_state_seal>(
+      env_milliseconds("OPENTABS_MCP_REQUEST_STATE_TTL_MS", 1, max_env_milliseconds).value_or(request_state_seal::default_ttl));
+}
+
 namespace {
 
 struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
@@ -62,7 +68,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
       : events(ev), options(std::move(o)),
         own_group(options.tasks ? std::nullopt : std::make_optional<net::task_group>(ex)),
         background(options.tasks ? *options.tasks : *own_group), catalog(service),
-        calls(ex, service, catalog, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
+        request_states(options.request_states ? options.request_states : std::make_shared<request_state_seal>()),
+        calls(ex, service, catalog, *request_states, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
         tasks(ex, calls, background, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
         sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
@@ -74,6 +81,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   std::optional<net::task_group> own_group;  // when options.tasks is null (unit tests)
   net::task_group& background;  // where sessions' coroutines and tasks' calls run
   tool_catalog catalog;
+  std::shared_ptr<request_state_seal> request_states;
   call_runner calls;  // tools/call, for both rooms and for tasks
   task_runner tasks;  // the tasks extension (2026-07-28 clients that declare it)
   session_endpoint sessions;  // 2025-11-25 and earlier

@@ -38,6 +38,8 @@
 
 namespace opentabs::mcp {
 
+class request_state_seal;  // mcp/request_state.hpp
+
 struct endpoint_options {
   bool gateway = false;                               // only opentabs_list_tools / opentabs_call
   std::string server_version = OPENTABS_VERSION;
@@ -60,6 +62,9 @@ struct endpoint_options {
   // for them, and so does each task's call.  Null (unit tests): the endpoint's own group,
   // closed at shutdown (nothing is spawned detached).
   net::task_group* tasks = nullptr;
+  // Seals the requestState of the 2026-07-28 permission questions; one per server, shared by
+  // its endpoints.  Null (unit tests): the endpoint's own, honoured for the default time.
+  std::shared_ptr<request_state_seal> request_states;
 };
 
 // Production defaults, overridden by test knobs in the environment:
@@ -67,6 +72,9 @@ struct endpoint_options {
 // OPENTABS_MCP_SSE_KEEPALIVE_MS, OPENTABS_MCP_CLIENT_ACTIVE_MS, OPENTABS_MCP_TASK_AFTER_MS,
 // OPENTABS_MCP_TASK_TTL_MS, OPENTABS_MCP_TASKS_PER_CLIENT (each a positive integer; others are ignored).
 endpoint_options endpoint_options_from_env(bool gateway);
+// The server's one requestState seal, honouring a state for OPENTABS_MCP_REQUEST_STATE_TTL_MS
+// (a test knob; 10 minutes by default).
+std::shared_ptr<request_state_seal> request_state_seal_from_env();
 
 class endpoint {
  public:

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "json/json.hpp"
+#include "tools/permission_askers.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::mcp {
@@ -28,24 +29,12 @@ json::object permission_elicitation_params(const permission_question& q);
 // {"method":"elicitation/create","params":...}: one entry of an inputRequests map.
 json::object permission_input_request(const permission_question& q);
 
-enum class permission_answer { allow_once, always_allow, deny, unanswered };
+using tools::permission_answer;
 
 // The user's answer in an ElicitResult: accept with content.decision one of the three
 // choices; decline and cancel deny.  `response` null: not answered (ask again).  A value
 // that is not an ElicitResult, or an accepted one without a known decision, is an
 // errc::invalid_params error naming `where` (e.g. "params.inputResponses.opentabs_permission").
 result<permission_answer> read_permission_answer(const json::value* response, std::string_view where);
-
-// `arguments` for showing to people, in the agent's dialog and in the side panel alike:
-// values under names that look like secrets (password, token, secret, key, authorization,
-// cookie, credential, session) become "[redacted]", and secret-shaped text anywhere
-// (util/secret_shapes.hpp) "[redacted <kind>]"; strings are kept whole, nesting deeper than
-// eight levels is summarised.
-json::object redact_arguments(const json::object& arguments);
-
-// The redacted arguments as the question's text: whole up to max_shown_argument_bytes;
-// beyond that the size, the SHA-256 of the whole and both ends, never a silent cut.
-inline constexpr std::size_t max_shown_argument_bytes = 32 * 1024;
-std::string shown_arguments(const json::object& arguments);
 
 }  // namespace opentabs::mcp

@@ -5,7 +5,6 @@
 #include "util/base64.hpp"
 #include "util/hmac_sha256.hpp"
 #include "util/random.hpp"
-#include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 namespace opentabs::mcp {
@@ -18,8 +17,6 @@ error refused(std::string_view why) {
 }
 
 }  // namespace
-
-std::string arguments_digest(const json::object& arguments) { return sha256_hex(json::dump(arguments)); }
 
 request_state_seal::request_state_seal(std::chrono::milliseconds ttl, std::size_t remembered)
     : key_(random_hex(32)), ttl_(ttl), capacity_(remembered == 0 ? 1 : remembered) {}

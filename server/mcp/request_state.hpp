@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "json/json.hpp"
+#include "tools/permission_askers.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::mcp {
@@ -30,9 +31,8 @@ struct request_binding {
   std::int64_t round = 1;
 };
 
-// A digest of a call's arguments as they arrive (the retry repeats the original request's
-// params, so the serialisation is the same).
-std::string arguments_digest(const json::object& arguments);
+// arguments_digest(arguments): what a request_binding's arguments_digest is made of.
+using tools::arguments_digest;
 
 class request_state_seal {
  public:

@@ -13,6 +13,7 @@
 #include <asio/awaitable.hpp>
 
 #include "json/json.hpp"
+#include "tools/permission_askers.hpp"
 #include "util/errc.hpp"
 
 namespace opentabs::tools {
@@ -74,18 +75,22 @@ struct call_options {
   // keyed by, so no client can spend another's by calling itself by the same name.
   std::string caller;
   std::shared_ptr<const input_round> input;  // null: not a 2026-07-28 MCP request
-  // A 2025-11-25 session whose client declared form elicitation: puts `params` to the user as
-  // an elicitation/create request on the call's own stream; `answer` later gets the client's
-  // result (null: it answered with an error, or the session or stream ended).  False when
-  // the question could not be sent.  Null when the caller has no such channel.  `answer`
-  // returns what the client is to be told when its answer was not used (the question was
-  // decided elsewhere first), else "": it is called for an answer that arrives after the
-  // question was withdrawn, too.
+  // A client that can show a form (a 2025-11-25 session that declared elicitation, or a task
+  // of a client that did): puts `params` to the user as an elicitation/create request on the
+  // call's own stream (or the task's inputRequests); `answer` later gets the client's result
+  // (null: it answered with an error, or the session or stream ended).  False when the
+  // question could not be sent.  Null when the caller has no such channel.  `answer` returns
+  // what the client is to be told when its answer was not used (the question was decided
+  // elsewhere first), else "": it is called for an answer that arrives after the question
+  // was withdrawn, too.
   using answer_fn = std::function<std::string(const json::value* result)>;
   std::function<bool(json::object params, answer_fn answer)> elicit;
-  // Tells the client that the questions `elicit` put to it and it has not answered need no
-  // answer any more (decided elsewhere), with `reason` for the person.  Null with `elicit`.
-  std::function<void(std::string_view reason)> withdraw_elicitations;
+  // Where the call's permission question goes besides the side panel (the approvals seam's
+  // askers, tools/permission_askers.hpp): the agent's dialog while the call waits, or across
+  // a round trip that the client's retry completes.  At most one is set; null: only the side
+  // panel can be asked.
+  std::shared_ptr<dialog_asker> dialog;
+  std::shared_ptr<round_trip_asker> round_trip;
 };
 
 // A CallToolResult: MCP content blocks plus isError.

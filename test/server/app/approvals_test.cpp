@@ -22,7 +22,7 @@ struct fixture {
   extension_hub hub{io.get_executor(), dispatch_timing{}};
   confirmations confirm{io.get_executor(), log};
   recording_grants grants;
-  approvals seam{confirm, hub, grants, std::chrono::minutes(10)};
+  approvals seam{confirm, hub, grants};
   tools::tool_def tool = demo_echo_tool();
   json::object args = json::parse_object(R"({"text":"hi"})").value();
 };
@@ -32,7 +32,7 @@ struct fixture {
 TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, and its late answer is told it lost") {
   fixture f;
   fake_extension ext(f.hub, "profile-1");
-  const permission_request q{f.tool, f.args, "tab 3", ""};
+  const tools::permission_question q{f.tool, f.args, "tab 3", ""};
   tools::call_options options;
   options.caller = "session s1";
   agent_dialog dialog;
@@ -48,8 +48,7 @@ TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, an
   CHECK_FALSE(out->stop);  // allowed: the call runs
   CHECK(out->decided_by == audit::decided_by::side_panel);
   CHECK(dialog.withdrawn == std::vector<std::string>{"Already decided in the OpenTabs side panel: allowed once"});
-  auto late = elicit_answer("deny");
-  CHECK(dialog.answer(&late) ==
+  CHECK(dialog.answer("deny") ==
         "Your answer in the agent's dialog (deny) was not used: the OpenTabs side panel had already decided (allowed once), and that "
         "decision took effect.");
   auto entries = f.log.query(audit::audit_query{});
@@ -60,11 +59,11 @@ TEST_CASE("2025-11-25: the side panel decides first; the dialog is withdrawn, an
 TEST_CASE("2026-07-28: an input request first; the retry after the side panel's deny is refused, naming it, and its allow lost") {
   fixture f;
   fake_extension ext(f.hub, "profile-1");
-  const permission_request q{f.tool, f.args, "", "digest-1"};
-  auto input = form_input_round("claude-code");
+  const tools::permission_question q{f.tool, f.args, "", "digest-1"};
+  agent_round_trip agent;
   tools::call_options options;
   options.caller = "mcp proof A\nclaude-code";
-  options.input = input;
+  agent.open_on(options);
   std::optional<approvals::outcome> first;
   opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), first);
   opentabs::testing::run_until(f.io, [&] { return first.has_value(); });
@@ -74,7 +73,7 @@ TEST_CASE("2026-07-28: an input request first; the retry after the side panel's 
   const std::string id(*json::get_string(ext.calls("confirmation.request").at(0).at("params").as_object(), "id"));
   CHECK(f.confirm.answer(id, decision::deny, audit::decided_by::side_panel).decided());
 
-  options.input = answering_round(*input, *first->stop->input_required, "allow_once");
+  agent.retry_answering(*first->stop->input_required, "allow_once");
   std::optional<approvals::outcome> second;
   opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), second);
   opentabs::testing::run_until(f.io, [&] { return second.has_value(); });
@@ -94,12 +93,12 @@ TEST_CASE("2026-07-28: an input request first; the retry after the side panel's 
 TEST_CASE("open questions are counted per caller identity: a second claude-code cannot spend the first one's") {
   fixture f;
   fake_extension ext(f.hub, "profile-1");
-  const permission_request q{f.tool, f.args, "", "digest-1"};
-  auto input = form_input_round("claude-code");
+  const tools::permission_question q{f.tool, f.args, "", "digest-1"};
+  agent_round_trip agent;
   auto ask_as = [&](std::string caller) {
     tools::call_options options;
     options.caller = std::move(caller);
-    options.input = input;
+    agent.open_on(options);
     std::optional<approvals::outcome> out;
     opentabs::testing::spawn_into(f.io, f.seam.ask(q, options), out);
     opentabs::testing::run_until(f.io, [&] { return out.has_value(); });

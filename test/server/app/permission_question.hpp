@@ -1,12 +1,13 @@
 // The pieces of a permission question as the unit tests of approvals, the side panel asker
-// and the tool pipeline put it: the tool asked about, the agent's dialog (2025-11-25
-// elicitation) that keeps the answer callback it was handed, the ElicitResult a click makes,
-// a 2026-07-28 input round from a client that can show a form and its retry carrying an
-// answer, and grants that record what "always allow" granted.
+// and the tool pipeline put it: the tool asked about, the agent's dialog as either asker of
+// the approvals seam (tools/permission_askers.hpp) — one that keeps the answer callback it
+// was handed (so the test clicks when it chooses), one whose requests bring what the test
+// says the client retried with — and grants that record what "always allow" granted.
 #pragma once
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@
 
 #include "app/permission_grants.hpp"
 #include "json/json.hpp"
-#include "mcp/permission_prompt.hpp"
+#include "tools/permission_askers.hpp"
 #include "tools/tool.hpp"
 #include "tools/tool_service.hpp"
 
@@ -29,45 +30,50 @@ inline tools::tool_def demo_echo_tool() {
   return t;
 }
 
-// The ElicitResult of a person choosing `decision` in the agent's dialog.
-inline json::value elicit_answer(std::string_view decision) {
-  return json::value(json::object{{"action", "accept"}, {"content", json::object{{"decision", json::str(decision)}}}});
+// A person's choice in the agent's dialog by the name its form gives it.
+inline tools::permission_answer choice(std::string_view name) {
+  if (name == "allow_once") return tools::permission_answer::allow_once;
+  if (name == "always_allow") return tools::permission_answer::always_allow;
+  REQUIRE(name == "deny");
+  return tools::permission_answer::deny;
 }
 
-// The agent's dialog over a 2025-11-25 session: opened on a call's options, it keeps the
-// callback that answers the question (so the test clicks when it chooses) and the reasons it
-// was withdrawn with.
-struct agent_dialog {
-  void open_on(tools::call_options& options) {
-    options.elicit = [this](json::object, tools::call_options::answer_fn a) {
-      answer = std::move(a);
-      return true;
-    };
-    options.withdraw_elicitations = [this](std::string_view reason) { withdrawn.emplace_back(reason); };
+// The agent's dialog while the call waits: opened on a call's options, it keeps the callback
+// that answers the question and the reasons it was withdrawn with.
+struct agent_dialog final : tools::dialog_asker {
+  void open_on(tools::call_options& options) { options.dialog = std::shared_ptr<tools::dialog_asker>(std::shared_ptr<void>(), this); }
+  bool ask(const tools::permission_question&, on_answer a) override {
+    answered = std::move(a);
+    return true;
   }
-  tools::call_options::answer_fn answer;
+  void withdraw(std::string_view reason) override { withdrawn.emplace_back(reason); }
+  // The person chooses `name`; what the client is told ("" when the answer decided).
+  std::string answer(std::string_view name) { return answered(choice(name)); }
+
+  on_answer answered;
   std::vector<std::string> withdrawn;
 };
 
-// A 2026-07-28 call's input round from `client`, which declared it can show a form.
-inline std::shared_ptr<tools::input_round> form_input_round(std::string client) {
-  auto input = std::make_shared<tools::input_round>();
-  input->client_capabilities = json::parse_object(R"({"elicitation":{"form":{}}})").value();
-  input->client = std::move(client);
-  return input;
-}
+// The agent's dialog across a round trip: every request of the call brings `next` (a first
+// request until the test retries), and the input request names the question and its round.
+struct agent_round_trip final : tools::round_trip_asker {
+  void open_on(tools::call_options& options) {
+    options.round_trip = std::shared_ptr<tools::round_trip_asker>(std::shared_ptr<void>(), this);
+  }
+  result<brought> bring(const tools::permission_question&) override { return next; }
+  json::object input_request(const tools::permission_question&, const std::string& prompt, std::int64_t round) override {
+    return json::object{{"prompt", json::str(prompt)}, {"round", round}};
+  }
+  std::chrono::milliseconds patience() const override { return std::chrono::minutes(10); }
+  // The client retries the call that ended with `input_required`, answering `name`.
+  void retry_answering(const json::object& input_required, std::string_view name) {
+    const auto* prompt = json::get_string(input_required, "prompt");
+    REQUIRE(prompt != nullptr);
+    next = brought{std::string(*prompt), *json::get_int(input_required, "round"), choice(name)};
+  }
 
-// The retry of a call asked with `asked`, answering the InputRequiredResult `input_required`
-// with `decision` under the sealed requestState it carried.
-inline std::shared_ptr<tools::input_round> answering_round(const tools::input_round& asked, const json::object& input_required,
-                                                           std::string_view decision) {
-  const auto* state = json::get_string(input_required, "requestState");
-  REQUIRE(state != nullptr);
-  auto retry = std::make_shared<tools::input_round>(asked);
-  retry->request_state = std::string(*state);
-  retry->responses = json::value(json::object{{mcp::permission_input_key, elicit_answer(decision)}});
-  return retry;
-}
+  result<brought> next = brought{};
+};
 
 // Grants that record the tools "always allow" was granted for, and review nothing.
 struct recording_grants final : permission_grants {

@@ -294,8 +294,7 @@ TEST_CASE("ask: the agent's answer decides; allow runs, always-allow grants, den
     std::optional<tools::call_result> out;
     f.start_asked(dialog, out);
     CHECK(f.plugin.seen.size() == dispatched);  // not before the answer
-    auto result = elicit_answer(decision);
-    CHECK(dialog.answer(&result).empty());
+    CHECK(dialog.answer(decision).empty());
     f.run_until([&] { return out.has_value(); });
     auto entries = f.audits();
     REQUIRE(entries.size() == before + 1);
@@ -331,8 +330,7 @@ TEST_CASE("ask: decided in the side panel first, the agent's open question is wi
   CHECK(entries[0].decided_by == audit::decided_by::side_panel);
   // The person answers "allow once" in the agent's dialog after all: the answer is told it was
   // not used, and the audit records it lost.
-  auto late = elicit_answer("allow_once");
-  CHECK(dialog.answer(&late) ==
+  CHECK(dialog.answer("allow_once") ==
         "Your answer in the agent's dialog (allow_once) was not used: the OpenTabs side panel had already decided (denied), and that "
         "decision took effect.");
   entries = f.audits();
@@ -347,16 +345,17 @@ TEST_CASE("ask: decided in the side panel first, the agent's open question is wi
 TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own answer is told it lost, with the result") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = form_input_round("test-client");
+  agent_round_trip agent;
   tools::call_options options;
-  options.input = input;
+  agent.open_on(options);
   options.caller = "mcp proof A\ntest-client";
   auto asked = f.call("demo_echo", R"({"text":"hi"})", options);
   REQUIRE(asked.input_required);
   const auto id = f.confirm.open_ids().at(0);
   CHECK(f.confirm.answer(id, decision::allow, audit::decided_by::side_panel).decided());
   tools::call_options answered;
-  answered.input = answering_round(*input, *asked.input_required, "deny");
+  agent.retry_answering(*asked.input_required, "deny");
+  agent.open_on(answered);
   answered.caller = options.caller;
   auto r = f.call("demo_echo", R"({"text":"hi"})", answered);
   CHECK_FALSE(r.is_error);  // the side panel's "allow once" took effect
@@ -377,10 +376,10 @@ TEST_CASE("ask in the agent's UI: the side panel decided first; the retry's own 
 TEST_CASE("ask: open questions are counted per caller identity, not per client name") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = form_input_round("claude-code");
+  agent_round_trip agent;
   auto ask_as = [&](std::string caller) {
     tools::call_options options;
-    options.input = input;
+    agent.open_on(options);
     options.caller = std::move(caller);
     return f.call("demo_echo", R"({"text":"hi"})", options);
   };
@@ -399,8 +398,7 @@ TEST_CASE("ask: \"always allow\" in the agent's dialog is granted and the side p
   std::optional<tools::call_result> out;
   f.start_asked(dialog, out);
   CHECK(ext.calls("confirmation.request").size() == 1);  // asked in both places
-  auto always = elicit_answer("always_allow");
-  CHECK(dialog.answer(&always).empty());  // it decided: nothing to tell
+  CHECK(dialog.answer("always_allow").empty());  // it decided: nothing to tell
   f.run_until([&] { return out.has_value(); });
   CHECK_FALSE(out->is_error);
   CHECK(f.grants.always == std::vector<std::string>{"demo_echo"});
@@ -425,7 +423,8 @@ TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends 
 
   tools::call_options options;
   options.cancel = std::make_shared<tools::cancel_source>();
-  options.elicit = [](json::object, tools::call_options::answer_fn) { return true; };
+  agent_dialog dialog;  // asked, and never answers
+  dialog.open_on(options);
   std::optional<tools::call_result> out;
   f.start("demo_echo", R"({"text":"hi"})", options, out);
   f.run_until([&] { return f.confirm.waiting() == 1; });
@@ -444,17 +443,17 @@ TEST_CASE("ask: a question nobody can answer is refused; a caller's cancel ends 
 TEST_CASE("ask in the agent's UI: the question is not audited; the retry that answers it is") {
   pipeline_fixture f;
   f.set_permission(tools::permission::ask);
-  auto input = form_input_round("test-client");
-  REQUIRE(input->can_elicit_form());
+  agent_round_trip agent;
   tools::call_options options;
-  options.input = input;
+  agent.open_on(options);
   auto asked = f.call("demo_echo", R"({"text":"hi"})", options);
   REQUIRE(asked.input_required);
   CHECK(f.audits().empty());
   CHECK(f.plugin.seen.empty());
 
   tools::call_options answered;
-  answered.input = answering_round(*input, *asked.input_required, "allow_once");
+  agent.retry_answering(*asked.input_required, "allow_once");
+  agent.open_on(answered);
   auto r = f.call("demo_echo", R"({"text":"hi"})", answered);
   CHECK_FALSE(r.is_error);
   CHECK(f.plugin.seen.size() == 1);
@@ -495,8 +494,7 @@ TEST_CASE("ready: the backend's await_ready runs for an admitted call before it 
   f.start_asked(dialog, asked);
   CHECK(f.plugin.readied.size() == 2);  // readied before the question
   CHECK(f.plugin.seen.size() == 1);
-  auto deny = elicit_answer("deny");
-  dialog.answer(&deny);
+  dialog.answer("deny");
   f.run_until([&] { return asked.has_value(); });
   CHECK(f.plugin.readied.size() == 2);
   CHECK_FALSE(f.call("plugin_probe", "{}").is_error);

@@ -17,12 +17,13 @@ using namespace std::chrono_literals;
 namespace {
 
 struct call_rig {
-  explicit call_rig(bool gateway) : runner(io.get_executor(), service, catalog, gateway, {50ms, 15s}) {}
+  explicit call_rig(bool gateway) : runner(io.get_executor(), service, catalog, request_states, gateway, {50ms, 15s}) {}
 
   asio::io_context io;
   tools::server_events events;
   mcp_test::scripted_tools service{io.get_executor(), events};
   tool_catalog catalog{service};
+  request_state_seal request_states;
   call_runner runner;
 
   // Runs one tools/call (JSON text) to its response, bounded.

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -278,10 +280,15 @@ struct harness {
     asio::co_spawn(io, server->run(), asio::detached);
   }
 
-  // Runs `test` to completion (hard cap: a bug fails the test instead of hanging it).
+  // Runs `test` to completion (hard cap: a bug fails the test instead of hanging it), then
+  // shuts the endpoints and the server down and waits until their connections are closed.
+  // It does not wait for the io_context to run out of work: the call runner's stream-keeper
+  // timer stays armed by design (the server ends with io_context::stop()), and waiting it
+  // out took seconds per test.
   void run(std::function<awaitable<void>()> test, std::chrono::milliseconds cap = 10s) {
     bool done = false;
     std::exception_ptr failure;
+    io.restart();
     asio::co_spawn(io, test(), [&](std::exception_ptr e) {
       failure = e;
       done = true;
@@ -289,8 +296,13 @@ struct harness {
       gateway_endpoint->shutdown();
       server->stop();
     });
-    io.run_for(cap);
+    const auto give_up = std::chrono::steady_clock::now() + cap;
+    auto left = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now()); };
+    while (!done && !io.stopped() && left() > 0ms) io.run_one_for(left());
     REQUIRE_MESSAGE(done, "test coroutine did not finish within the cap");
+    while (server->connection_count() > 0 && !io.stopped() && left() > 0ms) io.run_one_for(std::min(left(), std::chrono::milliseconds(10)));
+    io.poll();
+    io.stop();
     if (failure) std::rethrow_exception(failure);
   }
 

@@ -21,7 +21,8 @@ struct task_rig {
   tools::server_events events;
   mcp_test::scripted_tools service{io.get_executor(), events};
   tool_catalog catalog{service};
-  call_runner calls{io.get_executor(), service, catalog, false, {50ms, 15s}};
+  request_state_seal request_states;
+  call_runner calls{io.get_executor(), service, catalog, request_states, false, {50ms, 15s}};
   net::task_group group{io.get_executor()};
   task_runner runner;
 
