@@ -14,7 +14,9 @@
 #include <thread>
 
 #include "app/announcer.hpp"
+#include "app/browser_prompts.hpp"
 #include "app/browser_tools.hpp"
+#include "app/completion_sources.hpp"
 #include "app/config_watcher.hpp"
 #include "app/confirmations.hpp"
 #include "app/extension_handlers.hpp"
@@ -32,6 +34,7 @@
 #include "app/tool_pipeline.hpp"
 #include "app/webmcp_bridge.hpp"
 #include "config/config_paths.hpp"
+#include "mcp/conformance_prompts.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
@@ -134,6 +137,9 @@ class server_app {
         pipeline_(state_.config, state_.catalog, state_.audit, hub_, confirm_, settings_,
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
+        completions_(hub_, state_.catalog, state_.webmcp, pipeline_),
+        prompts_(io.get_executor(), pipeline_, state_.catalog, state_.webmcp, state_.audit, completions_),
+        conformance_prompts_(o.conformance_mode ? std::make_unique<mcp::conformance_prompts>(prompts_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
@@ -246,6 +252,7 @@ class server_app {
   mcp::endpoint_options endpoint_options(bool gateway) {
     auto o = mcp::endpoint_options_from_env(gateway);
     o.tasks = &tasks_;
+    if (!gateway) o.prompts = conformance_prompts_ ? static_cast<mcp::prompt_service*>(conformance_prompts_.get()) : &prompts_;
     return o;
   }
 
@@ -428,6 +435,9 @@ class server_app {
   browser_backend browser_backend_;
   tool_pipeline pipeline_;
   std::unique_ptr<mcp::conformance_tools> conformance_;
+  completion_sources completions_;
+  browser_prompts prompts_;  // the slash commands of /mcp
+  std::unique_ptr<mcp::conformance_prompts> conformance_prompts_;
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;
   router router_;

@@ -82,17 +82,21 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
     input->responses = std::move(req.input_responses);
     opts.input = std::move(input);
     if (task && modern->declares("elicitation")) opts.elicit = task->elicit;
-  } else if (s && sink && s->rec->client_elicits_form) {
+  } else if (s && sink && (s->rec->client_elicits_form || s->rec->client_samples)) {
     std::weak_ptr<live_session> session = s;
     std::weak_ptr<stream_sink> stream = sink;
     auto asked = std::make_shared<std::vector<std::string>>();
-    opts.elicit = [session, stream, asked](json::object params, tools::call_options::answer_fn answer) {
+    auto ask = [session, stream, asked](std::string_view method, json::object params, tools::call_options::answer_fn answer) {
       auto live = session.lock();
       auto out = stream.lock();
-      auto id = live && out ? live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer)) : std::nullopt;
+      auto id = live && out ? live->ask_client(*out, method, std::move(params), std::move(answer)) : std::nullopt;
       if (id) asked->push_back(std::move(*id));
       return id.has_value();
     };
+    if (s->rec->client_elicits_form)
+      opts.elicit = [ask](json::object params, tools::call_options::answer_fn answer) { return ask("elicitation/create", std::move(params), std::move(answer)); };
+    if (s->rec->client_samples)
+      opts.sample = [ask](json::object params, tools::call_options::answer_fn answer) { return ask("sampling/createMessage", std::move(params), std::move(answer)); };
     opts.withdraw_elicitations = [session, stream, asked](std::string_view reason) {
       auto live = session.lock();
       auto out = stream.lock();
@@ -108,6 +112,15 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
     };
   }
   return opts;
+}
+
+tools::call_options call_runner::request_options(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
+                                                 const client_context* modern, std::optional<json::value> input_responses,
+                                                 std::optional<std::string> request_state) {
+  tools_call_request req;
+  req.input_responses = std::move(input_responses);
+  req.request_state = std::move(request_state);
+  return call_options_for(s, sink, modern, nullptr, req, std::make_shared<in_flight_call>());
 }
 
 // A gateway meta-tool either answers itself (the response returned) or names the plugin

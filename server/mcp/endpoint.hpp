@@ -29,6 +29,7 @@
 #include <string>
 
 #include "mcp/client_activity.hpp"
+#include "mcp/prompt_service.hpp"
 #include "mcp/task_store.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
@@ -60,6 +61,9 @@ struct endpoint_options {
   // for them, and so does each task's call.  Null (unit tests): the endpoint's own group,
   // closed at shutdown (nothing is spawned detached).
   net::task_group* tasks = nullptr;
+  // The prompts /mcp offers (prompts/list, prompts/get, completion/complete); null: none,
+  // and the gateway never offers any.
+  prompt_service* prompts = nullptr;
 };
 
 // Production defaults, overridden by test knobs in the environment:

@@ -83,6 +83,9 @@ struct call_options {
   // question was withdrawn, too.
   using answer_fn = std::function<std::string(const json::value* result)>;
   std::function<bool(json::object params, answer_fn answer)> elicit;
+  // Like `elicit`, a sampling/createMessage request to a 2025-11-25 session's client that
+  // declared sampling (the client's model answers); null otherwise.
+  std::function<bool(json::object params, answer_fn answer)> sample;
   // Tells the client that the questions `elicit` put to it and it has not answered need no
   // answer any more (decided elsewhere), with `reason` for the person.  Null with `elicit`.
   std::function<void(std::string_view reason)> withdraw_elicitations;
