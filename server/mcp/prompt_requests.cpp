@@ -9,7 +9,7 @@ using jsonrpc::error_json;
 using jsonrpc::response_json;
 using jsonrpc::rpc_error;
 
-prompt_requests::prompt_requests(prompt_service* prompts, call_runner& calls) : prompts_(prompts), calls_(calls) {
+prompt_requests::prompt_requests(prompt_service* prompts, options_for options) : prompts_(prompts), options_(std::move(options)) {
   if (prompts_) prompts_->register_completions(completions_);
 }
 
@@ -39,7 +39,7 @@ net::awaitable<std::string> prompt_requests::get(const jsonrpc::message& m, std:
   const auto* def = find_prompt(prompts, req.name);
   if (!def) co_return error_json(m.id, unknown_prompt(req.name, prompts));
   if (auto wrong = check_prompt_arguments(*def, req.arguments)) co_return error_json(m.id, *wrong);
-  auto options = calls_.request_options(s, sink, modern, std::move(req.input_responses), std::move(req.request_state));
+  auto options = options_(s, sink, modern, std::move(req.input_responses), std::move(req.request_state));
   auto built = prompts_->get_prompt(std::move(req.name), std::move(req.arguments), std::move(options));
   auto answer = co_await std::move(built);
   co_return prompts_get_response(m.id, answer, modern != nullptr);

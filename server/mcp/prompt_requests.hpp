@@ -13,7 +13,8 @@
 #include <string>
 
 #include "jsonrpc/jsonrpc.hpp"
-#include "mcp/call_runner.hpp"
+#include <functional>
+
 #include "mcp/completion.hpp"
 #include "mcp/live_session.hpp"
 #include "mcp/modern_request.hpp"
@@ -29,8 +30,14 @@ class prompt_requests {
   // while the server runs; what they say about tabs and plugins is built on prompts/get.
   static constexpr long long prompts_list_ttl_ms = 300'000;
 
+  // The options a prompts/get is built with: call_runner::request_options (who asks, where
+  // its questions go), passed in so this file needs no call_runner.
+  using options_for = std::function<tools::call_options(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
+                                                        const client_context* modern, std::optional<json::value> input_responses,
+                                                        std::optional<std::string> request_state)>;
+
   // `prompts` null: none offered (the requests are unknown methods).
-  prompt_requests(prompt_service* prompts, call_runner& calls);
+  prompt_requests(prompt_service* prompts, options_for options);
 
   bool offered() const { return prompts_ != nullptr; }
   // Whether a session answers `m` over SSE: a prompts/get of a prompt that may ask the
@@ -49,7 +56,7 @@ class prompt_requests {
 
  private:
   prompt_service* prompts_;
-  call_runner& calls_;
+  options_for options_;
   completion_registry completions_;
 };
 

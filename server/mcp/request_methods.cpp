@@ -3,6 +3,7 @@
 
 #include "mcp/gateway_tools.hpp"
 #include "mcp/modern_request.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/requests.hpp"
 
 namespace opentabs::mcp {

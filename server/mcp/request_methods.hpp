@@ -15,13 +15,14 @@
 #include "jsonrpc/jsonrpc.hpp"
 #include "jsonrpc/method_table.hpp"
 #include "mcp/live_session.hpp"
-#include "mcp/prompt_requests.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/asio.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
+
+class prompt_requests;
 
 struct request_context {
   std::shared_ptr<live_session> session;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codec/gzip.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/requests.hpp"
 #include "mcp/server_info.hpp"
