@@ -1,6 +1,7 @@
 // Prompts as slash commands (issue 40) on the real binary, with a scripted extension on the
 // real /ws protocol: prompts/list and prompts/get for both revisions through the official
-// SDK clients (1.x in a 2025-11-25 session, 2.x pinned to 2026-07-28), work_on_tab taking
+// SDK clients (1.x in a 2025-11-25 session, 2.x pinned to 2026-07-28, over HTTP and through
+// the stdio bridge), work_on_tab taking
 // the tab's snapshot through the tool pipeline (audited like a call; refused like a call
 // when the browser permission is off), review_plugin showing what a plugin can reach and
 // its audit entries, build_plugin asking the person which site (an elicitation/create in a
@@ -17,6 +18,7 @@ import { StreamableHTTPClientTransport as SessionTransport } from '@modelcontext
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startServer } from './support/server.mjs';
 import { ExtensionClient } from './support/extension_client.mjs';
+import { bridgeTransport } from './support/mcp_2026.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const config = {
@@ -224,6 +226,24 @@ describe('prompts as slash commands', () => {
       assert.ok(prompts.some((p) => p.name === 'work_on_tab'));
       const prompt = await client.getPrompt({ name: 'work_on_tab', arguments: { tabId: '11' } });
       assert.match(texts(prompt), /ref=e2@ab12/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('through the stdio bridge (SDK 2.x, 2026-07-28): the capability in the discover answer the bridge gives itself, list, get and complete', { timeout: 30_000 }, async () => {
+    const { transport, stderr } = bridgeTransport(s);
+    const client = new Client({ name: 'slash-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: V } } });
+    await client.connect(transport);
+    try {
+      assert.ok(client.getDiscoverResult().capabilities.prompts, stderr());
+      assert.ok(client.getDiscoverResult().capabilities.completions);
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(prompts.map((p) => p.name), ['work_on_tab', 'build_plugin', 'review_plugin']);
+      const prompt = await client.getPrompt({ name: 'review_plugin', arguments: { plugin: 'fixture-notes' } });
+      assert.match(texts(prompt), /fixture-notes_echo/);
+      const plugin = await client.complete({ ref: { type: 'ref/prompt', name: 'review_plugin' }, argument: { name: 'plugin', value: 'notes' } });
+      assert.deepEqual(plugin.completion.values, ['fixture-notes']);
     } finally {
       await client.close();
     }
