@@ -10,8 +10,9 @@
 namespace opentabs::bridge {
 
 namespace {
-// The bridge relays to /mcp, never to the gateway.
+// The bridge relays to /mcp, never to the gateway, and /mcp offers prompts and completion.
 constexpr bool kGateway = false;
+constexpr bool kPrompts = true;
 }  // namespace
 
 std::optional<std::string> discover_answer(std::string_view line) {
@@ -23,7 +24,7 @@ std::optional<std::string> discover_answer(std::string_view line) {
   // On stdio there are no headers: only the request's _meta is checked.
   auto admitted = mcp::admit_modern(*c.msg, mcp::modern_headers{false, std::nullopt, std::nullopt, std::nullopt}, line.size());
   if (!admitted) return jsonrpc::error_json(c.msg->id, admitted.refused.error);
-  return jsonrpc::response_json(c.msg->id, mcp::discover_result(kGateway, OPENTABS_VERSION));
+  return jsonrpc::response_json(c.msg->id, mcp::discover_result(kGateway, OPENTABS_VERSION, kPrompts));
 }
 
 initialize_answer answer_initialize(const json::object& request) {
@@ -33,7 +34,7 @@ initialize_answer answer_initialize(const json::object& request) {
   auto init = mcp::parse_initialize(params ? *params : none);
   if (!init) return {jsonrpc::error_json(id, init.error), false};
   const auto version = mcp::negotiate_version(init.value->protocol_version);
-  return {jsonrpc::response_json(id, mcp::initialize_result(kGateway, version, OPENTABS_VERSION)), true};
+  return {jsonrpc::response_json(id, mcp::initialize_result(kGateway, version, OPENTABS_VERSION, kPrompts)), true};
 }
 
 }  // namespace opentabs::bridge

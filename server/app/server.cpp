@@ -13,7 +13,9 @@
 #include <cstdlib>
 
 #include "app/announcer.hpp"
+#include "app/browser_prompts.hpp"
 #include "app/browser_tools.hpp"
+#include "app/completion_sources.hpp"
 #include "app/config_watcher.hpp"
 #include "app/confirmations.hpp"
 #include "app/extension_handlers.hpp"
@@ -31,6 +33,7 @@
 #include "app/tool_pipeline.hpp"
 #include "app/webmcp_bridge.hpp"
 #include "config/config_paths.hpp"
+#include "mcp/conformance_prompts.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/blocking_pool.hpp"
@@ -137,6 +140,9 @@ class server_app {
         pipeline_(state_.config, state_.catalog, state_.audit, hub_, confirm_, settings_,
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
+        completions_(hub_, state_.catalog, state_.webmcp, pipeline_),
+        prompts_(io.get_executor(), pipeline_, state_.catalog, state_.webmcp, state_.audit, completions_),
+        conformance_prompts_(o.conformance_mode ? std::make_unique<mcp::conformance_prompts>(prompts_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
@@ -245,6 +251,7 @@ class server_app {
     auto o = mcp::endpoint_options_from_env(gateway);
     o.tasks = &tasks_;
     o.request_states = request_states_;
+    if (!gateway) o.prompts = conformance_prompts_ ? static_cast<mcp::prompt_service*>(conformance_prompts_.get()) : &prompts_;
     return o;
   }
 
@@ -434,6 +441,9 @@ class server_app {
   std::unique_ptr<mcp::conformance_tools> conformance_;
   // One seal for both endpoints' 2026-07-28 permission questions.
   std::shared_ptr<mcp::request_state_seal> request_states_ = mcp::request_state_seal_from_env();
+  completion_sources completions_;
+  browser_prompts prompts_;  // the slash commands of /mcp
+  std::unique_ptr<mcp::conformance_prompts> conformance_prompts_;
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;
   router router_;

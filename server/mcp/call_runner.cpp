@@ -89,25 +89,35 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
     opts.input = std::move(input);
     if (task && modern->declares("elicitation")) opts.elicit = task->elicit;
     if (opts.elicit && !opts.round_trip) opts.dialog = std::make_shared<elicitation_asker>(opts.elicit, nullptr);
-  } else if (s && sink && s->rec->client_elicits_form) {
+  } else if (s && sink && (s->rec->client_elicits_form || s->rec->client_samples)) {
     std::weak_ptr<live_session> session = s;
     std::weak_ptr<stream_sink> stream = sink;
+    // The ids of the elicitations sent, so they can be withdrawn (sampling requests are not).
     auto asked = std::make_shared<std::vector<std::string>>();
-    opts.elicit = [session, stream, asked](json::object params, tools::call_options::answer_fn answer) {
+    auto ask = [session, stream](std::string_view method, json::object params, tools::call_options::answer_fn answer) {
       auto live = session.lock();
       auto out = stream.lock();
-      auto id = live && out ? live->ask_client(*out, "elicitation/create", std::move(params), std::move(answer)) : std::nullopt;
-      if (id) asked->push_back(std::move(*id));
-      return id.has_value();
+      return live && out ? live->ask_client(*out, method, std::move(params), std::move(answer)) : std::nullopt;
     };
-    // The permission question in the client's dialog, withdrawn when decided elsewhere.
-    opts.dialog = std::make_shared<elicitation_asker>(opts.elicit, [session, stream, asked](std::string_view reason) {
-      auto live = session.lock();
-      auto out = stream.lock();
-      if (live && out)
-        for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
-      asked->clear();
-    });
+    if (s->rec->client_elicits_form) {
+      opts.elicit = [ask, asked](json::object params, tools::call_options::answer_fn answer) {
+        auto id = ask("elicitation/create", std::move(params), std::move(answer));
+        if (id) asked->push_back(std::move(*id));
+        return id.has_value();
+      };
+      // The permission question in the client's dialog, withdrawn when decided elsewhere.
+      opts.dialog = std::make_shared<elicitation_asker>(opts.elicit, [session, stream, asked](std::string_view reason) {
+        auto live = session.lock();
+        auto out = stream.lock();
+        if (live && out)
+          for (const auto& id : *asked) live->withdraw_request(*out, id, reason);
+        asked->clear();
+      });
+    }
+    if (s->rec->client_samples)
+      opts.sample = [ask](json::object params, tools::call_options::answer_fn answer) {
+        return ask("sampling/createMessage", std::move(params), std::move(answer)).has_value();
+      };
   }
   if (!c->progress_token.is_null()) {
     std::weak_ptr<in_flight_call> weak = c;
@@ -116,6 +126,15 @@ tools::call_options call_runner::call_options_for(const std::shared_ptr<live_ses
     };
   }
   return opts;
+}
+
+tools::call_options call_runner::request_options(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
+                                                 const client_context* modern, std::optional<json::value> input_responses,
+                                                 std::optional<std::string> request_state) {
+  tools_call_request req;
+  req.input_responses = std::move(input_responses);
+  req.request_state = std::move(request_state);
+  return call_options_for(s, sink, modern, nullptr, req, std::make_shared<in_flight_call>());
 }
 
 // A gateway meta-tool either answers itself (the response returned) or names the plugin

@@ -57,6 +57,13 @@ class call_runner {
                                                   std::shared_ptr<stream_sink> sink, const client_context* modern,
                                                   const task_call* task = nullptr);
 
+  // The options of a request other than tools/call that may ask the client while it is
+  // answered (prompts/get): its caller, and where its questions go, as for a call.  It has
+  // no progress and is not registered for notifications/cancelled.
+  tools::call_options request_options(const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink,
+                                      const client_context* modern, std::optional<json::value> input_responses,
+                                      std::optional<std::string> request_state);
+
   // A plugin log line, sent to the 2026-07-28 calls in flight that asked for its level.
   void forward_plugin_log(const tools::plugin_log_entry& entry);
 

@@ -172,6 +172,11 @@ const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
                              {"required", json::array{"message"}}}),
         fixture("test_elicitation_sep1034_defaults", "Conformance fixture: elicitation/create with a default for every primitive type"),
         fixture("test_elicitation_sep1330_enums", "Conformance fixture: elicitation/create with the five enum schema shapes"),
+        // 2025-11-25 (tools-call-sampling): sampling/createMessage on the call's stream.
+        fixture("test_sampling", "Conformance fixture: asks the client's model through sampling/createMessage",
+                json::object{{"type", "object"},
+                             {"properties", json::object{{"prompt", json::object{{"type", "string"}, {"description", "The prompt to send to the LLM"}}}}},
+                             {"required", json::array{"prompt"}}}),
         fixture("json_schema_2020_12_tool", "Conformance fixture: JSON Schema 2020-12 input schema passed through verbatim", std::move(schema_2020)),
         // 2026-07-28 (server-stateless): a tool that needs the sampling capability.
         fixture("test_missing_capability", "Conformance fixture: needs the client's sampling capability"),
@@ -260,6 +265,19 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
     text += ", content=" + (content ? json::dump(*content) : std::string("{}"));
     co_return tools::call_result::text(std::move(text));
   }
+  if (name == "test_sampling") {
+    if (!options.sample)
+      co_return tools::call_result::text("Tool test_sampling needs a client that declared the sampling capability", true, errc::tool_failed);
+    const auto* prompt = json::get_string(arguments, "prompt");
+    auto question = sample(prompt ? std::string_view(*prompt) : std::string_view("Say hello"), 100);
+    std::vector<json::object> one;
+    one.push_back(std::move(*json::get_object(question, "params")));
+    auto answers = co_await ask_clients(options, std::move(one), options.sample);
+    const auto* content = answers.front() && answers.front()->is_object() ? json::get_object(answers.front()->get_object(), "content") : nullptr;
+    const auto* said = content ? json::get_string(*content, "text") : nullptr;
+    if (!said) co_return tools::call_result::text("The client did not answer the sampling request with text", true, errc::tool_failed);
+    co_return tools::call_result::text("LLM response: " + std::string(*said));
+  }
   if (name == "test_missing_capability") {
     if (!options.input || !options.input->declares("sampling"))
       co_return tools::call_result::text("Tool test_missing_capability needs a client that declared the sampling capability", true, errc::tool_failed);
@@ -314,12 +332,13 @@ asio::awaitable<tools::call_result> conformance_tools::call_tool(std::string nam
 asio::awaitable<std::optional<json::value>> conformance_tools::ask_client(const tools::call_options& options, json::object params) {
   std::vector<json::object> one;
   one.push_back(std::move(params));
-  auto answers = co_await ask_clients(options, std::move(one));
+  auto answers = co_await ask_clients(options, std::move(one), options.elicit);
   co_return std::move(answers.front());
 }
 
 asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_clients(const tools::call_options& options,
-                                                                                       std::vector<json::object> questions) {
+                                                                                       std::vector<json::object> questions,
+                                                                                       const client_channel& channel) {
   struct waiting {
     explicit waiting(asio::any_io_executor ex, std::size_t n) : answered(std::move(ex)), results(n) {}
     net::event answered;
@@ -339,7 +358,7 @@ asio::awaitable<std::vector<std::optional<json::value>>> conformance_tools::ask_
       return std::string();
     };
     ++w->open;
-    if (!options.elicit(std::move(questions[i]), finish)) finish(nullptr);
+    if (!channel(std::move(questions[i]), finish)) finish(nullptr);
   }
   if (options.cancel)
     options.cancel->on_cancel([w, answered] {
@@ -393,7 +412,7 @@ asio::awaitable<std::optional<tools::call_result>> conformance_tools::task_fixtu
       questions.push_back(form("What is your name?", json::object{{"name", typed("string", "Your name")}}, json::array{"name"}));
       questions.push_back(form("Proceed?", json::object{{"confirm", typed("boolean", "Go on")}}, json::array{"confirm"}));
     }
-    auto answers = co_await ask_clients(options, std::move(questions));
+    auto answers = co_await ask_clients(options, std::move(questions), options.elicit);
     std::string text = name == "confirm_delete" ? "Answers for deleting " + (file ? std::string(*file) : std::string("the file")) + ":" : "Answers:";
     for (const auto& a : answers) text += " " + (a ? json::dump(*a) : std::string("(none)"));
     co_return tools::call_result::text(std::move(text));

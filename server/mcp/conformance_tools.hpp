@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -43,8 +44,11 @@ class conformance_tools final : public tools::tool_service {
   // waits for its result; nullopt: it could not be sent, the client answered with an
   // error, or the call was cancelled.
   asio::awaitable<std::optional<json::value>> ask_client(const tools::call_options& options, json::object params);
-  // Several questions at once; the answers in order (nullopt entries: not answered).
-  asio::awaitable<std::vector<std::optional<json::value>>> ask_clients(const tools::call_options& options, std::vector<json::object> questions);
+  // Several questions at once through `channel` (options.elicit or options.sample); the
+  // answers in order (nullopt entries: not answered).
+  using client_channel = std::function<bool(json::object, tools::call_options::answer_fn)>;
+  asio::awaitable<std::vector<std::optional<json::value>>> ask_clients(const tools::call_options& options, std::vector<json::object> questions,
+                                                                       const client_channel& channel);
   // Waits `d`; false when the call was cancelled meanwhile.
   asio::awaitable<bool> sleep(const tools::call_options& options, std::chrono::milliseconds d);
   // The answer of a tasks-extension fixture (slow_compute, failing_job, ...); nullopt:

@@ -20,6 +20,7 @@
 
 #include "jsonrpc/jsonrpc.hpp"
 #include "mcp/call_runner.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/request_state.hpp"
 #include "mcp/session_endpoint.hpp"
@@ -71,10 +72,15 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         request_states(options.request_states ? options.request_states : std::make_shared<request_state_seal>()),
         calls(ex, service, catalog, *request_states, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
         tasks(ex, calls, background, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
+        prompts(options.gateway ? nullptr : options.prompts,
+                [this](const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink, const client_context* modern,
+                       std::optional<json::value> responses, std::optional<std::string> state) {
+                  return calls.request_options(s, sink, modern, std::move(responses), std::move(state));
+                }),
         sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
-                  options.sse_keepalive_interval, options.max_batch_messages}),
-        modern(ex, service, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval}) {}
+                  options.sse_keepalive_interval, options.max_batch_messages, &prompts}),
+        modern(ex, service, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval, &prompts}) {}
 
   tools::server_events& events;
   endpoint_options options;
@@ -84,6 +90,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   std::shared_ptr<request_state_seal> request_states;
   call_runner calls;  // tools/call, for both rooms and for tasks
   task_runner tasks;  // the tasks extension (2026-07-28 clients that declare it)
+  prompt_requests prompts;  // prompts/* and completion/complete, for both rooms
   session_endpoint sessions;  // 2025-11-25 and earlier
   stateless_endpoint modern;  // 2026-07-28
   tools::server_events::token tools_token = 0, log_token = 0;

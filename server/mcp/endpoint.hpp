@@ -29,6 +29,7 @@
 #include <string>
 
 #include "mcp/client_activity.hpp"
+#include "mcp/prompt_service.hpp"
 #include "mcp/task_store.hpp"
 #include "net/asio.hpp"
 #include "net/http_exchange.hpp"
@@ -65,6 +66,9 @@ struct endpoint_options {
   // Seals the requestState of the 2026-07-28 permission questions; one per server, shared by
   // its endpoints.  Null (unit tests): the endpoint's own, honoured for the default time.
   std::shared_ptr<request_state_seal> request_states;
+  // The prompts /mcp offers (prompts/list, prompts/get, completion/complete); null: none,
+  // and the gateway never offers any.
+  prompt_service* prompts = nullptr;
 };
 
 // Production defaults, overridden by test knobs in the environment:

@@ -3,6 +3,7 @@
 
 #include "mcp/gateway_tools.hpp"
 #include "mcp/modern_request.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/requests.hpp"
 
 namespace opentabs::mcp {
@@ -15,6 +16,8 @@ using jsonrpc::params_kind;
 // handler state has to outlive the call.
 request_result answer_now(std::string response) { co_return response; }
 
+request_result answer_when_done(net::awaitable<std::string> work) { co_return co_await std::move(work); }
+
 std::string first_text(const tools::call_result& r) {
   for (const auto& block : r.content)
     if (block.is_object())
@@ -24,7 +27,7 @@ std::string first_text(const tools::call_result& r) {
 
 }  // namespace
 
-request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call) {
+request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call, prompt_requests* prompts) {
   request_methods table;
   table.add("ping", {[](request_context ctx) { return answer_now(jsonrpc::response_json(ctx.msg.id, "{}")); },
                      params_kind::none, call_kind::request});
@@ -36,6 +39,14 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
                            },
                            params_kind::object, call_kind::request});
   table.add("tools/call", {std::move(tools_call), params_kind::object, call_kind::request});
+  if (prompts && prompts->offered()) {
+    table.add("prompts/list", {[prompts](request_context ctx) { return answer_now(prompts->list(ctx.msg, false)); },
+                               params_kind::object, call_kind::request});
+    table.add("prompts/get", {[prompts](request_context ctx) { return answer_when_done(prompts->get(ctx.msg, std::move(ctx.session), std::move(ctx.sink), nullptr)); },
+                              params_kind::object, call_kind::request});
+    table.add("completion/complete", {[prompts](request_context ctx) { return answer_when_done(prompts->complete(ctx.msg, false)); },
+                                      params_kind::object, call_kind::request});
+  }
   if (!gateway) {
     table.add("logging/setLevel", {[](request_context ctx) {
                                      auto p = parse_set_level(ctx.msg.params());

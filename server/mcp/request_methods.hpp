@@ -1,5 +1,6 @@
 // The requests an MCP endpoint answers, registered in one table (jsonrpc::method_table):
-// ping, tools/list, tools/call, logging/setLevel (not on the gateway, which offers no
+// ping, tools/list, tools/call, prompts/list, prompts/get, completion/complete (when prompts are
+// offered), logging/setLevel (not on the gateway, which offers no
 // logging capability) and initialize (refused inside a session).  A name not in the table
 // is -32601.  Handlers return the serialised response, or nullopt when a cancelled call
 // must not be answered.  MCP has no per-method rate limit: the table's rate class is not
@@ -21,6 +22,8 @@
 
 namespace opentabs::mcp {
 
+class prompt_requests;
+
 struct request_context {
   std::shared_ptr<live_session> session;
   const jsonrpc::message& msg;
@@ -32,7 +35,8 @@ using request_handler = std::function<request_result(request_context)>;
 using request_methods = jsonrpc::method_table<request_handler>;
 
 // `tools_call` runs tools/call (the endpoint's: it needs the session's call bookkeeping).
-request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call);
+// `prompts`: prompts/list, prompts/get and completion/complete, when offered (not null).
+request_methods make_request_methods(bool gateway, tool_catalog& catalog, request_handler tools_call, prompt_requests* prompts = nullptr);
 
 // Whether `request` is a tools/list the endpoint answers straight from the catalog's cache
 // (gzip-compressed for a client that accepts it, else with the cached listing shared into

@@ -34,6 +34,7 @@ parsed<initialize_request> parse_initialize(const json::object& params) {
   if (!caps) return fail<initialize_request>(rpc_error::invalid_params("params.capabilities", "is required"));
   if (!caps->is_object()) return fail<initialize_request>(rpc_error::invalid_params("params.capabilities", "must be an object, " + got(*caps)));
   r.can_elicit_form = tools::can_elicit_form(caps->get_object());
+  r.can_sample = caps->get_object().contains("sampling");
   const auto* info = json::find(params, "clientInfo");
   if (!info) return fail<initialize_request>(rpc_error::invalid_params("params.clientInfo", "is required"));
   if (!info->is_object()) return fail<initialize_request>(rpc_error::invalid_params("params.clientInfo", "must be an object, " + got(*info)));
@@ -51,7 +52,7 @@ parsed<initialize_request> parse_initialize(const json::object& params) {
 parsed<tools_list_request> parse_tools_list(const json::object& params) {
   if (const auto* c = json::find(params, "cursor")) {
     if (!c->is_string()) return fail<tools_list_request>(rpc_error::invalid_params("params.cursor", "must be a string, " + got(*c)));
-    return fail<tools_list_request>(rpc_error::invalid_params("params.cursor", "is not a cursor this server issued (tools/list has a single page)"));
+    return fail<tools_list_request>(rpc_error::invalid_params("params.cursor", "is not a cursor this server issued (its lists have a single page)"));
   }
   return ok(tools_list_request{});
 }

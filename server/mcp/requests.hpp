@@ -21,11 +21,12 @@ struct initialize_request {
   std::string client_name;
   std::string client_version;
   bool can_elicit_form = false;  // capabilities declare form elicitation
+  bool can_sample = false;       // capabilities declare sampling
 };
 parsed<initialize_request> parse_initialize(const json::object& params);
 
 struct tools_list_request {};
-// We never hand out cursors, so any cursor is invalid (-32602).
+// We never hand out cursors, so any cursor is invalid (-32602); prompts/list takes the same params.
 parsed<tools_list_request> parse_tools_list(const json::object& params);
 
 struct tools_call_request {

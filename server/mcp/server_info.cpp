@@ -64,9 +64,13 @@ std::string_view instructions(bool gateway) {
 
 namespace {
 
-json::object capabilities(bool gateway) {
+json::object capabilities(bool gateway, bool prompts) {
   json::object caps{{"tools", json::object{{"listChanged", true}}}};
   if (!gateway) caps["logging"] = json::object{};
+  if (prompts) {
+    caps["prompts"] = json::object{{"listChanged", false}};
+    caps["completions"] = json::object{};
+  }
   return caps;
 }
 
@@ -76,15 +80,15 @@ json::object server_identity(bool gateway, std::string_view server_version) {
 
 }  // namespace
 
-json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version) {
+json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version, bool prompts) {
   return json::object{{"protocolVersion", json::str(negotiated_version)},
-                      {"capabilities", capabilities(gateway)},
+                      {"capabilities", capabilities(gateway, prompts)},
                       {"serverInfo", server_identity(gateway, server_version)},
                       {"instructions", json::str(instructions(gateway))}};
 }
 
-json::object discover_result(bool gateway, std::string_view server_version) {
-  auto caps = capabilities(gateway);
+json::object discover_result(bool gateway, std::string_view server_version, bool prompts) {
+  auto caps = capabilities(gateway, prompts);
   // Long tools/calls may be answered as tasks (task_store), on both endpoints.
   caps["extensions"] = json::object{{tasks_extension, json::object{}}};
   return json::object{{"resultType", "complete"},

@@ -11,7 +11,8 @@
 namespace opentabs::mcp {
 
 // The initialize result for the negotiated version.
-json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version);
+// `prompts`: the endpoint offers prompts and completion (capabilities prompts, completions).
+json::object initialize_result(bool gateway, std::string_view negotiated_version, std::string_view server_version, bool prompts = false);
 
 std::string_view instructions(bool gateway);
 
@@ -19,6 +20,6 @@ std::string_view instructions(bool gateway);
 // with listChanged, logging off the gateway, the extensions served), the server's identity
 // in _meta, the instructions, and caching hints.  It depends on nothing but the binary, so
 // a client may keep it.
-json::object discover_result(bool gateway, std::string_view server_version);
+json::object discover_result(bool gateway, std::string_view server_version, bool prompts = false);
 
 }  // namespace opentabs::mcp

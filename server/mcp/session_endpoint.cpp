@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codec/gzip.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/requests.hpp"
 #include "mcp/server_info.hpp"
@@ -31,7 +32,7 @@ session_endpoint::session_endpoint(asio::any_io_executor ex, tools::tool_service
       table_(sessions_.table()),
       methods_(make_request_methods(settings_.gateway, catalog, [this](request_context ctx) {
         return calls_.call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr);
-      })) {}
+      }, settings_.prompts)) {}
 
 // The session a GET/DELETE/POST names, or the response refusing the request.
 std::variant<std::shared_ptr<live_session>, net::http_response> session_endpoint::find_session(const codec::http_request& req) {
@@ -128,7 +129,7 @@ awaitable<request_answer> session_endpoint::post_in_session(net::http_exchange& 
       if (auto notice = s->handle_response(*it.msg, posted.batch ? body.get_array()[i] : body); !notice.empty()) not_used = std::move(notice);
     if (it.msg->kind != message_kind::request) continue;
     any_request = true;
-    if (it.msg->method == "tools/call") stream = true;
+    if (it.msg->method == "tools/call" || (settings_.prompts && settings_.prompts->streams(*it.msg))) stream = true;
   }
   // An answer to a question decided elsewhere first changed nothing: the client is told so
   // (409 with a JSON-RPC error without id, as Streamable HTTP allows for input it cannot
@@ -228,8 +229,9 @@ net::http_response session_endpoint::answer_without_session(const json::value& b
   auto version = negotiate_version(init.value->protocol_version);
   auto live = sessions_.start(version, std::move(owner));
   live->rec->client_elicits_form = init.value->can_elicit_form;
+  live->rec->client_samples = init.value->can_sample;
   live->rec->client_name = init.value->client_name.substr(0, 64);
-  auto result = initialize_result(settings_.gateway, version, settings_.server_version);
+  auto result = initialize_result(settings_.gateway, version, settings_.server_version, settings_.prompts && settings_.prompts->offered());
   auto res = json_response(200, response_json(m.id, result));
   res.with_header(std::string(session_header), live->id);
   log::info(std::string(name()) + " session " + short_id(live->id) + " started by \"" + init.value->client_name.substr(0, 64) +

@@ -37,6 +37,7 @@ class session_endpoint {
     int max_new_sessions_per_minute = 5;
     std::chrono::milliseconds sse_keepalive_interval;  // on standalone GET streams
     std::size_t max_batch_messages = 100;
+    prompt_requests* prompts = nullptr;  // null: no prompts offered
   };
   // `group`: where the sessions' coroutines run.
   session_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,

@@ -43,6 +43,7 @@ struct session_record {
   log_filter log;
   bool initialized = false;       // notifications/initialized seen
   bool client_elicits_form = false;  // initialize declared form elicitation
+  bool client_samples = false;       // initialize declared sampling
   std::string client_name;           // initialize's clientInfo.name, at most 64 bytes
   steady_time last_activity{};
   // In-flight requests plus an open standalone stream: a busy session never expires.

@@ -90,12 +90,21 @@ awaitable<request_answer> stateless_endpoint::post(net::http_exchange& ex, const
   const auto& client = *admitted.client;
   clients_.heard_from(client.client_name);
   if (m.method == "server/discover")
-    co_return answer_with(json_response(200, response_json(m.id, discover_result(settings_.gateway, settings_.server_version))));
+    co_return answer_with(json_response(200, response_json(m.id, discover_result(settings_.gateway, settings_.server_version,
+                                                                                 settings_.prompts && settings_.prompts->offered()))));
   if (m.method == "tools/list") co_return tools_list(m);
   if (m.method == "tools/call") {
     // Named, not temporaries inside the co_await (GCC 12 destroys some of those twice).
     auto call = tools_call(ex, body, m, client, std::move(owner));
     co_return co_await std::move(call);
+  }
+  if (settings_.prompts && settings_.prompts->offered()) {
+    if (m.method == "prompts/list") co_return answer_with(json_response(200, settings_.prompts->list(m, true)));
+    if (m.method == "prompts/get" || m.method == "completion/complete") {
+      auto answer = m.method == "prompts/get" ? settings_.prompts->get(m, nullptr, nullptr, &client) : settings_.prompts->complete(m, true);
+      auto response = co_await std::move(answer);
+      co_return answer_with(json_response(200, std::move(response)));
+    }
   }
   if (m.method == "subscriptions/listen") {
     auto stream = listen(ex, m, client);

@@ -18,6 +18,7 @@
 #include "mcp/call_runner.hpp"
 #include "mcp/client_activity.hpp"
 #include "mcp/modern_request.hpp"
+#include "mcp/prompt_requests.hpp"
 #include "mcp/sse_stream.hpp"
 #include "mcp/streamable_http.hpp"
 #include "mcp/task_runner.hpp"
@@ -34,6 +35,7 @@ class stateless_endpoint {
     bool gateway = false;
     std::string server_version;
     std::chrono::milliseconds sse_keepalive_interval;  // on listen streams
+    prompt_requests* prompts = nullptr;  // null: no prompts offered
   };
   stateless_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
                      task_runner& tasks, settings s);

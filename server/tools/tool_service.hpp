@@ -91,6 +91,9 @@ struct call_options {
   // panel can be asked.
   std::shared_ptr<dialog_asker> dialog;
   std::shared_ptr<round_trip_asker> round_trip;
+  // Like `elicit`, a sampling/createMessage request to a 2025-11-25 session's client that
+  // declared sampling (the client's model answers); null otherwise.
+  std::function<bool(json::object params, answer_fn answer)> sample;
 };
 
 // A CallToolResult: MCP content blocks plus isError.

@@ -25,7 +25,10 @@ TEST_CASE("server/discover is answered with the server's own discover result") {
   auto v = parsed(*answer);
   CHECK(json::dump(v["id"]) == R"("probe-1")");
   REQUIRE(json::get_object(v, "result"));
-  CHECK(json::dump(v["result"]) == json::dump(json::value(mcp::discover_result(false, OPENTABS_VERSION))));
+  CHECK(json::dump(v["result"]) == json::dump(json::value(mcp::discover_result(false, OPENTABS_VERSION, true))));
+  // The bridge relays to /mcp, which offers prompts (slash commands) and completion.
+  CHECK(v["result"].at("capabilities").as_object().contains("prompts"));
+  CHECK(v["result"].at("capabilities").as_object().contains("completions"));
 }
 
 TEST_CASE("a server/discover the server would refuse gets the server's refusal") {
@@ -55,7 +58,8 @@ TEST_CASE("initialize is answered with the negotiated version and the server's i
   auto answer = answer_initialize(request);
   CHECK(answer.accepted);
   auto v = parsed(answer.line);
-  CHECK(json::dump(v["result"]) == json::dump(json::value(mcp::initialize_result(false, "2025-06-18", OPENTABS_VERSION))));
+  CHECK(json::dump(v["result"]) == json::dump(json::value(mcp::initialize_result(false, "2025-06-18", OPENTABS_VERSION, true))));
+  CHECK(v["result"].at("capabilities").as_object().contains("prompts"));
 
   auto future = parsed(
       R"({"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");

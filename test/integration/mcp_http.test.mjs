@@ -78,9 +78,9 @@ describe('MCP wire rules on the real binary', () => {
     assert.equal(shape.status, 400);
     assert.equal((await shape.json()).error.code, -32600);
 
-    const unknown = await m.post({ jsonrpc: '2.0', id: 4, method: 'prompts/list' }, h);
+    const unknown = await m.post({ jsonrpc: '2.0', id: 4, method: 'widgets/list' }, h);
     assert.equal(unknown.status, 200);
-    assert.deepEqual((await unknown.json()).error, { code: -32601, message: 'Method not found: prompts/list' });
+    assert.deepEqual((await unknown.json()).error, { code: -32601, message: 'Method not found: widgets/list' });
 
     const params = await m.post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 42 } }, h);
     const pe = sse(await params.text());

@@ -40,12 +40,12 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     await s.stop();
   });
 
-  test('initialize: opentabs, 2025-11-25, tools.listChanged and logging, instructions', async () => {
+  test('initialize: opentabs, 2025-11-25, tools.listChanged, logging, prompts and completions, instructions', async () => {
     const { client, transport } = await connect(s);
     assert.equal(transport.protocolVersion, '2025-11-25');
     assert.match(transport.sessionId, /^[0-9a-f-]{36}$/);
     assert.equal(client.getServerVersion().name, 'opentabs');
-    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: true }, logging: {} });
+    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, completions: {} });
     assert.match(client.getInstructions(), /Requires approval/);
     assert.deepEqual(await client.ping(), {});
     await transport.terminateSession();
