@@ -3,10 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <variant>
 
 #include "mcp/completion.hpp"
-#include "net/event.hpp"
 #include "plugins/url_pattern.hpp"
 #include "util/clock.hpp"
 #include "util/strings.hpp"
@@ -82,17 +80,6 @@ json::object site_question() {
                                                        {"required", json::array{"site"}}}}};
 }
 
-// The accepted content of an ElicitResult, or why there is none.
-result<json::object> accepted_content(const json::value* answer) {
-  const auto* o = answer ? answer->if_object() : nullptr;
-  const auto* action = o ? json::get_string(*o, "action") : nullptr;
-  if (!action) return make_error(errc::invalid_params, "the answer to the site question is not an ElicitResult ({\"action\":\"accept\",\"content\":{...}})");
-  if (*action != "accept") return make_error(errc::cancelled, "The person did not say which site (" + std::string(*action) + "); run the prompt with a site argument");
-  const auto* content = json::get_object(*o, "content");
-  if (!content || !json::get_string(*content, "site")) return make_error(errc::invalid_params, "the accepted answer has no content.site");
-  return *content;
-}
-
 }  // namespace
 
 std::string result_text(const tools::call_result& r) {
@@ -103,9 +90,9 @@ std::string result_text(const tools::call_result& r) {
   return out;
 }
 
-browser_prompts::browser_prompts(asio::any_io_executor ex, tools::tool_service& tools, const plugin_catalog& catalog,
-                                 const webmcp_directory& webmcp, const audit::audit_log& audit, const completion_sources& sources)
-    : ex_(std::move(ex)), tools_(tools), catalog_(catalog), webmcp_(webmcp), audit_(audit), sources_(sources) {}
+browser_prompts::browser_prompts(tools::tool_service& tools, const plugin_catalog& catalog, const webmcp_directory& webmcp,
+                                 const audit::audit_log& audit, const completion_sources& sources)
+    : tools_(tools), catalog_(catalog), webmcp_(webmcp), audit_(audit), sources_(sources) {}
 
 std::vector<prompt_def> browser_prompts::list_prompts() const {
   return {
@@ -126,6 +113,11 @@ std::vector<prompt_def> browser_prompts::list_prompts() const {
   };
 }
 
+std::vector<std::string> browser_prompts::question_keys(std::string_view name) const {
+  if (name == kBuildPlugin) return {std::string(site_question_key)};
+  return {};
+}
+
 bool browser_prompts::asks_client(std::string_view name) const { return name == kWorkOnTab || name == kBuildPlugin; }
 
 void browser_prompts::register_completions(mcp::completion_registry& registry) {
@@ -134,9 +126,10 @@ void browser_prompts::register_completions(mcp::completion_registry& registry) {
   registry.add(mcp::completion_ref_kind::prompt, std::string(kReviewPlugin), "plugin", sources_.plugins_source());
 }
 
-net::awaitable<result<prompt_result>> browser_prompts::get_prompt(std::string name, json::object arguments, tools::call_options options) {
+net::awaitable<result<prompt_result>> browser_prompts::get_prompt(std::string name, json::object arguments, json::object answers,
+                                                                  tools::call_options options) {
   if (name == kWorkOnTab) co_return co_await work_on_tab(arguments, std::move(options));
-  if (name == kBuildPlugin) co_return co_await build_plugin(arguments, std::move(options));
+  if (name == kBuildPlugin) co_return co_await build_plugin(arguments, answers, std::move(options));
   if (name == kReviewPlugin) co_return review_plugin(arguments);
   co_return make_error(errc::invalid_params, "Unknown prompt " + quote_for_error(name, 64));
 }
@@ -192,70 +185,20 @@ net::awaitable<result<prompt_result>> browser_prompts::work_on_tab(const json::o
   co_return r;
 }
 
-net::awaitable<result<std::variant<json::object, prompt_result>>> browser_prompts::ask_site(const json::object& arguments,
-                                                                                          const tools::call_options& options) {
-  using answer = std::variant<json::object, prompt_result>;
-  if (options.input) {
-    const auto& input = *options.input;
-    if (!input.can_elicit_form())
-      co_return make_error(errc::invalid_params, "Prompt build_plugin needs the site argument: the client declared no form elicitation to ask the person");
-    const auto now = now_epoch_ms();
-    mcp::request_binding binding{std::string(kBuildPlugin), mcp::arguments_digest(arguments), input.client, std::string(site_question_key), 1};
-    const json::object* responses = input.responses ? input.responses->if_object() : nullptr;
-    const json::value* given = responses ? responses->if_contains(site_question_key) : nullptr;
-    if (given && input.request_state) {
-      auto redeemed = seal_.redeem(*input.request_state, binding, now);
-      if (!redeemed) co_return redeemed.err();
-      auto content = accepted_content(given);
-      if (!content) co_return content.err();
-      co_return answer(std::move(*content));
-    }
-    prompt_result asked;
-    asked.input_required = json::object{
-        {"inputRequests", json::object{{site_question_key, json::object{{"method", "elicitation/create"}, {"params", site_question()}}}}},
-        {"requestState", json::str(seal_.seal(binding, now))}};
-    co_return answer(std::move(asked));
-  }
-  if (!options.elicit)
-    co_return make_error(errc::invalid_params, "Prompt build_plugin needs the site argument: the client declared no form elicitation to ask the person");
-  // A 2025-11-25 session: elicitation/create on the request's stream, answered later.
-  struct waiting {
-    explicit waiting(asio::any_io_executor ex) : done(std::move(ex)) {}
-    net::event done;
-    bool answered = false;
-    std::optional<json::value> result;
-  };
-  auto w = std::make_shared<waiting>(ex_);
-  auto sent = options.elicit(site_question(), [w](const json::value* r) {
-    if (w->answered) return std::string("the prompt was already built");
-    w->answered = true;
-    if (r) w->result = json::copy_out(*r);
-    w->done.notify_all();
-    return std::string();
-  });
-  if (!sent) co_return make_error(errc::unavailable, "the site question could not be sent to the client; run the prompt with a site argument");
-  if (options.cancel)
-    options.cancel->on_cancel([w] {
-      w->answered = true;
-      w->done.notify_all();
-    });
-  while (!w->answered) co_await w->done.wait();
-  if (options.cancel) options.cancel->clear_hook();
-  auto content = accepted_content(w->result ? &*w->result : nullptr);
-  if (!content) co_return content.err();
-  co_return answer(std::move(*content));
-}
-
-net::awaitable<result<prompt_result>> browser_prompts::build_plugin(const json::object& arguments, tools::call_options options) {
+net::awaitable<result<prompt_result>> browser_prompts::build_plugin(const json::object& arguments, const json::object& answers,
+                                                                    tools::call_options options) {
   std::string site = arg(arguments, "site"), goal = arg(arguments, "goal"), tab = arg(arguments, "tabId");
   std::string analysis;
   if (site.empty() && tab.empty()) {
-    auto asked = co_await ask_site(arguments, options);
-    if (!asked) co_return asked.err();
-    if (auto* question = std::get_if<prompt_result>(&*asked)) co_return std::move(*question);
-    const auto& content = std::get<json::object>(*asked);
-    site = arg(content, "site");
-    if (goal.empty()) goal = arg(content, "goal");
+    const auto* content = json::get_object(answers, site_question_key);
+    if (!content) {
+      prompt_result asked;
+      asked.question = mcp::prompt_question{std::string(site_question_key), site_question(), "Prompt build_plugin needs the site argument"};
+      co_return asked;
+    }
+    site = arg(*content, "site");
+    if (site.empty()) co_return make_error(errc::invalid_params, "the answer to the site question has no content.site");
+    if (goal.empty()) goal = arg(*content, "goal");
   }
   if (!tab.empty()) {
     auto id = tab_id_of(tab);

@@ -8,7 +8,7 @@
 //   CLI, the plugin SDK's essentials, and with a tab the site's analysis
 //   (plugin_analyze_site, through the pipeline); without a site or tab it asks the person
 //   which site and what for (a 2025-11-25 elicitation or a 2026-07-28 InputRequiredResult,
-//   whose requestState is sealed like the permission prompt's);
+//   put to the person by the endpoint, mcp/prompt_requests);
 // - review_plugin {plugin}: what an installed plugin can reach (its URL patterns, its
 //   tools and their permission), where it came from, and its last audit entries, with the
 //   review steps (plugin_inspect, plugin_mark_reviewed only with the person's consent).
@@ -21,7 +21,6 @@
 #include "app/plugin_catalog.hpp"
 #include "audit/audit_log.hpp"
 #include "mcp/prompt_service.hpp"
-#include "mcp/request_state.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::app {
@@ -29,11 +28,13 @@ namespace opentabs::app {
 class browser_prompts final : public mcp::prompt_service {
  public:
   // `tools`: the pipeline the prompts' own tool calls go through.
-  browser_prompts(asio::any_io_executor ex, tools::tool_service& tools, const plugin_catalog& catalog, const webmcp_directory& webmcp,
-                  const audit::audit_log& audit, const completion_sources& sources);
+  browser_prompts(tools::tool_service& tools, const plugin_catalog& catalog, const webmcp_directory& webmcp, const audit::audit_log& audit,
+                  const completion_sources& sources);
 
   std::vector<mcp::prompt_def> list_prompts() const override;
-  net::awaitable<result<mcp::prompt_result>> get_prompt(std::string name, json::object arguments, tools::call_options options) override;
+  net::awaitable<result<mcp::prompt_result>> get_prompt(std::string name, json::object arguments, json::object answers,
+                                                        tools::call_options options) override;
+  std::vector<std::string> question_keys(std::string_view name) const override;
   void register_completions(mcp::completion_registry& registry) override;
   bool asks_client(std::string_view name) const override;
 
@@ -42,19 +43,15 @@ class browser_prompts final : public mcp::prompt_service {
 
  private:
   net::awaitable<result<mcp::prompt_result>> work_on_tab(const json::object& arguments, tools::call_options options);
-  net::awaitable<result<mcp::prompt_result>> build_plugin(const json::object& arguments, tools::call_options options);
+  // Without a site or a tab, asks the person which site (site_question_key in `answers`).
+  net::awaitable<result<mcp::prompt_result>> build_plugin(const json::object& arguments, const json::object& answers, tools::call_options options);
   result<mcp::prompt_result> review_plugin(const json::object& arguments) const;
-  // The person's answer to build_plugin's question ({site, goal}), or the InputRequiredResult
-  // that asks it; an error when the client cannot ask.
-  net::awaitable<result<std::variant<json::object, mcp::prompt_result>>> ask_site(const json::object& arguments, const tools::call_options& options);
 
-  asio::any_io_executor ex_;
   tools::tool_service& tools_;
   const plugin_catalog& catalog_;
   const webmcp_directory& webmcp_;
   const audit::audit_log& audit_;
   const completion_sources& sources_;
-  mcp::request_state_seal seal_;
 };
 
 // The text of a tool result's text blocks, joined.

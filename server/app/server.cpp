@@ -141,7 +141,7 @@ class server_app {
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
         completions_(hub_, state_.catalog, state_.webmcp, pipeline_),
-        prompts_(io.get_executor(), pipeline_, state_.catalog, state_.webmcp, state_.audit, completions_),
+        prompts_(pipeline_, state_.catalog, state_.webmcp, state_.audit, completions_),
         conformance_prompts_(o.conformance_mode ? std::make_unique<mcp::conformance_prompts>(prompts_) : nullptr),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),

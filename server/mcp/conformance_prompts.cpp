@@ -88,10 +88,13 @@ std::vector<prompt_def> conformance_prompts::list_prompts() const {
   return list;
 }
 
-net::awaitable<result<prompt_result>> conformance_prompts::get_prompt(std::string name, json::object arguments, tools::call_options options) {
+net::awaitable<result<prompt_result>> conformance_prompts::get_prompt(std::string name, json::object arguments, json::object answers,
+                                                                      tools::call_options options) {
   if (auto answer = fixture_answer(name, arguments, options)) co_return std::move(*answer);
-  co_return co_await inner_.get_prompt(std::move(name), std::move(arguments), std::move(options));
+  co_return co_await inner_.get_prompt(std::move(name), std::move(arguments), std::move(answers), std::move(options));
 }
+
+std::vector<std::string> conformance_prompts::question_keys(std::string_view name) const { return inner_.question_keys(name); }
 
 void conformance_prompts::register_completions(completion_registry& registry) {
   inner_.register_completions(registry);

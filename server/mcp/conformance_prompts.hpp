@@ -15,7 +15,9 @@ class conformance_prompts final : public prompt_service {
   explicit conformance_prompts(prompt_service& inner) : inner_(inner) {}
 
   std::vector<prompt_def> list_prompts() const override;
-  net::awaitable<result<prompt_result>> get_prompt(std::string name, json::object arguments, tools::call_options options) override;
+  net::awaitable<result<prompt_result>> get_prompt(std::string name, json::object arguments, json::object answers,
+                                                   tools::call_options options) override;
+  std::vector<std::string> question_keys(std::string_view name) const override;
   void register_completions(completion_registry& registry) override;
   bool asks_client(std::string_view name) const override;
 

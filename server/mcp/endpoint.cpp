@@ -72,11 +72,12 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         request_states(options.request_states ? options.request_states : std::make_shared<request_state_seal>()),
         calls(ex, service, catalog, *request_states, options.gateway, {options.sse_head_delay, options.sse_keepalive_interval}),
         tasks(ex, calls, background, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
-        prompts(options.gateway ? nullptr : options.prompts,
+        prompts(ex, options.gateway ? nullptr : options.prompts,
                 [this](const std::shared_ptr<live_session>& s, const std::shared_ptr<stream_sink>& sink, const client_context* modern,
                        std::optional<json::value> responses, std::optional<std::string> state) {
                   return calls.request_options(s, sink, modern, std::move(responses), std::move(state));
-                }),
+                },
+                *request_states),
         sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
                   options.sse_keepalive_interval, options.max_batch_messages, &prompts}),

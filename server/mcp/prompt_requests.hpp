@@ -12,13 +12,15 @@
 #include <optional>
 #include <string>
 
-#include "jsonrpc/jsonrpc.hpp"
 #include <functional>
+
+#include "jsonrpc/jsonrpc.hpp"
 
 #include "mcp/completion.hpp"
 #include "mcp/live_session.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/prompt_service.hpp"
+#include "mcp/request_state.hpp"
 #include "mcp/sse_stream.hpp"
 #include "net/asio.hpp"
 
@@ -36,8 +38,9 @@ class prompt_requests {
                                                         const client_context* modern, std::optional<json::value> input_responses,
                                                         std::optional<std::string> request_state)>;
 
-  // `prompts` null: none offered (the requests are unknown methods).
-  prompt_requests(prompt_service* prompts, options_for options);
+  // `prompts` null: none offered (the requests are unknown methods).  `seal`: seals the
+  // requestState of a prompt's own question (2026-07-28).
+  prompt_requests(asio::any_io_executor ex, prompt_service* prompts, options_for options, request_state_seal& seal);
 
   bool offered() const { return prompts_ != nullptr; }
   // Whether a session answers `m` over SSE: a prompts/get of a prompt that may ask the
@@ -55,7 +58,20 @@ class prompt_requests {
   completion_registry& completions() { return completions_; }
 
  private:
+  // The answers a 2026-07-28 retry carries to the prompt's own question, once its
+  // requestState is redeemed; none on a first request; an error for a forged, stale or
+  // replayed state.
+  result<json::object> carried_answers(const prompts_get_request& req, const client_context& client);
+  // The question put to a 2026-07-28 client: an InputRequiredResult with a sealed state.
+  result<prompt_result> ask_in_round_trip(const prompts_get_request& req, const client_context& client, const tools::call_options& options,
+                                          const prompt_question& q);
+  // The question put to a session's client (elicitation/create on the request's stream):
+  // the accepted content, once it answers.
+  net::awaitable<result<json::object>> ask_in_session(const tools::call_options& options, const prompt_question& q);
+
+  asio::any_io_executor ex_;
   prompt_service* prompts_;
+  request_state_seal& seal_;
   options_for options_;
   completion_registry completions_;
 };

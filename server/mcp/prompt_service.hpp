@@ -34,12 +34,25 @@ struct prompt_def {
   json::object to_json() const;  // a Prompt of prompts/list
 };
 
-// A prompts/get answered: the GetPromptResult's messages (PromptMessage[]), or, when the
-// prompt needs the person's input first, the InputRequiredResult's fields (inputRequests,
-// requestState) instead.
+// A question a prompt needs the person to answer before it can be built: an elicitation
+// form.  prompt_requests puts it to the client the revision's way (a session's
+// elicitation/create, a 2026-07-28 InputRequiredResult with a sealed requestState) and has
+// the prompt built again with the accepted content under `key` in its answers.
+struct prompt_question {
+  std::string key;
+  json::object form;  // the elicitation/create params
+  // What the person is told when no answer can come (the client cannot ask, or the person
+  // declined), e.g. "Prompt build_plugin needs the site argument".
+  std::string unanswered;
+};
+
+// A prompts/get answered: the GetPromptResult's messages (PromptMessage[]); or a question
+// for the person first; or, passed through as they are, the InputRequiredResult's fields
+// (inputRequests, requestState) of a question asked on the way (a tool call's permission).
 struct prompt_result {
   std::string description;
   json::array messages;
+  std::optional<prompt_question> question;
   std::optional<json::object> input_required;
 
   static prompt_result text(std::string description, std::string text);
@@ -51,11 +64,16 @@ class prompt_service {
   // Every prompt, in a stable order.
   virtual std::vector<prompt_def> list_prompts() const = 0;
   // Builds prompt `name` with `arguments` already checked against its definition
-  // (check_prompt_arguments).  `options` carries who asks, where its questions go (a 2025
-  // session's elicit, a 2026-07-28 input round) and its cancellation.  Expected failures
-  // (a tab that does not exist, a plugin that is not installed) are errors: invalid_params
-  // for what the arguments name, others by category.
-  virtual net::awaitable<result<prompt_result>> get_prompt(std::string name, json::object arguments, tools::call_options options) = 0;
+  // (check_prompt_arguments) and `answers` to its own questions so far (prompt_question key ->
+  // the accepted content).  `options` carries who asks, where its tool calls' questions go
+  // and its cancellation.  Expected failures (a tab that does not exist, a plugin that is
+  // not installed) are errors: invalid_params for what the arguments name, others by
+  // category.
+  virtual net::awaitable<result<prompt_result>> get_prompt(std::string name, json::object arguments, json::object answers,
+                                                           tools::call_options options) = 0;
+  // The keys of the questions prompt `name` may ask (prompt_question::key): a 2026-07-28
+  // retry that answers one must carry the requestState sealed with the question.
+  virtual std::vector<std::string> question_keys(std::string_view name) const = 0;
   // Registers the completion sources of the prompts' arguments.
   virtual void register_completions(completion_registry& registry) = 0;
   // Whether prompt `name` asks the person through the client while it is built (a 2025

@@ -188,7 +188,7 @@ describe('prompts as slash commands', () => {
     }
     const declined = await sessionClient('slash-build-declined', () => ({ action: 'decline' }));
     try {
-      await assert.rejects(declined.getPrompt({ name: 'build_plugin', arguments: {} }), /did not say which site/);
+      await assert.rejects(declined.getPrompt({ name: 'build_plugin', arguments: {} }), /needs the site argument: the person did not answer the question \(decline\)/);
     } finally {
       await declined.close();
     }

@@ -39,7 +39,7 @@ struct fixture {
   audit::audit_log audit{audit::audit_log_options{}};
   extension_hub hub{io.get_executor(), dispatch_timing{}};
   completion_sources sources{hub, catalog, webmcp, service};
-  browser_prompts prompts{io.get_executor(), service, catalog, webmcp, audit, sources};
+  browser_prompts prompts{service, catalog, webmcp, audit, sources};
 
   fixture() {
     plugins::plugin notes;
@@ -61,9 +61,9 @@ struct fixture {
                       {"browser_click_element", "[Disabled] Click", {}, "browser"}};
   }
 
-  result<mcp::prompt_result> get(std::string name, json::object arguments, tools::call_options options = {}) {
+  result<mcp::prompt_result> get(std::string name, json::object arguments, tools::call_options options = {}, json::object answers = {}) {
     std::optional<result<mcp::prompt_result>> out;
-    asio::co_spawn(io, [&]() -> net::awaitable<void> { out = co_await prompts.get_prompt(name, arguments, options); }, asio::detached);
+    asio::co_spawn(io, [&]() -> net::awaitable<void> { out = co_await prompts.get_prompt(name, arguments, answers, options); }, asio::detached);
     io.run();
     io.restart();
     return std::move(*out);
@@ -169,28 +169,27 @@ TEST_CASE("review_plugin: sites, tools with their permission, source and the las
   CHECK(unknown.err().message.find("the plugins are: notes") != std::string::npos);
 }
 
-TEST_CASE("build_plugin: with a site, the steps; without one, a sealed question, redeemed once") {
+TEST_CASE("build_plugin: with a site, the steps; without one, the site question, then the steps for the answered site") {
   fixture f;
   auto direct = f.get("build_plugin", o(R"({"site":"app.example.com","goal":"list invoices"})"));
   REQUIRE(direct);
   CHECK(all_text(*direct).find("opentabs plugin create example --domain app.example.com") != std::string::npos);
   CHECK(f.service.calls.empty());
 
-  auto first = f.get("build_plugin", json::object{}, modern_options());
+  auto first = f.get("build_plugin", json::object{});
   REQUIRE(first);
-  REQUIRE(first->input_required);
-  const std::string state(first->input_required->at("requestState").as_string());
-  const auto answer = json::value(o(R"({"opentabs_plugin_site":{"action":"accept","content":{"site":"shop.example.net"}}})"));
-  auto forged = f.get("build_plugin", json::object{}, modern_options(answer, state + "x"));
-  REQUIRE_FALSE(forged);
-  CHECK(forged.err().kind == errc::invalid_params);
-  auto built = f.get("build_plugin", json::object{}, modern_options(answer, state));
-  REQUIRE(built);
-  CHECK(all_text(*built).find("for shop.example.net.") != std::string::npos);
-  auto again = f.get("build_plugin", json::object{}, modern_options(answer, state));
-  REQUIRE_FALSE(again);
+  REQUIRE(first->question);
+  CHECK(first->question->key == "opentabs_plugin_site");
+  CHECK(first->question->form.at("mode") == "form");
+  CHECK(first->question->unanswered.find("needs the site argument") != std::string::npos);
+  CHECK(first->messages.empty());
 
-  auto no_channel = f.get("build_plugin", json::object{});
-  REQUIRE_FALSE(no_channel);
-  CHECK(no_channel.err().message.find("needs the site argument") != std::string::npos);
+  auto built = f.get("build_plugin", json::object{}, {}, o(R"({"opentabs_plugin_site":{"site":"shop.example.net","goal":"track orders"}})"));
+  REQUIRE(built);
+  CHECK_FALSE(built->question);
+  CHECK(all_text(*built).find("for shop.example.net, whose tools track orders.") != std::string::npos);
+
+  auto no_site = f.get("build_plugin", json::object{}, {}, o(R"({"opentabs_plugin_site":{"goal":"track orders"}})"));
+  REQUIRE_FALSE(no_site);
+  CHECK(no_site.err().kind == errc::invalid_params);
 }

@@ -15,7 +15,8 @@ json::object o(std::string_view text) { return *json::parse_object(text); }
 // A real prompt service stand-in with one prompt.
 struct one_prompt final : prompt_service {
   std::vector<prompt_def> list_prompts() const override { return {{"real", "", "a real prompt", {}}}; }
-  net::awaitable<result<prompt_result>> get_prompt(std::string, json::object, tools::call_options) override {
+  std::vector<std::string> question_keys(std::string_view) const override { return {}; }
+  net::awaitable<result<prompt_result>> get_prompt(std::string, json::object, json::object, tools::call_options) override {
     co_return prompt_result::text("", "real");
   }
   void register_completions(completion_registry& r) override {
