@@ -5,6 +5,7 @@
 #include "app/extension_hub.hpp"
 #include "app/extension_wire.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "fake_extension.hpp"
 
 #include <optional>
 #include <string>
@@ -40,7 +41,8 @@ TEST_CASE("busy carries retryAfterMs; npm failures carry npm's code") {
 
 TEST_CASE("the hub registers ping and tool.progress in the channel's one method table") {
   asio::io_context io;
-  extension_hub hub(io.get_executor(), dispatch_timing{});
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub(io.get_executor(), dispatch_timing{}, connections);
   CHECK(hub.methods().names() == std::vector<std::string>{"ping", "tool.progress"});
   // Owners add theirs to the same table; a second owner of a name is refused.
   hub.methods().add("plugin.search", {[](ext_connection&, const json::object&, const json::value*) {

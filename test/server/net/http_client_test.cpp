@@ -13,6 +13,7 @@
 #include "net/http_server.hpp"
 #include "net/net_failure.hpp"
 #include "net/sse_parser.hpp"
+#include "test/server/net/handler_service.hpp"
 
 using namespace opentabs;
 using namespace opentabs::net;
@@ -43,9 +44,11 @@ awaitable<void> handler(http_exchange& ex) {
 struct server_fixture {
   asio::io_context io{1};
   limits lim;
-  http_server server{io, lim, handler};
+  net::testing::handler_service service;
+  http_server server{io, lim, service};
   std::uint16_t port = 0;
   server_fixture() {
+    service.handler = handler;
     auto p = server.listen("127.0.0.1", 0);
     REQUIRE(p.ok());
     port = *p;
