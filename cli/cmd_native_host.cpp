@@ -143,15 +143,15 @@ class host_session {
       up = co_await bridge::ensure_server(lo, log_);
     }, asio::detached);
     io.run();
-    if (!up) return error_message(up.err().code, up.err().message);
+    if (!up) return error_message(up.err().code(), up.err().message);
     started = !running_before;
     server_api api(port, ctx_.paths);
     auto secret = api.secret();
-    if (!secret) return error_message(secret.err().code, secret.err().message);
+    if (!secret) return error_message(secret.err().code(), secret.err().message);
     // The program on the port must prove it knows this secret before the extension learns
     // where to send it: a squatter (or a server of another config dir) gets named instead.
     auto proof = bridge::prove_server_now(port, *secret);
-    if (!proof) return error_message(proof.err().code, proof.err().message);
+    if (!proof) return error_message(proof.err().code(), proof.err().message);
     log_.write(std::string("gave the extension port ") + std::to_string(port) + (started ? " (server started)" : ""));
     return json::object{{"type", "server"}, {"port", port}, {"secret", json::str(*secret)},
                         {"started", started}, {"version", OPENTABS_VERSION}};

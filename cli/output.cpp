@@ -8,7 +8,7 @@ namespace opentabs::cli {
 
 int report_error(const context& ctx, const error& e) {
   if (ctx.json) {
-    json::object o{{"error", json::object{{"code", json::str(e.code)}, {"message", json::str(e.message)}}}};
+    json::object o{{"error", json::object{{"code", json::str(e.code())}, {"message", json::str(e.message)}}}};
     print_json(o);
   } else {
     std::string line = red("opentabs:", ctx.term.color_stderr) + " " + e.message + "\n";

@@ -34,14 +34,13 @@ reload_news rebuilt_plugins(const std::vector<plugins::plugin>& before, const st
 }
 
 announcer::announcer(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp,
-                     extension_hub& hub, tools::server_events& events, net::task_group& tasks)
-    : config_(config), catalog_(catalog), webmcp_(webmcp), hub_(hub), events_(events), tasks_(tasks) {}
+                     extension_hub& hub, tools::server_events& events, net::task_group& tasks,
+                     adapter_files_writer& adapters)
+    : config_(config), catalog_(catalog), webmcp_(webmcp), hub_(hub), events_(events), tasks_(tasks), adapters_(adapters) {}
 
 void announcer::greet(ext_connection& c) {
   if (sync_held_) return;
-  // Like the original, every sync.full a connection gets is preceded by writing the adapter
-  // files it names: the extension folder may have been replaced or re-linked since.
-  if (before_greeting_) before_greeting_();
+  adapters_.rewrite_adapter_files();
   c.send(json::dump(notification("sync.full", sync_full_params(config_, catalog_))));
   log::original_line(original_lines::sent_sync_full(catalog_.plugins.size()));
 }

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <map>
 #include <string>
 
@@ -36,16 +35,27 @@ struct reload_news {
 // sync.full introduces them).
 reload_news rebuilt_plugins(const std::vector<plugins::plugin>& before, const std::vector<plugins::plugin>& after);
 
+// Writes the adapter files of the plugins loaded now where any is missing or differs (the
+// reload pipeline does).  Like the original, every sync.full a new connection gets is
+// preceded by it: the extension folder may have been replaced or re-linked since.
+class adapter_files_writer {
+ public:
+  virtual void rewrite_adapter_files() = 0;
+
+ protected:
+  ~adapter_files_writer() = default;
+};
+
 class announcer {
  public:
-  // `tasks` holds the delayed extension.reload.
+  // `tasks` holds the delayed extension.reload; `adapters` writes the files a new
+  // connection's sync.full names.  Every reference outlives the announcer.
   announcer(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp, extension_hub& hub,
-            tools::server_events& events, net::task_group& tasks);
+            tools::server_events& events, net::task_group& tasks, adapter_files_writer& adapters);
 
-  // A new extension connection: sync.full to it alone (while sync.full is held, later),
-  // after `before_greeting` (the server rewrites the adapter files sync.full names there).
+  // A new extension connection: the adapter files rewritten, then sync.full to it alone
+  // (while sync.full is held, later).
   void greet(ext_connection& c);
-  void set_before_greeting(std::function<void()> f) { before_greeting_ = std::move(f); }
   // While the extension files are being copied (after the server listens, see server.cpp)
   // no sync.full goes out: it carries the copy's hash, and the extension compares it with
   // the files it loaded.  release_sync() sends it to every connection that arrived meanwhile.
@@ -74,8 +84,8 @@ class announcer {
   extension_hub& hub_;
   tools::server_events& events_;
   net::task_group& tasks_;
+  adapter_files_writer& adapters_;
   bool sync_held_ = false;
-  std::function<void()> before_greeting_;
 };
 
 }  // namespace opentabs::app

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "app/extension_wire.hpp"
+#include "audit/audit_code.hpp"
 #include "util/random.hpp"
 
 namespace opentabs::app {
@@ -313,8 +314,7 @@ audit::audit_error audit_error_of(const ext_reply& reply) {
     e.code = std::to_string(reply.code);
     return e;
   }
-  e.code = "UNKNOWN";
-  return e;
+  return audit::make_audit_error(audit::audit_code::unknown, reply.message);
 }
 
 }  // namespace opentabs::app

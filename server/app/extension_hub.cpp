@@ -85,7 +85,8 @@ struct waiter_entry {
 
 }  // namespace
 
-extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing) : ex_(ex), table_(timing) {
+extension_hub::extension_hub(asio::any_io_executor ex, dispatch_timing timing, connection_listener& listener)
+    : ex_(ex), table_(timing), listener_(listener) {
   using jsonrpc::params_kind, jsonrpc::call_kind, jsonrpc::rate_class;
   methods_.add("ping", {[](ext_connection& c, const json::object&, const json::value*) {
                           c.send(jsonrpc::notification_json("pong"));
@@ -192,7 +193,7 @@ std::shared_ptr<ext_connection> extension_hub::attach(std::string connection_id,
             " connection(s))");
   log::original_line(original_lines::extension_connected(conn->label, conn->id));
   try {
-    if (on_open_) on_open_(*conn);
+    listener_.connection_opened(*conn);
   } catch (...) {
     detach(conn);  // the caller never got it, so nobody else would
     throw;
@@ -261,7 +262,7 @@ void extension_hub::drop_connection(std::shared_ptr<ext_connection> c) {
   std::erase_if(tab_owner_, [&](const auto& kv) { return kv.second == c->id; });
   for (const auto& id : table_.fail_connection(c->id, "Extension disconnected")) wake(id);
   last_close_ = clock_type::now();
-  if (on_close_) on_close_(c->id);
+  listener_.connection_closed(c->id);
 }
 
 bool extension_hub::extension_expected() const {

@@ -52,6 +52,20 @@ struct request_options {
   std::shared_ptr<tools::cancel_source> cancel;  // may be null; a cancel ends the wait as cancelled
 };
 
+// Whoever must know when an extension connection comes and goes (the server greets a new
+// one with sync.full; a closed one takes its WebMCP tools and, when it was the last, the
+// open confirmations with it).  Both run on the io thread.
+class connection_listener {
+ public:
+  // Right after the handshake, before any frame of the connection is handled.
+  virtual void connection_opened(ext_connection& c) = 0;
+  // After the connection was forgotten and its pending requests failed.
+  virtual void connection_closed(const std::string& id) = 0;
+
+ protected:
+  ~connection_listener() = default;
+};
+
 class extension_hub {
  public:
   // What handling one inbound message produced: nothing (notifications), a reply object
@@ -69,13 +83,11 @@ class extension_hub {
   using method_handler = std::function<inbound_outcome(ext_connection&, const json::object& params, const json::value* id)>;
   using method_table = jsonrpc::method_table<method_handler>;
 
-  extension_hub(asio::any_io_executor ex, dispatch_timing timing);
+  // `listener` outlives the hub.
+  extension_hub(asio::any_io_executor ex, dispatch_timing timing, connection_listener& listener);
 
   // The one table of methods the extension may send; a name missing from it answers -32601.
   method_table& methods() { return methods_; }
-  // Called with each new connection right after the handshake (sends sync.full).
-  void set_on_open(std::function<void(ext_connection&)> f) { on_open_ = std::move(f); }
-  void set_on_close(std::function<void(const std::string& id)> f) { on_close_ = std::move(f); }
 
   // Serves one /ws upgrade for the lifetime of the socket.  `connection_id` comes from the
   // subprotocol list (empty if the extension sent none).  The socket's part is only this:
@@ -84,14 +96,15 @@ class extension_hub {
 
   // Registers a connection whose frames go out through `send` and which `close` ends; a
   // connection of the same id (or, without an id, the only one) is closed and replaced.
-  // Then on_open runs.  Null while shutting down.  The caller calls detach() when the
+  // Then the listener hears of it.  Null while shutting down.  The caller calls detach() when the
   // connection ends, however it ends.
   std::shared_ptr<ext_connection> attach(std::string connection_id, std::function<bool(std::string_view)> send,
                                          std::function<void(std::uint16_t, std::string_view)> close);
   // One inbound text frame of `c`.  False when handling it failed unexpectedly: the caller
   // closes the connection with 1011.
   bool receive(ext_connection& c, std::string_view text);
-  // Unhooks `c`'s send and close, fails its pending requests and forgets it (on_close runs).
+  // Unhooks `c`'s send and close, fails its pending requests and forgets it (then the
+  // listener hears of it).
   void detach(const std::shared_ptr<ext_connection>& c);
 
   // Sends one message to every connection (the original broadcasts all notifications).
@@ -175,8 +188,7 @@ class extension_hub {
   net::deadline_set deadlines_{ex_, net::deadline_set::when_empty::keep_timer};
   dispatch_table table_;
   method_table methods_;
-  std::function<void(ext_connection&)> on_open_;
-  std::function<void(const std::string&)> on_close_;
+  connection_listener& listener_;
   std::map<std::string, std::shared_ptr<ext_connection>> connections_;
   std::vector<std::string> order_;  // connection ids in connect order
   std::map<std::string, std::string> labels_;

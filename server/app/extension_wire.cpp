@@ -2,14 +2,13 @@
 #include "app/extension_wire.hpp"
 
 #include "jsonrpc/jsonrpc.hpp"
-#include "util/strings.hpp"
 
 namespace opentabs::app {
 
 json::object extension_error_json(const error& e) {
   json::object err{{"code", jsonrpc::code_for(e.kind)}, {"message", json::str(e.message)}};
   if (e.is(errc::busy)) err["data"] = json::object{{"retryAfterMs", kBusyRetryAfterMs}};
-  else if (starts_with(e.code, "npm:") && e.code.size() > 4) err["data"] = json::object{{"npmErrorCode", json::str(e.code.substr(4))}};
+  else if (!e.npm_code.empty()) err["data"] = json::object{{"npmErrorCode", json::str(e.npm_code)}};
   return err;
 }
 

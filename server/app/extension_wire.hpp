@@ -23,7 +23,8 @@ inline constexpr std::int64_t tab_unavailable = -32002;
 // How long the side panel is told to wait before retrying a busy plugin operation.
 inline constexpr std::int64_t kBusyRetryAfterMs = 2000;
 
-// {"code","message"[,"data"]} for `e`.  A code "npm:<E…>" names npm's error code.
+// {"code","message"[,"data"]} for `e`: data.retryAfterMs when busy, data.npmErrorCode when
+// npm gave a code (error::npm_code).
 json::object extension_error_json(const error& e);
 
 // A reply body {"error": extension_error_json(e)} for an inbound request.

@@ -300,8 +300,8 @@ failure_kind kind_of_code(std::string_view code) noexcept {
 }
 
 error failure_error(const failure& f, std::string message) {
-  error e = make_error(f.kind == failure_kind::unreachable ? errc::unavailable : errc::io, std::move(message));
-  e.code = "npm:" + f.code;
+  error e = make_error(f.kind, std::move(message));
+  e.npm_code = f.code;
   return e;
 }
 

@@ -10,9 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "json/json.hpp"
+#include "util/failure_reason.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::app::npm {
@@ -83,14 +85,30 @@ bool is_newer(std::string_view current, std::string_view latest);
 
 // What went wrong in a failed npm run, from its stderr ("npm error code E404", "npm ERR!
 // 404 Not Found - GET …", "npm error request to … failed, reason: …").
-// `kind` is what callers branch on; `code` is npm's own text, shown to people and carried
-// on the extension channel as npmErrorCode.
+// `kind` is what callers branch on (and the reason of the error failure_error makes);
+// `code` is npm's own text, shown to people and carried on the extension channel as
+// npmErrorCode.
 enum class failure_kind {
   other,
   package_not_found,  // E404: the registry has no such package
   no_permission,      // EACCES / EPERM: npm cannot write its global directory
   unreachable,        // a network-level code: the registry could not be reached at all
 };
+
+constexpr std::string_view to_string(failure_kind k) {
+  switch (k) {
+    case failure_kind::other: return "npm_failed";
+    case failure_kind::package_not_found: return "package_not_found";
+    case failure_kind::no_permission: return "no_permission";
+    case failure_kind::unreachable: return "registry_unreachable";
+  }
+  return "npm_failed";
+}
+
+constexpr errc kind_of(failure_kind k) { return k == failure_kind::unreachable ? errc::unavailable : errc::io; }
+
+inline std::error_code make_error_code(failure_kind k) { return reason_code(k); }
+
 struct failure {
   std::string code;    // "E404", "ECONNREFUSED", … or empty
   std::string reason;  // the most telling line, credentials redacted, ≤300 chars
@@ -103,9 +121,9 @@ bool is_network_code(std::string_view code) noexcept;
 // The kind of an npm error code: the one place npm's code text is read.
 failure_kind kind_of_code(std::string_view code) noexcept;
 
-// The error for a failed npm run: code "npm:<npm's code>" (extension_error_json forwards the
-// part after "npm:" as npmErrorCode), category io, or unavailable when the registry could
-// not be reached.
+// The error for a failed npm run: its reason the failure's kind (category io, or unavailable
+// when the registry could not be reached) and npm's code in npm_code (extension_error_json
+// shows it as npmErrorCode).
 error failure_error(const failure& f, std::string message);
 
 // One sentence for people: "npm install opentabs-plugin-x failed: the npm registry could not
@@ -117,3 +135,6 @@ std::string failure_message(std::string_view action, std::string_view package, c
 std::string redact_credentials(std::string_view text);
 
 }  // namespace opentabs::app::npm
+
+template <>
+struct std::is_error_code_enum<opentabs::app::npm::failure_kind> : std::true_type {};

@@ -102,7 +102,7 @@ net::head_verdict router::screen(const codec::http_request& head) const {
 
 net::awaitable<void> router::handle(net::http_exchange& ex) {
   // The server screened the head with screen() before reading the body and admitted it;
-  // a caller that did not (a server without the screen) gets the same screen here, so
+  // an exchange that did not come through net::http_server gets the same screen here, so
   // every refusal is still decided in one function.
   if (const auto& authenticated = ex.screened_authenticated()) {
     co_await route(ex, *authenticated);

@@ -23,7 +23,9 @@ struct route_options {
   bool conformance_mode = false;  // /mcp without auth (test mode; loopback only)
 };
 
-class router {
+// The server's http_service: net::http_server hands it every request head, then every
+// admitted request.
+class router final : public net::http_service {
  public:
   // `reload` serves POST /reload (coalesced), `settings` POST /plugin-settings.
   router(const server_state& state, extension_hub& hub, tool_pipeline& pipeline, reload_pipeline& reload,
@@ -32,8 +34,8 @@ class router {
   // Decides on a request head alone, before its body is read (Host, Origin, the secret,
   // the route): a refusal to send now, or admission and whether the secret was shown.
   // Every refusal of an unauthenticated request is made here.
-  net::head_verdict screen(const codec::http_request& head) const;
-  net::awaitable<void> handle(net::http_exchange& ex);
+  net::head_verdict screen(const codec::http_request& head) const override;
+  net::awaitable<void> handle(net::http_exchange& ex) override;
   // The bound port, known after listen(): the MCP endpoint accepts the server's own origin.
   void set_port(std::uint16_t port) { port_ = port; }
 

@@ -115,8 +115,10 @@ server_options options_from_env() {
 }
 
 // The whole running server: its parts, built in dependency order on one io_context, each
-// told whom to call by name; start-up; and the shutdown sequence.
-class server_app {
+// told whom to call by name; start-up; and the shutdown sequence.  It is the hub's
+// connection_listener and the announcer's adapter_files_writer itself: what a connection's
+// coming and going means, and who writes the adapter files, involve parts built after them.
+class server_app final : connection_listener, adapter_files_writer {
  public:
   server_app(asio::io_context& io, const server_options& o, config::config_paths paths, fs::path home)
       : io_(io),
@@ -125,9 +127,9 @@ class server_app {
         state_(std::move(paths), home),
         tasks_(io.get_executor()),
         pool_(io.get_executor(), pool_threads, plugins::kMaxStuckLoads),
-        hub_(io.get_executor(), timing_from_env()),
+        hub_(io.get_executor(), timing_from_env(), *this),
         confirm_(io.get_executor(), state_.audit),
-        announce_(state_.config, state_.catalog, state_.webmcp, hub_, events_, tasks_),
+        announce_(state_.config, state_.catalog, state_.webmcp, hub_, events_, tasks_, *this),
         reload_(io.get_executor(), pool_, state_.config, state_.catalog, state_.stats.reloads, announce_, home,
                 [this] { flush_derived_files(); }),
         settings_(state_.config, state_.catalog, reload_),
@@ -147,7 +149,7 @@ class server_app {
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
         router_(state_, hub_, pipeline_, reload_, settings_, mcp_, gateway_, route_options{o.conformance_mode}),
-        http_(io, limits_from_env(), [this](net::http_exchange& ex) { return router_.handle(ex); }),
+        http_(io, limits_from_env(), router_),
         signals_(io),
         watcher_(io.get_executor(), state_.config, state_.catalog, state_.stats.watcher, reload_, home,
                  std::chrono::milliseconds(
@@ -160,16 +162,9 @@ class server_app {
     if (auto v = env_number("OPENTABS_EXTENSION_WAIT_MS")) hub_.set_reconnect_wait(std::chrono::milliseconds(*v));
     state_.config.skip_permissions = env_flag("OPENTABS_DANGEROUSLY_SKIP_PERMISSIONS");
     state_.config.server_source_path = OPENTABS_SOURCE_DIR;
-    hub_.set_on_open([this](ext_connection& c) { announce_.greet(c); });
-    announce_.set_before_greeting([this] { reload_.rewrite_adapter_files(); });
-    hub_.set_on_close([this](const std::string& id) {
-      webmcp_.connection_closed(id);
-      if (!hub_.connected()) confirm_.settle_all(verdict{decision::disconnected, audit::decided_by::disconnected});
-    });
     register_extension_handlers(hub_.methods(), handler_context{state_.config, state_.catalog, state_.webmcp, state_.stats.plugin_logs, hub_, confirm_, events_, reload_, settings_});
     plugin_manager_.register_methods(hub_.methods());
     webmcp_.register_methods(hub_.methods());
-    http_.set_head_screen([this](const codec::http_request& head) { return router_.screen(head); });
   }
 
   int run() {
@@ -213,6 +208,15 @@ class server_app {
   }
 
  private:
+  // A new connection is greeted (sync.full); a closed one takes its WebMCP tools with it,
+  // and the last one the confirmations that wait for an answer from the side panel.
+  void connection_opened(ext_connection& c) override { announce_.greet(c); }
+  void connection_closed(const std::string& id) override {
+    webmcp_.connection_closed(id);
+    if (!hub_.connected()) confirm_.settle_all(verdict{decision::disconnected, audit::decided_by::disconnected});
+  }
+  void rewrite_adapter_files() override { reload_.rewrite_adapter_files(); }
+
   static void warn_conformance_mode() {
     log::warn("**************************************************************************");
     log::warn("CONFORMANCE MODE: /mcp accepts calls WITHOUT authentication and offers the");

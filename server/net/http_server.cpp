@@ -47,9 +47,9 @@ struct busy_guard {
 
 }  // namespace
 
-http_server::http_server(asio::io_context& io, limits lim, request_handler handler)
+http_server::http_server(asio::io_context& io, limits lim, http_service& service)
     : lim_(lim),
-      handler_(std::move(handler)),
+      service_(service),
       acceptor_(io),
       slots_(std::make_shared<connection_slots>(lim.max_connections, lim.reserved_connections, lim.connections_per_caller)),
       budget_(lim.unauthenticated_body_bytes),
@@ -233,9 +233,9 @@ std::optional<http_server::refusal_answer> http_server::admit_head(const codec::
                                                                    std::size_t body_bytes, connection_slots::id slot,
                                                                    std::optional<body_budget::lease>& body_lease,
                                                                    std::optional<bool>& screened_authenticated) {
-  auto verdict = screen_ ? screen_(head) : head_verdict{};
+  auto verdict = service_.screen(head);
   if (verdict.refusal) return refusal_answer{std::move(*verdict.refusal), verdict.close_after_refusal};
-  if (screen_) screened_authenticated = verdict.authenticated;
+  screened_authenticated = verdict.authenticated;
   if (verdict.authenticated) {
     if (slots_->admit_request(slot, verdict.caller)) return std::nullopt;
     auto crowded = http_response::error(429, "too_many_connections",
@@ -342,7 +342,7 @@ awaitable<bool> http_server::handle_request(connection& conn, connection_slots::
   {
     busy_guard busy(slots_, slot);
     try {
-      co_await handler_(ex);
+      co_await service_.handle(ex);
     } catch (const std::exception& e) {
       answer_handler_failure(ex, e);
     }

@@ -1,14 +1,13 @@
 // The HTTP/1.1 server: accepts on 127.0.0.1, runs every connection as one coroutine tree
-// (reader ‖ writer, watched by one watchdog) and hands each parsed request to the handler.
-// Each request head is screened (head_screen: Host, Origin, auth, route, length) before
-// a byte of its body is read; admitted unauthenticated bodies draw on a shared
+// (reader ‖ writer, watched by one watchdog) and hands each parsed request to the service
+// it was built with.  The service screens each request head (Host, Origin, auth, route,
+// length) before a byte of its body is read; admitted unauthenticated bodies draw on a shared
 // body_budget; connection slots are shared out by connection_slots (an unauthenticated
 // share, and a budget per caller).  Lives on one
 // io_context thread; nothing here is thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,8 +24,6 @@
 
 namespace opentabs::net {
 
-using request_handler = std::function<awaitable<void>(http_exchange&)>;
-
 // What the screen decided about a request head.
 struct head_verdict {
   std::optional<http_response> refusal;  // answer this now; the body is never read
@@ -34,15 +31,25 @@ struct head_verdict {
   bool authenticated = false;            // the request showed the secret
   std::string caller;                    // whose credential (connection_slots' per-caller budget)
 };
-using head_screen = std::function<head_verdict(const codec::http_request& head)>;
+
+// What the server serves.  Both run on the io thread.
+class http_service {
+ public:
+  // Decides on a request head alone, before its body is read.  A head admitted as
+  // unauthenticated has its body draw on the shared budget, and its connection may be
+  // evicted when slots run out.
+  virtual head_verdict screen(const codec::http_request& head) const = 0;
+  // Answers an admitted request (or upgrades it); the body has been read.
+  virtual awaitable<void> handle(http_exchange& ex) = 0;
+
+ protected:
+  ~http_service() = default;
+};
 
 class http_server {
  public:
-  http_server(asio::io_context& io, limits lim, request_handler handler);
-
-  // Without a screen every head is admitted as unauthenticated (its body draws on the
-  // budget, its connection may be evicted when slots run out).
-  void set_head_screen(head_screen screen) { screen_ = std::move(screen); }
+  // `service` outlives the server.
+  http_server(asio::io_context& io, limits lim, http_service& service);
 
   // Binds and listens; port 0 picks an ephemeral port.  Returns the bound port.
   result<std::uint16_t> listen(const std::string& host, std::uint16_t port);
@@ -89,7 +96,7 @@ class http_server {
   // 100 Continue when it asks for one).
   bool admit_parsed_head(connection& conn, connection_slots::id slot, const codec::request_parser& parser,
                          request_admission& admission);
-  // Runs the handler on an admitted request; false when the connection ends after it.
+  // Has the service handle an admitted request; false when the connection ends after it.
   awaitable<bool> handle_request(connection& conn, connection_slots::id slot, codec::request_parser& parser,
                                  request_admission& admission);
   awaitable<void> write_out(connection& conn);
@@ -99,8 +106,7 @@ class http_server {
   void note_accept_failure(const asio::error_code& ec);
 
   limits lim_;
-  request_handler handler_;
-  head_screen screen_;
+  http_service& service_;
   tcp::acceptor acceptor_;
   // Shared with the connection coroutines' guards, which may be destroyed after the server
   // when the io_context is torn down.

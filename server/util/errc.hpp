@@ -28,7 +28,7 @@ enum class errc {
   internal,          // a bug or broken invariant surfaced as a value
 };
 
-// The stable name of a category ("not_found"); also the `code` text of errors made from it.
+// The stable name of a category ("not_found"); also the code() of errors made from it.
 constexpr std::string_view to_string(errc e) {
   switch (e) {
     case errc::parse_error: return "parse_error";

@@ -13,21 +13,25 @@
 namespace opentabs {
 
 // An expected failure: its category (util/errc.hpp: what boundaries map to wire errors), a
-// machine-readable code (the category's name, or the name of a finer reason such as
-// "port_busy") and a message for people.  Messages never contain secrets.  `reason` is the
-// finer reason as a value (util/failure_reason.hpp); callers branch on it or on `kind`,
-// never on `code`, which exists for the wires and the CLI output that show it.
+// finer reason when there is one (a module's enum, util/failure_reason.hpp) and a message
+// for people.  Messages never contain secrets.  Callers branch on `kind` or `reason`; the
+// code text the CLI shows is derived from them (code()), never stored beside them.
 struct error {
-  std::string code;
   std::string message;
   errc kind = errc::internal;
-  std::error_code reason = {};
+  std::error_code reason = {};  // empty, or made by make_error(reason, …)
+  // npm's own error code ("E404", "ECONNREFUSED") when a run of npm failed with one
+  // (app::npm::failure_error); app::extension_error_json shows it as data.npmErrorCode.
+  std::string npm_code = {};
 
   bool is(errc e) const noexcept { return kind == e; }
   template <failure_reason E>
   bool is(E r) const noexcept {
     return reason == r;
   }
+  // The machine-readable code: the finer reason's name ("port_busy"), else the category's
+  // ("not_found").
+  std::string code() const { return reason != std::error_code{} ? reason.message() : std::string(to_string(kind)); }
 };
 
 template <class T>
@@ -59,7 +63,7 @@ using status = result<ok_t>;
 inline status ok() { return ok_t{}; }
 
 inline error make_error(errc kind, std::string message) {
-  return error{std::string(to_string(kind)), std::move(message), kind};
+  return error{std::move(message), kind};
 }
 
 // The same failure with `context` put before its message ("reading x: " + message).
@@ -71,7 +75,7 @@ inline error with_context(std::string_view context, error e) {
 // A finer reason: its code text is the reason's name, its category the one kind_of gives.
 template <failure_reason E>
 error make_error(E reason, std::string message) {
-  return error{std::string(to_string(reason)), std::move(message), kind_of(reason), make_error_code(reason)};
+  return error{std::move(message), kind_of(reason), make_error_code(reason)};
 }
 
 }  // namespace opentabs

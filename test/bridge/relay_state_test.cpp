@@ -20,10 +20,10 @@ TEST_CASE("classifying stdin messages") {
   CHECK(read_client_message(R"([{"jsonrpc":"2.0","method":"x"}])", 1024)->kind == message_kind::batch);
   auto bad = read_client_message("{nope", 1024);
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.err().code == "parse_error");
+  CHECK(bad.err().code() == "parse_error");
   CHECK(bad.err().message.find("column") != std::string::npos);
-  CHECK(read_client_message("42", 1024).err().code == "invalid_request");
-  CHECK(read_client_message(R"({"jsonrpc":"2.0","id":3})", 1024).err().code == "invalid_request");
+  CHECK(read_client_message("42", 1024).err().code() == "invalid_request");
+  CHECK(read_client_message(R"({"jsonrpc":"2.0","id":3})", 1024).err().code() == "invalid_request");
 }
 
 TEST_CASE("error lines and stdout lines are single compact lines") {

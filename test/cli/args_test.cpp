@@ -72,7 +72,7 @@ TEST_CASE("help for a command and for a group") {
 TEST_CASE("unknown commands, subcommands and flags suggest the closest valid one") {
   auto a = parse({"stauts"});
   REQUIRE_FALSE(a.ok());
-  CHECK(a.err().code == "usage");
+  CHECK(a.err().code() == "usage");
   CHECK(a.err().message.find("did you mean 'status'?") != std::string::npos);
   auto b = parse({"config", "rotate-secrt"});
   REQUIRE_FALSE(b.ok());

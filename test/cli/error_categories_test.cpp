@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/extension_wire.hpp"
+#include "app/npm_commands.hpp"
 #include "audit/audit_code.hpp"
 #include "bridge/contact_failure.hpp"
 #include "cli/cli_failure.hpp"
@@ -42,7 +43,7 @@ void check_reasons(E last) {
     CHECK(kind_of(reason) != errc::internal);
     CHECK(names.insert(std::string(to_string(reason))).second);
     error e = make_error(reason, "m");
-    CHECK(e.code == to_string(reason));
+    CHECK(e.code() == to_string(reason));
     CHECK(e.kind == kind_of(reason));
     CHECK(e.message == "m");
     for (E other : every(last)) CHECK(e.is(other) == (other == reason));
@@ -57,7 +58,7 @@ TEST_CASE("every category names itself and has a wire form on each boundary") {
     CAPTURE(to_string(e));
     CHECK(names.insert(std::string(to_string(e))).second);
     error made = make_error(e, "why");
-    CHECK(made.code == to_string(e));
+    CHECK(made.code() == to_string(e));
     CHECK(made.is(e));
     const int status = net::http_status_for(e);
     CHECK(status >= 400);
@@ -82,6 +83,7 @@ TEST_CASE("no finer reason of any module is an internal error") {
   check_reasons(plugins::plugin_failure::unsafe_file);
   check_reasons(bridge::contact_failure::port_in_use);
   check_reasons(cli::cli_failure::already_running);
+  check_reasons(app::npm::failure_kind::unreachable);
 }
 
 // Whether an error can be made from `Code`: only a category or a reason may name one, so
@@ -112,7 +114,7 @@ TEST_CASE("context keeps the reason and the category") {
   CHECK(e.message == "reading x: closed early");
   CHECK(e.is(net::net_failure::truncated));
   CHECK(e.is(errc::unavailable));
-  CHECK(e.code == "truncated");
+  CHECK(e.code() == "truncated");
 }
 
 TEST_CASE("audit codes come from the category through one table") {

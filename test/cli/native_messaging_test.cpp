@@ -36,7 +36,7 @@ TEST_CASE("host→browser messages over 1 MiB are refused") {
   CHECK(encode_frame(std::string(kMaxHostToBrowser, 'x')));
   auto big = encode_frame(std::string(kMaxHostToBrowser + 1, 'x'));
   REQUIRE_FALSE(big);
-  CHECK(big.err().code == "too_large");
+  CHECK(big.err().code() == "too_large");
   CHECK(big.err().message.find("1 MiB") != std::string::npos);
 }
 

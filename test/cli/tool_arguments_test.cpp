@@ -48,7 +48,7 @@ TEST_CASE("errors: bad JSON with position, not an object, two sources, bad tab i
   CHECK(arr.err().message.find("--params must be a JSON object") != std::string::npos);
   auto two = build_tool_arguments(in("{}", "{}"));
   REQUIRE_FALSE(two.ok());
-  CHECK(two.err().code == "usage");
+  CHECK(two.err().code() == "usage");
   for (const char* t : {"0", "-3", "abc", "1.5", "99999999999"}) {
     auto r = build_tool_arguments(in({}, {}, t));
     REQUIRE_FALSE(r.ok());
@@ -69,13 +69,13 @@ TEST_CASE("params files: a missing file, the size limit, stdin") {
   }
   auto r = read_params_file(big.string(), stdin, 1000);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "too_large");
+  CHECK(r.err().code() == "too_large");
   CHECK(r.err().message.find("the limit is") != std::string::npos);
   std::FILE* in = std::fopen(big.string().c_str(), "r");
   auto from_stdin = read_params_file("-", in, 1000);
   std::fclose(in);
   REQUIRE_FALSE(from_stdin.ok());
-  CHECK(from_stdin.err().code == "too_large");
+  CHECK(from_stdin.err().code() == "too_large");
   std::filesystem::remove_all(dir);
 }
 

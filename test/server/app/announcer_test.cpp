@@ -1,8 +1,17 @@
 // The announcer's plain part: which plugins get their own plugin.update after a reload
-// (those whose adapter or tools.json changed; new plugins come with sync.full).
+// (those whose adapter or tools.json changed; new plugins come with sync.full); and the
+// greeting of a new connection over a fake extension: adapter files first, then sync.full.
 #include "app/announcer.hpp"
 
 #include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/server_state.hpp"
+#include "fake_extension.hpp"
+#include "util/random.hpp"
 
 using namespace opentabs;
 using namespace opentabs::app;
@@ -43,4 +52,54 @@ TEST_CASE("a tools.json changed alone is listed as rebuilt tools, not as a rebui
   auto news = rebuilt_plugins(before, now);
   CHECK(news.rebuilt_adapters.empty());
   CHECK(news.rebuilt_tools == names{"p"});
+}
+
+namespace {
+
+// The announcer's adapter_files_writer: counts the rewrites and notes how many frames the
+// connection had received when each ran (sync.full must come after).
+struct counting_writer final : adapter_files_writer {
+  const std::vector<std::string>* frames = nullptr;
+  std::vector<std::size_t> frames_seen;
+  void rewrite_adapter_files() override { frames_seen.push_back(frames ? frames->size() : 0); }
+};
+
+struct greeting_fixture {
+  greeting_fixture() { std::filesystem::create_directories(dir); }
+  ~greeting_fixture() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("opentabs-announcer-test-" + uuid_v4());
+  asio::io_context io;
+  server_state state{config::config_paths{dir}, dir};
+  tools::server_events events;
+  net::task_group tasks{io.get_executor()};
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
+  counting_writer adapters;
+  announcer announce{state.config, state.catalog, state.webmcp, hub, events, tasks, adapters};
+};
+
+}  // namespace
+
+TEST_CASE("greeting a connection rewrites the adapter files first, then sends it sync.full") {
+  greeting_fixture f;
+  opentabs::app::testing::fake_extension ext(f.hub, "profile-1");
+  f.adapters.frames = &ext.frames;
+  f.announce.greet(*ext.connection());
+  CHECK(f.adapters.frames_seen == std::vector<std::size_t>{0});
+  CHECK(ext.calls("sync.full").size() == 1);
+}
+
+TEST_CASE("while sync.full is held a new connection is neither greeted nor are adapter files written for it") {
+  greeting_fixture f;
+  opentabs::app::testing::fake_extension ext(f.hub, "profile-1");
+  f.announce.hold_sync();
+  f.announce.greet(*ext.connection());
+  CHECK(f.adapters.frames_seen.empty());
+  CHECK(ext.calls("sync.full").empty());
+  f.announce.release_sync();
+  CHECK(ext.calls("sync.full").size() == 1);
 }

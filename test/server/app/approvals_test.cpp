@@ -19,7 +19,8 @@ struct fixture {
   fixture() { hub.set_reconnect_wait(std::chrono::milliseconds(0)); }
   asio::io_context io;
   audit::audit_log log{audit::audit_log_options{}};
-  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
   confirmations confirm{io.get_executor(), log};
   recording_grants grants;
   approvals seam{confirm, hub, grants};

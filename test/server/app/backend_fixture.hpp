@@ -121,7 +121,8 @@ struct backend_fixture {
   }();
   asio::io_context io;
   server_state state{config::config_paths{dir}, dir};
-  extension_hub hub{io.get_executor(), dispatch_timing{request_timeout, 10 * request_timeout}};
+  testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{request_timeout, 10 * request_timeout}, connections};
   confirmations confirm{io.get_executor(), state.audit};
   recording_grants grants;
   client_tabs holders;

@@ -4,6 +4,8 @@
 // a sealed requestState.
 #include "app/browser_prompts.hpp"
 
+#include "fake_extension.hpp"
+
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -37,7 +39,8 @@ struct fixture {
   plugin_catalog catalog;
   webmcp_directory webmcp;
   audit::audit_log audit{audit::audit_log_options{}};
-  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
   completion_sources sources{hub, catalog, webmcp, service};
   browser_prompts prompts{service, catalog, webmcp, audit, sources};
 

@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+using opentabs::app::audit_error_of;
 using opentabs::app::browser_success;
+using opentabs::app::ext_reply;
 using opentabs::app::sanitize_error_text;
 namespace json = opentabs::json;
 
@@ -163,4 +165,28 @@ TEST_CASE("failures: what a page wrote in an error is marked, the extension's an
   timed_out.outcome = ext_reply::kind::timeout;
   timed_out.message = "Dispatch webmcp.callTool timed out after 30000ms";
   CHECK(text_of(webmcp_failure(timed_out, "http://a.test/")) == "WebMCP tool error: Dispatch webmcp.callTool timed out after 30000ms");
+}
+
+TEST_CASE("audit_error_of: the plugin's code as it came, a JSON-RPC code as text, else the audit table's UNKNOWN") {
+  ext_reply plugin_error;
+  plugin_error.outcome = ext_reply::kind::error;
+  plugin_error.code = -32603;
+  plugin_error.message = "not signed in";
+  plugin_error.data = json::object{{"code", "AUTH_ERROR"}, {"category", "auth"}};
+  auto from_plugin = audit_error_of(plugin_error);
+  CHECK(from_plugin.code == "AUTH_ERROR");
+  CHECK(from_plugin.category == std::optional<std::string>("auth"));
+
+  ext_reply rpc_error;
+  rpc_error.outcome = ext_reply::kind::error;
+  rpc_error.code = -32001;
+  CHECK(audit_error_of(rpc_error).code == "-32001");
+
+  ext_reply timed_out;
+  timed_out.outcome = ext_reply::kind::timeout;
+  timed_out.message = "no answer in 30 s";
+  auto local = audit_error_of(timed_out);
+  CHECK(local.code == "UNKNOWN");
+  CHECK(local.message == "no answer in 30 s");
+  CHECK_FALSE(local.category);
 }

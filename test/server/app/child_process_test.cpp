@@ -95,7 +95,7 @@ TEST_CASE("the deadline kills the child and everything it started") {
 TEST_CASE("a program that does not exist is an error value") {
   auto r = run({"opentabs-no-such-program-xyz"});
   REQUIRE_FALSE(r);
-  CHECK(r.err().code == "not_found");
+  CHECK(r.err().code() == "not_found");
 }
 
 TEST_CASE("a launcher still running at the deadline is left alone (kill_on_timeout false)") {

@@ -19,10 +19,8 @@ using opentabs::app::testing::fake_extension;
 namespace {
 
 struct hub_fixture {
-  explicit hub_fixture(dispatch_timing timing = {}) : hub(io.get_executor(), timing) {
+  explicit hub_fixture(dispatch_timing timing = {}) : hub(io.get_executor(), timing, connections) {
     hub.set_reconnect_wait(std::chrono::milliseconds(0));
-    hub.set_on_open([this](ext_connection& c) { opened.push_back(c.id); });
-    hub.set_on_close([this](const std::string& id) { closed.push_back(id); });
   }
 
   void start(std::string method, json::object params, request_options options, std::optional<ext_reply>& out) {
@@ -32,13 +30,13 @@ struct hub_fixture {
   void run_until(Done done) { opentabs::testing::run_until(io, done); }
 
   asio::io_context io;
+  opentabs::app::testing::connection_log connections;
   extension_hub hub;
-  std::vector<std::string> opened, closed;
 };
 
 }  // namespace
 
-TEST_CASE("attach registers a connection and runs on_open; detach forgets it and runs on_close") {
+TEST_CASE("attach registers a connection and tells the listener; detach forgets it and tells the listener") {
   hub_fixture f;
   CHECK_FALSE(f.hub.connected());
   {
@@ -47,12 +45,12 @@ TEST_CASE("attach registers a connection and runs on_open; detach forgets it and
     CHECK(f.hub.connected());
     CHECK(f.hub.connection_count() == 1);
     CHECK(f.hub.find("profile-1") == ext.connection());
-    CHECK(f.opened == std::vector<std::string>{"profile-1"});
+    CHECK(f.connections.opened == std::vector<std::string>{"profile-1"});
     f.hub.broadcast(json::object{{"jsonrpc", "2.0"}, {"method", "sync.test"}});
     CHECK(ext.calls("sync.test").size() == 1);
   }
   CHECK_FALSE(f.hub.connected());
-  CHECK(f.closed == std::vector<std::string>{"profile-1"});
+  CHECK(f.connections.closed == std::vector<std::string>{"profile-1"});
 }
 
 TEST_CASE("a request goes out as one frame with its dispatch id and comes back with the reply") {

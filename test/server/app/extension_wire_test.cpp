@@ -4,7 +4,9 @@
 
 #include "app/extension_hub.hpp"
 #include "app/extension_wire.hpp"
+#include "app/npm_commands.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "fake_extension.hpp"
 
 #include <optional>
 #include <string>
@@ -27,20 +29,21 @@ TEST_CASE("categories become extension-channel error objects") {
 TEST_CASE("busy carries retryAfterMs; npm failures carry npm's code") {
   CHECK(json::dump(extension_error_json(make_error(errc::busy, "Another plugin operation is in progress"))) ==
         R"({"code":-32603,"message":"Another plugin operation is in progress","data":{"retryAfterMs":2000}})");
-  // npm_commands names npm's own code in the error's code text, on an io failure.
-  auto npm_error = [](std::string code, std::string message) {
-    error e = make_error(errc::io, std::move(message));
-    e.code = std::move(code);
-    return e;
-  };
-  CHECK(json::dump(extension_error_json(npm_error("npm:E404", "not in the registry"))) ==
+  // npm's own code travels in the error's npm_code (npm_commands' failure_error).
+  const npm::failure not_found{"E404", "404 Not Found", npm::failure_kind::package_not_found};
+  CHECK(json::dump(extension_error_json(npm::failure_error(not_found, "not in the registry"))) ==
         R"({"code":-32603,"message":"not in the registry","data":{"npmErrorCode":"E404"}})");
-  CHECK(json::dump(extension_error_json(npm_error("npm:", "no code"))) == R"({"code":-32603,"message":"no code"})");
+  const npm::failure unreachable{"ECONNREFUSED", "connect ECONNREFUSED", npm::failure_kind::unreachable};
+  CHECK(json::dump(extension_error_json(npm::failure_error(unreachable, "registry down"))) ==
+        R"({"code":-32603,"message":"registry down","data":{"npmErrorCode":"ECONNREFUSED"}})");
+  const npm::failure silent{"", "npm exited with code 1", npm::failure_kind::other};
+  CHECK(json::dump(extension_error_json(npm::failure_error(silent, "no code"))) == R"({"code":-32603,"message":"no code"})");
 }
 
 TEST_CASE("the hub registers ping and tool.progress in the channel's one method table") {
   asio::io_context io;
-  extension_hub hub(io.get_executor(), dispatch_timing{});
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub(io.get_executor(), dispatch_timing{}, connections);
   CHECK(hub.methods().names() == std::vector<std::string>{"ping", "tool.progress"});
   // Owners add theirs to the same table; a second owner of a name is refused.
   hub.methods().add("plugin.search", {[](ext_connection&, const json::object&, const json::value*) {

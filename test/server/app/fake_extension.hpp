@@ -16,6 +16,14 @@
 
 namespace opentabs::app::testing {
 
+// The hub's connection_listener in tests: the ids of the connections opened and closed, in
+// order.  Declared before the hub it is given to.
+struct connection_log final : connection_listener {
+  std::vector<std::string> opened, closed;
+  void connection_opened(ext_connection& c) override { opened.push_back(c.id); }
+  void connection_closed(const std::string& id) override { closed.push_back(id); }
+};
+
 class fake_extension {
  public:
   fake_extension(extension_hub& hub, std::string connection_id) : hub_(hub) {

@@ -63,7 +63,7 @@ TEST_CASE("bad install names are refused with invalid_params naming the input") 
     auto r = npm::plugin_package_candidates(bad);
     CHECK_FALSE_MESSAGE(r.ok(), std::string(bad));
     if (!r) {
-      CHECK(r.err().code == "invalid_params");
+      CHECK(r.err().code() == "invalid_params");
       CHECK(r.err().message.rfind("Invalid plugin name: ", 0) == 0);
     }
   }
@@ -104,7 +104,7 @@ TEST_CASE("search query parameter") {
   json::value num = 5;
   auto r = npm::search_query_from(&num);
   REQUIRE_FALSE(r);
-  CHECK(r.err().code == "invalid_params");
+  CHECK(r.err().code() == "invalid_params");
   CHECK(r.err().message == "Invalid params: query must be a string if provided");
   json::value long_q = json::str(std::string(201, 'x'));
   CHECK_FALSE(npm::search_query_from(&long_q));
@@ -233,6 +233,26 @@ TEST_CASE("failures: code and the most telling line") {
   CHECK(bare_404.code.empty());
   CHECK(bare_404.kind == npm::failure_kind::package_not_found);
   CHECK(silent.kind == npm::failure_kind::other);
+}
+
+TEST_CASE("a failed npm run is an error whose reason is the failure's kind and whose npm_code is npm's") {
+  auto not_found = npm::failure_error(npm::failure{"E404", "404 Not Found", npm::failure_kind::package_not_found}, "gone");
+  CHECK(not_found.is(npm::failure_kind::package_not_found));
+  CHECK(not_found.is(errc::io));
+  CHECK(not_found.npm_code == "E404");
+  CHECK(not_found.code() == "package_not_found");
+  CHECK(not_found.message == "gone");
+
+  auto unreachable = npm::failure_error(npm::failure{"ECONNREFUSED", "refused", npm::failure_kind::unreachable}, "down");
+  CHECK(unreachable.is(npm::failure_kind::unreachable));
+  CHECK(unreachable.is(errc::unavailable));
+  CHECK(unreachable.npm_code == "ECONNREFUSED");
+
+  auto silent = npm::failure_error(npm::failure{"", "npm exited with code 7", npm::failure_kind::other}, "failed");
+  CHECK(silent.is(npm::failure_kind::other));
+  CHECK(silent.is(errc::io));
+  CHECK(silent.npm_code.empty());
+  CHECK(silent.code() == "npm_failed");
 }
 
 TEST_CASE("credentials never reach error text") {

@@ -55,7 +55,8 @@ struct payload_fixture {
   }();
   asio::io_context io;
   server_state state{config::config_paths{dir}, dir};
-  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
   webmcp_directory webmcp;
 };
 

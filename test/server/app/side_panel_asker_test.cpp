@@ -18,7 +18,8 @@ namespace {
 struct fixture {
   fixture() { hub.set_reconnect_wait(std::chrono::milliseconds(0)); }
   asio::io_context io;
-  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
   side_panel_asker panel{hub};
   tools::tool_def tool = demo_echo_tool();
 };

@@ -78,7 +78,8 @@ TEST_CASE("the defaults: behind the gate, no platform arguments, no validator of
 
 TEST_CASE("the default await_ready waits for nothing, even while an extension is expected") {
   asio::io_context io;
-  extension_hub hub(io.get_executor(), dispatch_timing{});
+  app::testing::connection_log connections;
+  extension_hub hub(io.get_executor(), dispatch_timing{}, connections);
   hub.set_reconnect_wait(std::chrono::minutes(1));
   REQUIRE(hub.extension_expected());
   plain_backend b;
@@ -94,7 +95,8 @@ TEST_CASE("the default await_ready waits for nothing, even while an extension is
 
 TEST_CASE("extension not connected: what to do, with where to load the extension from when known") {
   asio::io_context io;
-  extension_hub hub(io.get_executor(), dispatch_timing{});
+  app::testing::connection_log connections;
+  extension_hub hub(io.get_executor(), dispatch_timing{}, connections);
   CHECK(extension_not_connected_text(hub) ==
         "Extension not connected. Please ensure the OpenTabs Chrome extension is running: it connects within a few seconds of the "
         "server starting; then call the tool again.");
@@ -104,7 +106,8 @@ TEST_CASE("extension not connected: what to do, with where to load the extension
 
 TEST_CASE("wait_for_expected_extension: returns at once when none is expected, else when one connects (and, if asked, reports tabs)") {
   asio::io_context io;
-  extension_hub hub(io.get_executor(), dispatch_timing{});
+  app::testing::connection_log connections;
+  extension_hub hub(io.get_executor(), dispatch_timing{}, connections);
   const auto tool = named("demo_echo");
 
   hub.set_reconnect_wait(std::chrono::milliseconds(0));

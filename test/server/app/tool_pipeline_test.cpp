@@ -153,7 +153,8 @@ struct pipeline_fixture {
   fs::path dir = fresh_dir();
   asio::io_context io;
   server_state state{config::config_paths{dir}, dir};
-  extension_hub hub{io.get_executor(), dispatch_timing{}};
+  opentabs::app::testing::connection_log connections;
+  extension_hub hub{io.get_executor(), dispatch_timing{}, connections};
   confirmations confirm{io.get_executor(), state.audit};
   recording_grants grants;
   scripted_backend plugin{true, true}, browser{true, false}, platform{false, false}, webmcp{true, false};

@@ -119,9 +119,9 @@ TEST_CASE("rotate_secret writes a new secret atomically and leaves no temp files
 
 TEST_CASE("load_secret reports a missing file and refuses an oversized one") {
   scratch_dir tmp;
-  CHECK(load_secret(tmp / "none.json").err().code == "not_found");
+  CHECK(load_secret(tmp / "none.json").err().code() == "not_found");
   write_text(tmp / "big.json", std::string(kMaxAuthFileBytes + 1, ' '));
-  CHECK(load_secret(tmp / "big.json").err().code == "too_large");
+  CHECK(load_secret(tmp / "big.json").err().code() == "too_large");
 }
 
 TEST_CASE("mask_secret shows only the ends") {

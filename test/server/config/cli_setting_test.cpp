@@ -138,7 +138,7 @@ TEST_CASE("localPlugins.remove finds entries stored as ~/, absolute or relative 
   CHECK(ok_message(root, "localPlugins.remove", "/home/alice/.opentabs/local/p") == "Removed from localPlugins: local/p");
   CHECK(root.at("localPlugins") == json::value(json::array{"/opt/plugins/jira"}));
   auto e = fails(root, "localPlugins.remove", "nothing-here");
-  CHECK(e.code == "not_found");
+  CHECK(e.code() == "not_found");
   CHECK(e.message == "Path not found in localPlugins: /home/alice/work/nothing-here");
   CHECK(fails(root, "localPlugins.add", "").is(errc::invalid_params));
 }

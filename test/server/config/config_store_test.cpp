@@ -54,7 +54,7 @@ TEST_CASE("a corrupt or half-written config.json is an error and is left untouch
   write_text(path, torn);
   auto r = store.load();
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "parse_error");
+  CHECK(r.err().code() == "parse_error");
   CHECK(r.err().message.find(path.string()) != std::string::npos);
   CHECK(r.err().message.find("line 3") != std::string::npos);
 
@@ -69,7 +69,7 @@ TEST_CASE("a corrupt or half-written config.json is an error and is left untouch
   write_text(path, std::string(kMaxConfigBytes + 10, ' '));
   auto big = store.load();
   REQUIRE_FALSE(big.ok());
-  CHECK(big.err().code == "too_large");
+  CHECK(big.err().code() == "too_large");
   CHECK(big.err().message.find(path.string()) != std::string::npos);
 }
 
@@ -236,7 +236,7 @@ TEST_CASE("a failing write is an error value, not an exception") {
   config_store store(fs::path("/sys") / ("ot-config-test-" + random_hex(4)) / "config.json", "/home/alice");
   auto r = store.update(tool_off("slack", "x"));
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "io");
+  CHECK(r.err().code() == "io");
   // load() still gives the defaults, with a warning, so the server can run.
   auto l = store.load();
   REQUIRE(l.ok());
@@ -250,8 +250,8 @@ TEST_CASE("a config path that cannot be read is an error for load and update" * 
   scratch_dir tmp;
   write_text(tmp / "not-a-dir", "x");  // the "directory" is a regular file
   config_store blocked(tmp / "not-a-dir" / "config.json", "/home/alice");
-  CHECK(blocked.load().err().code == "io");
-  CHECK(blocked.update(tool_off("slack", "x")).err().code == "io");
+  CHECK(blocked.load().err().code() == "io");
+  CHECK(blocked.update(tool_off("slack", "x")).err().code() == "io");
   CHECK(read_text(tmp / "not-a-dir") == "x");
 }
 
@@ -266,7 +266,7 @@ TEST_CASE("an update that would make config.json larger than the loader accepts 
   };
   auto r = store.update(huge);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "too_large");
+  CHECK(r.err().code() == "too_large");
   CHECK(r.err().message.find("nothing was saved") != std::string::npos);
   CHECK(read_text(tmp / "config.json") == before);
   // The store keeps working.

@@ -83,14 +83,14 @@ TEST_CASE("a truncated (half-written) file is an error naming the file and the l
   std::string torn = full.substr(0, full.find("\"settings\""));  // cut mid-object, as a SIGKILL would
   auto r = parse_config_text(torn, kPath);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "parse_error");
+  CHECK(r.err().code() == "parse_error");
   CHECK(r.err().message.find(kPath.string()) != std::string::npos);
   CHECK(r.err().message.find("line 5") != std::string::npos);
   CHECK(r.err().message.find("column") != std::string::npos);
 }
 
 TEST_CASE("an empty file, trailing garbage and a non-object are errors") {
-  CHECK(parse_config_text("", kPath).err().code == "parse_error");
+  CHECK(parse_config_text("", kPath).err().code() == "parse_error");
   auto garbage = parse_config_text("{\"version\": 3}\n}", kPath);
   REQUIRE_FALSE(garbage.ok());
   CHECK(garbage.err().message.find("line 2, column 1") != std::string::npos);
@@ -105,7 +105,7 @@ TEST_CASE("a file over 1 MiB is refused") {
   std::string big = "{\"localPlugins\": [\"" + std::string(kMaxConfigBytes, 'a') + "\"]}";
   auto r = parse_config_text(big, kPath);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.err().code == "too_large");
+  CHECK(r.err().code() == "too_large");
   CHECK(r.err().message.find(kPath.string()) != std::string::npos);
 }
 

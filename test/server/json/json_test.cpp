@@ -25,7 +25,7 @@ TEST_CASE("parse accepts one object and reads typed fields") {
 TEST_CASE("parse errors name the position") {
   auto v = json::parse("{\n  \"a\": 1,\n  oops\n}");
   REQUIRE_FALSE(v.ok());
-  CHECK(v.err().code == "parse_error");
+  CHECK(v.err().code() == "parse_error");
   CHECK(v.err().message.find("line 3") != std::string::npos);
 }
 
@@ -35,7 +35,7 @@ TEST_CASE("trailing data, non-objects, depth and size limits are rejected") {
   std::string deep(100, '[');
   deep += std::string(100, ']');
   CHECK_FALSE(json::parse(deep, {.max_bytes = 1000, .max_depth = 64}).ok());
-  CHECK(json::parse("[1,2,3]", {.max_bytes = 3, .max_depth = 8}).err().code == "too_large");
+  CHECK(json::parse("[1,2,3]", {.max_bytes = 3, .max_depth = 8}).err().code() == "too_large");
 }
 
 TEST_CASE("invalid UTF-8 inside strings is rejected") {
@@ -70,11 +70,11 @@ TEST_CASE("validate: one JSON text with parse()'s limits, small or large") {
   const json::parse_limits lim;
   CHECK(json::validate(R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}})", lim).ok());
   CHECK(json::validate(" [1, 2.5, null, true] ", lim).ok());
-  CHECK(json::validate("{\"a\":", lim).err().code == "parse_error");
+  CHECK(json::validate("{\"a\":", lim).err().code() == "parse_error");
   CHECK(json::validate("{} {}", lim).err().message.find("unexpected data") != std::string::npos);
-  CHECK(json::validate("[1e999]", lim).err().code == "parse_error");  // not finite, as parse()
-  CHECK(json::validate("[[[1]]]", json::parse_limits{.max_bytes = 100, .max_depth = 2}).err().code == "parse_error");
-  CHECK(json::validate("[1,2,3]", json::parse_limits{.max_bytes = 3, .max_depth = 8}).err().code == "too_large");
+  CHECK(json::validate("[1e999]", lim).err().code() == "parse_error");  // not finite, as parse()
+  CHECK(json::validate("[[[1]]]", json::parse_limits{.max_bytes = 100, .max_depth = 2}).err().code() == "parse_error");
+  CHECK(json::validate("[1,2,3]", json::parse_limits{.max_bytes = 3, .max_depth = 8}).err().code() == "too_large");
   // Larger than the stack scratch: continues on the heap.
   std::string big = "[";
   for (int i = 0; i < 20000; ++i) big += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
@@ -143,7 +143,7 @@ TEST_CASE("parse into an arena: the same values, and copies assigned out of it o
     kept = v->get_object().at("params").get_object().at("arguments").get_object();
     kept_id = v->get_object().at("id");
     CHECK(*kept.storage() == *json::object().storage());
-    CHECK(json::parse("[1,", memory).err().code == "parse_error");
+    CHECK(json::parse("[1,", memory).err().code() == "parse_error");
   }
   CHECK(json::dump(kept) == R"({"q":"a string longer than the inline size","n":[1,2,3]})");
   CHECK(kept_id == "a-rather-long-request-id-0001");

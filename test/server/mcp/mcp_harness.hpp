@@ -20,6 +20,7 @@
 
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
+#include "test/server/net/handler_service.hpp"
 #include "util/strings.hpp"
 
 namespace mcp_test {
@@ -255,6 +256,7 @@ struct harness {
   tools::tool_service* exposed = &service;         // what the endpoints see
   std::unique_ptr<mcp::endpoint> mcp_endpoint;
   std::unique_ptr<mcp::endpoint> gateway_endpoint;
+  net::testing::handler_service routes;  // /mcp and /mcp/gateway; every head admitted
   std::unique_ptr<net::http_server> server;
   std::uint16_t port = 0;
 
@@ -269,11 +271,12 @@ struct harness {
     auto gw = options;
     gw.gateway = true;
     gateway_endpoint = std::make_unique<mcp::endpoint>(io.get_executor(), *exposed, events, gw);
-    server = std::make_unique<net::http_server>(io, lim, [this](net::http_exchange& ex) -> awaitable<void> {
+    routes.handler = [this](net::http_exchange& ex) -> awaitable<void> {
       if (ex.request().path == "/mcp") co_return co_await mcp_endpoint->handle(ex);
       if (ex.request().path == "/mcp/gateway") co_return co_await gateway_endpoint->handle(ex);
       ex.respond(net::http_response::error(404, "not_found", "Not Found"));
-    });
+    };
+    server = std::make_unique<net::http_server>(io, lim, routes);
     auto p = server->listen("127.0.0.1", 0);
     REQUIRE(p.ok());
     port = *p;

@@ -101,7 +101,7 @@ TEST_CASE("malformed responses are errors that say what broke") {
     http_response_parser p;
     auto st = p.feed(wire);
     REQUIRE_FALSE(st.ok());
-    CHECK(st.err().code == code);
+    CHECK(st.err().code() == code);
     return st.err().message;
   };
   CHECK(fails("SSH-2.0-OpenSSH\r\n\r\n", "bad_response").find("status line") != std::string::npos);
@@ -123,27 +123,27 @@ TEST_CASE("bounds: head size, announced and streamed body size") {
     http_response_parser p(small);
     auto st = p.feed("HTTP/1.1 200 OK\r\nX-Long: " + std::string(100, 'a'));
     REQUIRE_FALSE(st.ok());
-    CHECK(st.err().code == "too_large");
+    CHECK(st.err().code() == "too_large");
   }
   {
     http_response_parser p(small);
     auto st = p.feed("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n");
     REQUIRE_FALSE(st.ok());
-    CHECK(st.err().code == "too_large");
+    CHECK(st.err().code() == "too_large");
   }
   {
     http_response_parser p(small);
     REQUIRE(p.feed("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n").ok());
     auto st = p.feed("5\r\nfghij\r\n");
     REQUIRE_FALSE(st.ok());
-    CHECK(st.err().code == "too_large");
+    CHECK(st.err().code() == "too_large");
   }
   {
     http_response_parser p(small);
     REQUIRE(p.feed("HTTP/1.1 200 OK\r\n\r\n12345678").ok());
     auto st = p.feed("9");
     REQUIRE_FALSE(st.ok());
-    CHECK(st.err().code == "too_large");
+    CHECK(st.err().code() == "too_large");
   }
 }
 

@@ -3,6 +3,7 @@
 // hard cap (run_for) so a bug cannot hang the suite.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "codec/ws_codec.hpp"
 #include "net/http_server.hpp"
 #include "net/ws_connection.hpp"
+#include "test/server/net/handler_service.hpp"
 
 using namespace opentabs;
 using namespace opentabs::net;
@@ -58,16 +60,18 @@ awaitable<void> echo_handler(http_exchange& ex) {
 struct fixture {
   asio::io_context io{1};
   limits lim;
+  net::testing::handler_service service;
   std::unique_ptr<http_server> server;
   std::uint16_t port = 0;
   std::size_t handled = 0;
 
-  explicit fixture(limits l = {}, head_screen screen = nullptr) : lim(l) {
-    server = std::make_unique<http_server>(io, lim, [this](http_exchange& ex) {
+  explicit fixture(limits l = {}, std::function<head_verdict(const codec::http_request&)> screen = nullptr) : lim(l) {
+    service.handler = [this](http_exchange& ex) {
       ++handled;
       return echo_handler(ex);
-    });
-    if (screen) server->set_head_screen(std::move(screen));
+    };
+    service.head_screen = std::move(screen);
+    server = std::make_unique<http_server>(io, lim, service);
     auto p = server->listen("127.0.0.1", 0);
     REQUIRE(p.ok());
     port = *p;

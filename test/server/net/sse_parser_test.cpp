@@ -83,10 +83,10 @@ TEST_CASE("lines and events beyond the bound are refused") {
   std::vector<sse_event> out;
   auto st = p.feed("data: " + std::string(40, 'x'), out);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.err().code == "too_large");
+  CHECK(st.err().code() == "too_large");
   sse_parser q(16);
   std::vector<sse_event> out2;
   auto st2 = q.feed("data: 0123456789\ndata: 0123456789\n", out2);
   REQUIRE_FALSE(st2.ok());
-  CHECK(st2.err().code == "too_large");
+  CHECK(st2.err().code() == "too_large");
 }

@@ -36,7 +36,7 @@ TEST_CASE("read_plugin_file refuses links out of the folder, FIFOs, devices and 
 
   auto out = read_plugin_file(t / "plugin", "dist/adapter.iife.js", 100);
   REQUIRE_FALSE(out);
-  CHECK(out.err().code == "unsafe_file");
+  CHECK(out.err().code() == "unsafe_file");
   CHECK(out.err().message == "dist/adapter.iife.js is a symbolic link that leads out of the plugin folder; it was not read");
   CHECK(out.err().message.find("PRIVATE") == std::string::npos);
 
@@ -45,7 +45,7 @@ TEST_CASE("read_plugin_file refuses links out of the folder, FIFOs, devices and 
   REQUIRE(::mkfifo((t / "plugin/dist/pre.js").c_str(), 0600) == 0);
   auto device = read_plugin_file(t / "plugin", "dist/tools.json", 100);
   REQUIRE_FALSE(device);
-  CHECK(device.err().code == "unsafe_file");
+  CHECK(device.err().code() == "unsafe_file");
 
   auto fifo = read_plugin_file(t / "plugin", "dist/pre.js", 100);
   REQUIRE_FALSE(fifo);
@@ -54,9 +54,9 @@ TEST_CASE("read_plugin_file refuses links out of the folder, FIFOs, devices and 
 
   auto big = read_plugin_file(t / "plugin", "package.json", 100);
   REQUIRE_FALSE(big);
-  CHECK(big.err().code == "too_large");
+  CHECK(big.err().code() == "too_large");
 
   auto missing = read_plugin_file(t / "plugin", "dist/none.js", 100);
   REQUIRE_FALSE(missing);
-  CHECK(missing.err().code == "not_found");
+  CHECK(missing.err().code() == "not_found");
 }

@@ -101,8 +101,8 @@ TEST_CASE("atomic write replaces content and read_file bounds size") {
   REQUIRE(write_file_atomic(f, "one").ok());
   REQUIRE(write_file_atomic(f, "two").ok());
   CHECK(*read_file(f, 100) == "two");
-  CHECK(read_file(f, 2).err().code == "too_large");
-  CHECK(read_file(dir / "nope", 10).err().code == "not_found");
+  CHECK(read_file(f, 2).err().code() == "too_large");
+  CHECK(read_file(dir / "nope", 10).err().code() == "not_found");
   CHECK_POSIX_MODE((std::filesystem::status(f).permissions() & std::filesystem::perms::group_read) == std::filesystem::perms::none);
   std::filesystem::remove_all(dir);
 }
