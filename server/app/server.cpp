@@ -27,11 +27,14 @@
 #include "app/plugin_settings.hpp"
 #include "app/reload_pipeline.hpp"
 #include "app/routes.hpp"
+#include "app/server_resources.hpp"
+#include "app/tab_changes.hpp"
 #include "app/server_state.hpp"
 #include "app/plugin_backend.hpp"
 #include "app/tool_pipeline.hpp"
 #include "app/webmcp_bridge.hpp"
 #include "config/config_paths.hpp"
+#include "mcp/conformance_resources.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/http_server.hpp"
@@ -134,6 +137,15 @@ class server_app {
         pipeline_(state_.config, state_.catalog, state_.audit, hub_, confirm_, settings_,
                   tool_backends{plugin_backend_, browser_backend_, platform_, webmcp_}),
         conformance_(o.conformance_mode ? std::make_unique<mcp::conformance_tools>(io.get_executor(), pipeline_, events_) : nullptr),
+        resources_(state_, hub_, pipeline_,
+                   [this] {
+                     auto in_use = mcp_.client_activity();
+                     in_use += gateway_.client_activity();
+                     return health_payload(state_, hub_, mcp_.session_count(), in_use);
+                   }),
+        conformance_resources_(o.conformance_mode ? std::make_unique<mcp::conformance_resources>(resources_) : nullptr),
+        tab_changes_(events_, tasks_,
+                     std::chrono::milliseconds(env_number("OPENTABS_MCP_RESOURCE_DEBOUNCE_MS").value_or(tab_changes::default_debounce.count()))),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
@@ -246,6 +258,7 @@ class server_app {
   mcp::endpoint_options endpoint_options(bool gateway) {
     auto o = mcp::endpoint_options_from_env(gateway);
     o.tasks = &tasks_;
+    if (!gateway) o.resources = conformance_resources_ ? static_cast<tools::resource_service*>(conformance_resources_.get()) : &resources_;
     return o;
   }
 
@@ -428,6 +441,9 @@ class server_app {
   browser_backend browser_backend_;
   tool_pipeline pipeline_;
   std::unique_ptr<mcp::conformance_tools> conformance_;
+  server_resources resources_;  // what /mcp offers as resources
+  std::unique_ptr<mcp::conformance_resources> conformance_resources_;
+  tab_changes tab_changes_;  // the extension's tab events as debounced resource changes
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;
   router router_;

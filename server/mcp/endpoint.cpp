@@ -66,8 +66,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
         tasks(ex, calls, background, options.task_after, options.tasks_kept, options.gateway ? "mcp gateway" : "mcp"),
         sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
-                  options.sse_keepalive_interval, options.max_batch_messages}),
-        modern(ex, service, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval}) {}
+                  options.sse_keepalive_interval, options.max_batch_messages, options.resources}),
+        modern(ex, service, catalog, calls, tasks,
+               {options.gateway, options.server_version, options.sse_keepalive_interval, options.resources}) {}
 
   tools::server_events& events;
   endpoint_options options;
@@ -78,7 +79,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   task_runner tasks;  // the tasks extension (2026-07-28 clients that declare it)
   session_endpoint sessions;  // 2025-11-25 and earlier
   stateless_endpoint modern;  // 2026-07-28
-  tools::server_events::token tools_token = 0, log_token = 0;
+  tools::server_events::token tools_token = 0, log_token = 0, resources_token = 0;
   bool shut = false;
 
   void subscribe() {
@@ -88,6 +89,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     });
     log_token = events.on_plugin_log([weak](const tools::plugin_log_entry& e) {
       if (auto self = weak.lock()) self->on_plugin_log(e);
+    });
+    resources_token = events.on_resources_changed([weak](const tools::resource_change& c) {
+      if (auto self = weak.lock()) self->on_resources_changed(c);
     });
   }
 
@@ -107,11 +111,19 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     calls.forward_plugin_log(entry);
   }
 
+  // Tabs that navigated, loaded, opened or closed: to the subscribers (the gateway offers no resources).
+  void on_resources_changed(const tools::resource_change& change) {
+    if (options.gateway) return;
+    sessions.announce_resources_changed(change);
+    modern.announce_resources_changed(change);
+  }
+
   void shutdown() {
     if (shut) return;
     shut = true;
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
+    events.unsubscribe(resources_token);
     sessions.end_all("server shutting down");
     tasks.shutdown();
     modern.shutdown();

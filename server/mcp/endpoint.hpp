@@ -34,6 +34,7 @@
 #include "net/http_exchange.hpp"
 #include "net/task_group.hpp"
 #include "tools/events.hpp"
+#include "tools/resource_service.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
@@ -60,6 +61,8 @@ struct endpoint_options {
   // for them, and so does each task's call.  Null (unit tests): the endpoint's own group,
   // closed at shutdown (nothing is spawned detached).
   net::task_group* tasks = nullptr;
+  // What /mcp offers as resources (the gateway offers none); null: an empty listing.
+  tools::resource_service* resources = nullptr;
 };
 
 // Production defaults, overridden by test knobs in the environment:

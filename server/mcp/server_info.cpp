@@ -67,6 +67,8 @@ namespace {
 json::object capabilities(bool gateway) {
   json::object caps{{"tools", json::object{{"listChanged", true}}}};
   if (!gateway) caps["logging"] = json::object{};
+  // Open tabs, plugins, the audit log and health (resource_requests); the gateway offers none.
+  if (!gateway) caps["resources"] = json::object{{"subscribe", true}, {"listChanged", true}};
   return caps;
 }
 
