@@ -136,10 +136,10 @@ TEST_CASE("bad input gets clear errors and leaves the session and server working
     auto not_object = co_await h.request(post("/mcp", "42", sh));
     CHECK(not_object.json().at("error").at("code").as_int64() == -32600);
 
-    auto unknown = co_await h.request(post("/mcp", rpc(6, "resources/list"), sh));
+    auto unknown = co_await h.request(post("/mcp", rpc(6, "no/such_method"), sh));
     CHECK(unknown.status == 200);
     CHECK(unknown.json().at("error").at("code").as_int64() == -32601);
-    CHECK(unknown.json().at("error").at("message").as_string() == "Method not found: resources/list");
+    CHECK(unknown.json().at("error").at("message").as_string() == "Method not found: no/such_method");
 
     auto params = co_await h.request(post("/mcp", rpc(7, "tools/call", R"({"name":"notes_echo","arguments":"x"})"), sh));
     auto pe = params.events();
