@@ -38,33 +38,27 @@ jsonrpc::parsed<std::string> parse_resource_uri(const json::object& params) {
 
 namespace {
 
-void put_optional(json::object& o, std::string_view key, const std::string& text) {
-  if (!text.empty()) o[key] = json::str(text);
+// One entry of a listing: its identifying field (uri, uriTemplate), name, and the optional rest.
+json::object listing_entry(std::string_view id_key, const std::string& id, const std::string& name, const std::string& title,
+                           const std::string& description, const std::string& mime_type) {
+  json::object o{{id_key, json::str(id)}, {"name", json::str(name)}};
+  if (!title.empty()) o["title"] = json::str(title);
+  if (!description.empty()) o["description"] = json::str(description);
+  if (!mime_type.empty()) o["mimeType"] = json::str(mime_type);
+  return o;
 }
 
 }  // namespace
 
 json::object resources_list_result(const std::vector<tools::listed_resource>& resources) {
   json::array out;
-  for (const auto& r : resources) {
-    json::object o{{"uri", json::str(r.uri)}, {"name", json::str(r.name)}};
-    put_optional(o, "title", r.title);
-    put_optional(o, "description", r.description);
-    put_optional(o, "mimeType", r.mime_type);
-    out.push_back(std::move(o));
-  }
+  for (const auto& r : resources) out.push_back(listing_entry("uri", r.uri, r.name, r.title, r.description, r.mime_type));
   return json::object{{"resources", std::move(out)}};
 }
 
 json::object resource_templates_result(const std::vector<tools::listed_template>& templates) {
   json::array out;
-  for (const auto& t : templates) {
-    json::object o{{"uriTemplate", json::str(t.uri_template)}, {"name", json::str(t.name)}};
-    put_optional(o, "title", t.title);
-    put_optional(o, "description", t.description);
-    put_optional(o, "mimeType", t.mime_type);
-    out.push_back(std::move(o));
-  }
+  for (const auto& t : templates) out.push_back(listing_entry("uriTemplate", t.uri_template, t.name, t.title, t.description, t.mime_type));
   return json::object{{"resourceTemplates", std::move(out)}};
 }
 

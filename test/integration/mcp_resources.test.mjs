@@ -2,14 +2,15 @@
 // sessions, 2.x in 2026-07-28 mode): the server's health, audit log and plugins, each open
 // tab the browser permission allows (listed through browser_list_tabs, read through the
 // browser tools, so the read is gated, its page text marked and its call audited), the
-// tab templates, the two revisions' resource-not-found errors, the caching hints, and the
-// bounded resources/subscribe.  A scripted extension stands in for the browser.
+// tab templates, the two revisions' resource-not-found errors, the caching hints, the
+// bounded resources/subscribe, and the stdio bridge.  A scripted extension stands in for
+// the browser.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startServer } from './support/server.mjs';
-import { notesExtension } from './support/mcp_2026.mjs';
+import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
@@ -163,6 +164,21 @@ describe('MCP resources (browser permission auto)', () => {
     assert.equal(read.result.contents[0].uri, 'opentabs://health');
     // resources/subscribe is gone in 2026-07-28 (subscriptions/listen replaces it).
     assert.equal((await raw('resources/subscribe', { uri: 'opentabs://health' })).error.code, -32601);
+  });
+
+  test('through the stdio bridge (SDK 2.x, 2026-07-28): the tab listed and its text read', { timeout: 60_000 }, async () => {
+    const { transport, stderr } = bridgeTransport(s);
+    const client = new Client({ name: 'sdk-2026-stdio-resources', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    try {
+      assert.ok((await client.listResources()).resources.some((r) => r.uri === 'opentabs://tabs/11'));
+      assert.match(text(await client.readResource({ uri: 'opentabs://tabs/11/text' })), /Buy milk\./);
+    } catch (e) {
+      e.message += `\nbridge stderr:\n${stderr()}`;
+      throw e;
+    } finally {
+      await client.close();
+    }
   });
 
   test('the gateway offers no resources', async () => {
