@@ -101,6 +101,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     catalog.invalidate();
     sessions.announce_tools_changed();
     modern.announce_tools_changed();
+    // A reload or a permission change changes the plugins listed and which tabs are.
+    tools::resource_change listing;
+    listing.list_changed = true;
+    on_resources_changed(listing);
   }
 
   void on_plugin_log(const tools::plugin_log_entry& entry) {

@@ -12,6 +12,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { startServer } from './support/server.mjs';
 import { bridgeTransport, notesExtension } from './support/mcp_2026.mjs';
 import { connectSdk } from './support/mcp_client.mjs';
+import { until } from './support/until.mjs';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const fixtures = resolve(new URL('../fixtures/plugins', import.meta.url).pathname);
 const TAB = { id: 11, title: 'Notes', url: 'http://localhost:9876/notes', active: true, windowId: 1 };
@@ -211,6 +213,26 @@ describe('MCP resources when the browser permission is off', () => {
     });
     assert.equal(ext.messages.filter((m) => m.method === 'browser.getTabContent' || m.method === 'browser.listTabs').length, 0);
     assert.equal(JSON.parse(text(await client.readResource({ uri: 'opentabs://health' }))).status, 'ok');
+    await client.close();
+  });
+});
+
+describe('MCP resources: the listing changes with the tool set', () => {
+  let s;
+  before(async () => {
+    s = await startServer({ args: ['--conformance-mode'] });
+  });
+  after(async () => {
+    await s.stop();
+  });
+
+  test('a tool-set change (a reload, a permission) tells sessions the resource list changed too', async () => {
+    const { client } = await connectSdk(s);
+    const changed = [];
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, (n) => changed.push(n));
+    // The conformance fixture raises the same event a plugin reload does.
+    await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+    await until(() => changed.length > 0, 'notifications/resources/list_changed');
     await client.close();
   });
 });
