@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "mcp/resource_requests.hpp"
+#include "mcp/resource_limits.hpp"
 
 #include "mcp/protocol_version.hpp"
 #include "util/base64.hpp"
@@ -101,9 +101,9 @@ bool read_resource_subscriptions(const json::object& filter, std::vector<std::st
     }
     unique.emplace(uri.get_string());
   }
-  if (unique.size() > resource_subscriptions::max_per_client) {
+  if (unique.size() > max_resource_subscriptions) {
     error = rpc_error::invalid_params(field, "names " + std::to_string(unique.size()) + " resources; one stream watches at most " +
-                                                 std::to_string(resource_subscriptions::max_per_client));
+                                                 std::to_string(max_resource_subscriptions));
     return false;
   }
   out.assign(unique.begin(), unique.end());

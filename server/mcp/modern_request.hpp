@@ -57,7 +57,7 @@ std::string listen_notification(std::string_view method, const json::value& subs
 
 // subscriptions/listen's filter: which notifications the client asked for and the server
 // honours (toolsListChanged, resourcesListChanged, and resourceSubscriptions: at most
-// resource_subscriptions::max_per_client URIs, each at most max_resource_uri_bytes).
+// max_resource_subscriptions URIs, each at most max_resource_uri_bytes; resource_limits.hpp).
 struct listen_request {
   bool tools_list_changed = false;
   bool resources_list_changed = false;

@@ -15,14 +15,12 @@
 
 #include "json/json.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "mcp/resource_limits.hpp"
 #include "net/asio.hpp"
 #include "tools/resource_service.hpp"
 #include "util/result.hpp"
 
 namespace opentabs::mcp {
-
-// A URI longer than this names nothing the server offers: refused before any lookup.
-inline constexpr std::size_t max_resource_uri_bytes = 2048;
 
 // Caching hints of the 2026-07-28 results: the listing changes when tabs open and close,
 // the templates only with the binary, a read is a snapshot of something live.
@@ -34,7 +32,7 @@ inline constexpr long long resource_read_ttl_ms = 0;
 // subscribed to, bounded so a client cannot grow the server's memory without end.
 class resource_subscriptions {
  public:
-  static constexpr std::size_t max_per_client = 64;
+  static constexpr std::size_t max_per_client = max_resource_subscriptions;
   // too_large when the client already holds max_per_client others; subscribing twice to
   // the same URI is one subscription.
   status add(std::string uri);
