@@ -115,7 +115,8 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     calls.forward_plugin_log(entry);
   }
 
-  // Tabs that navigated, loaded, opened or closed: to the subscribers (the gateway offers no resources).
+  // Resources that changed (tab events, the listing after a tool-set change): to their
+  // subscribers (the gateway offers no resources).
   void on_resources_changed(const tools::resource_change& change) {
     if (options.gateway) return;
     sessions.announce_resources_changed(change);
