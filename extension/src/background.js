@@ -112,15 +112,29 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   }
 });
 
+// Tab events the server turns into MCP resource notifications (tab resources a client
+// subscribed to, the resource list); the server debounces them.  Sent only while connected:
+// a reconnecting client re-lists.
+function tabChanged(tabId, change) {
+  if (store.connection.state !== 'connected') return;
+  notifyServer('tab.changed', { tabId, change }).catch(() => {});
+}
+
+chrome.tabs.onCreated.addListener((tab) => { store.ready.then(() => tabChanged(tab.id, 'opened')); });
+
 chrome.tabs.onUpdated.addListener((tabId, changeInfo, tab) => {
   if (changeInfo.status !== 'complete' && changeInfo.url === undefined) return;
   markActivity();
+  store.ready.then(() => tabChanged(tabId, changeInfo.url !== undefined ? 'navigated' : 'loaded'));
   store.ready.then(async () => {
     if (tab.status === 'complete') await injectAllIntoTab(tab);
     tabState.scheduleRefresh();
   });
 });
-chrome.tabs.onRemoved.addListener(() => { markActivity(); store.ready.then(() => tabState.scheduleRefresh()); });
+chrome.tabs.onRemoved.addListener((tabId) => {
+  markActivity();
+  store.ready.then(() => { tabChanged(tabId, 'closed'); tabState.scheduleRefresh(); });
+});
 chrome.tabs.onReplaced.addListener(() => { markActivity(); store.ready.then(() => tabState.scheduleRefresh()); });
 
 chrome.storage.onChanged.addListener((changes, area) => {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "app/resource_uris.hpp"
 #include "mcp/completion.hpp"
 #include "plugins/url_pattern.hpp"
 #include "util/clock.hpp"
@@ -124,6 +125,8 @@ void browser_prompts::register_completions(mcp::completion_registry& registry) {
   registry.add(mcp::completion_ref_kind::prompt, std::string(kWorkOnTab), "tabId", sources_.tabs_source());
   registry.add(mcp::completion_ref_kind::prompt, std::string(kBuildPlugin), "tabId", sources_.tabs_source());
   registry.add(mcp::completion_ref_kind::prompt, std::string(kReviewPlugin), "plugin", sources_.plugins_source());
+  // The tab resource templates' {tabId} names the same open tabs (server_resources serves them).
+  for (const auto& t : tab_templates()) registry.add(mcp::completion_ref_kind::resource_template, t.uri_template, "tabId", sources_.tabs_source());
 }
 
 net::awaitable<result<prompt_result>> browser_prompts::get_prompt(std::string name, json::object arguments, json::object answers,

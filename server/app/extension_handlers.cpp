@@ -7,6 +7,7 @@
 #include "app/original_lines.hpp"
 #include "app/payloads.hpp"
 #include "app/plugin_log_limiter.hpp"
+#include "app/tab_changes.hpp"
 #include "app/side_panel_asker.hpp"
 #include "app/webmcp_naming.hpp"
 #include "config/config_edits.hpp"
@@ -47,6 +48,7 @@ class handlers {
     };
     add("tab.syncAll", params_kind::object, call_kind::either, &handlers::tab_sync_all);
     add("tab.stateChanged", params_kind::object, call_kind::either, &handlers::tab_state_changed);
+    add("tab.changed", params_kind::object, call_kind::either, &handlers::tab_changed);
     add("plugin.log", params_kind::object, call_kind::either, &handlers::plugin_log);
     add("confirmation.response", params_kind::object, call_kind::either, &handlers::confirmation_response);
     add(std::string(kCapabilitiesMethod), params_kind::object, call_kind::either, &handlers::capabilities);
@@ -85,6 +87,19 @@ class handlers {
     }
     c.tabs.set(std::string(*plugin), tab_map::parse_entry(params));
     log::original_line(original_lines::tab_state_changed(*plugin, *state, c.label));
+    return handled();
+  }
+
+  // Our extension's tab events (PROTOCOL.md tab.changed): MCP resource notifications, once
+  // app/tab_changes has debounced them.
+  reply tab_changed(ext_connection&, const json::object& params, const json::value* id) {
+    const auto tab = json::get_int(params, "tabId");
+    const auto* change = json::get_string(params, "change");
+    if (!tab || *tab <= 0 || !change || !is_tab_change(*change)) {
+      if (id) return error_reply(errc::invalid_params, "tab.changed needs tabId (a positive integer) and change (opened, navigated, loaded or closed)");
+      return none();
+    }
+    ctx_.events.tab_changed(*tab, *change);
     return handled();
   }
 

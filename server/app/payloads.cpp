@@ -106,6 +106,11 @@ json::object sync_full_params(const server_config& config, const plugin_catalog&
   return o;
 }
 
+json::object plugin_description(const server_config& config, const plugin_catalog& catalog, const extension_hub& hub,
+                                 const plugins::plugin& p) {
+  return plugins::config_state_plugin_payload(p, permissions_of(config.cfg, p), tab_state_of(hub, p.name()), catalog.update_for(p));
+}
+
 json::object config_state(const server_config& config, const plugin_catalog& catalog, const webmcp_directory& webmcp,
                           const extension_hub& hub) {
   std::vector<const plugins::plugin*> sorted;
@@ -113,8 +118,7 @@ json::object config_state(const server_config& config, const plugin_catalog& cat
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
   json::array plugins;
   for (const auto* p : sorted)
-    plugins.push_back(plugins::config_state_plugin_payload(*p, permissions_of(config.cfg, *p), tab_state_of(hub, p->name()),
-                                                           catalog.update_for(*p)));
+    plugins.push_back(plugin_description(config, catalog, hub, *p));
   auto o = sync_full_params(config, catalog);
   o["plugins"] = std::move(plugins);
   o["webmcpSites"] = webmcp_sites_payload(config.cfg, webmcp);  // side panel WebMCP card (opentabs addition)

@@ -25,6 +25,11 @@ json::object config_state(const server_config& config, const plugin_catalog& cat
 json::object health_payload(const server_state& state, const extension_hub& hub, std::size_t mcp_sessions,
                             const mcp::client_counts& in_use);
 
+// One plugin as the config state shows it (tools, url patterns, permissions, version, tab
+// state): the plugin resources' contents.
+json::object plugin_description(const server_config& config, const plugin_catalog& catalog, const extension_hub& hub,
+                                 const plugins::plugin& p);
+
 // The side panel's view of the sites whose pages publish WebMCP tools (sync.full / config
 // state `webmcpSites`): one entry per site with its permission key, configured permission,
 // tabs and tools.

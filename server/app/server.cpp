@@ -28,12 +28,15 @@
 #include "app/plugin_settings.hpp"
 #include "app/reload_pipeline.hpp"
 #include "app/routes.hpp"
+#include "app/server_resources.hpp"
+#include "app/tab_changes.hpp"
 #include "app/server_state.hpp"
 #include "app/plugin_backend.hpp"
 #include "app/tool_pipeline.hpp"
 #include "app/webmcp_bridge.hpp"
 #include "config/config_paths.hpp"
 #include "mcp/conformance_prompts.hpp"
+#include "mcp/conformance_resources.hpp"
 #include "mcp/conformance_tools.hpp"
 #include "mcp/endpoint.hpp"
 #include "net/blocking_pool.hpp"
@@ -145,6 +148,15 @@ class server_app final : connection_listener, adapter_files_writer {
         completions_(hub_, state_.catalog, state_.webmcp, pipeline_),
         prompts_(pipeline_, state_.catalog, state_.webmcp, state_.audit, completions_),
         conformance_prompts_(o.conformance_mode ? std::make_unique<mcp::conformance_prompts>(prompts_) : nullptr),
+        resources_(state_, hub_, pipeline_,
+                   [this] {
+                     auto in_use = mcp_.client_activity();
+                     in_use += gateway_.client_activity();
+                     return health_payload(state_, hub_, mcp_.session_count(), in_use);
+                   }),
+        conformance_resources_(o.conformance_mode ? std::make_unique<mcp::conformance_resources>(resources_) : nullptr),
+        tab_changes_(events_, tasks_,
+                     std::chrono::milliseconds(env_number("OPENTABS_MCP_RESOURCE_DEBOUNCE_MS").value_or(tab_changes::default_debounce.count()))),
         mcp_(io.get_executor(), conformance_ ? static_cast<tools::tool_service&>(*conformance_) : pipeline_, events_,
              endpoint_options(false)),
         gateway_(io.get_executor(), pipeline_, events_, endpoint_options(true)),
@@ -256,6 +268,7 @@ class server_app final : connection_listener, adapter_files_writer {
     o.tasks = &tasks_;
     o.request_states = request_states_;
     if (!gateway) o.prompts = conformance_prompts_ ? static_cast<mcp::prompt_service*>(conformance_prompts_.get()) : &prompts_;
+    if (!gateway) o.resources = conformance_resources_ ? static_cast<tools::resource_service*>(conformance_resources_.get()) : &resources_;
     return o;
   }
 
@@ -448,6 +461,9 @@ class server_app final : connection_listener, adapter_files_writer {
   completion_sources completions_;
   browser_prompts prompts_;  // the slash commands of /mcp
   std::unique_ptr<mcp::conformance_prompts> conformance_prompts_;
+  server_resources resources_;  // what /mcp offers as resources
+  std::unique_ptr<mcp::conformance_resources> conformance_resources_;
+  tab_changes tab_changes_;  // the extension's tab events as debounced resource changes
   mcp::endpoint mcp_;
   mcp::endpoint gateway_;
   router router_;

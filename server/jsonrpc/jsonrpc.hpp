@@ -25,6 +25,9 @@ inline constexpr int internal_error = -32603;
 // 2026-07-28 codes -32020..-32099, so dual-era clients fall back to initialize).
 inline constexpr int transport_error = -32000;
 inline constexpr int session_not_found = -32001;
+// MCP 2025-11-25's resource-not-found (resources/read of an unknown URI); 2026-07-28 uses
+// invalid_params instead (SEP-2164).
+inline constexpr int resource_not_found = -32002;
 // MCP 2026-07-28's own codes (the spec's reserved range -32020..-32099).
 inline constexpr int header_mismatch = -32020;
 inline constexpr int missing_required_client_capability = -32021;

@@ -127,14 +127,21 @@ conformance_tools::conformance_tools(asio::any_io_executor ex, tools::tool_servi
 
 const std::vector<tools::listed_tool>& conformance_tools::fixtures() {
   static const std::vector<tools::listed_tool> list = [] {
-    json::object schema_2020{
-        {"$schema", "https://json-schema.org/draft/2020-12/schema"},
-        {"type", "object"},
-        {"$defs", json::object{{"address", json::object{{"type", "object"},
-                                                        {"properties", json::object{{"street", json::object{{"type", "string"}}},
-                                                                                    {"city", json::object{{"type", "string"}}}}}}}}},
-        {"properties", json::object{{"name", json::object{{"type", "string"}}}, {"address", json::object{{"$ref", "#/$defs/address"}}}}},
-        {"additionalProperties", false}};
+    // The scenario's schema (SEP-1613 and SEP-2106): every keyword must come back in
+    // tools/list as it was given.
+    json::object schema_2020 = *json::parse_object(R"({
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                            "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+      "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                     "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                     "phone": {"type": "string"}, "email": {"type": "string"}},
+      "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+      "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+      "then": {"required": ["phone"]},
+      "else": {"required": ["email"]},
+      "additionalProperties": false})");
     std::vector<tools::listed_tool> list{
         fixture("test_simple_text", "Conformance fixture: returns a simple text response"),
         fixture("test_image_content", "Conformance fixture: returns an image content block"),

@@ -80,8 +80,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
                 *request_states),
         sessions(ex, service, catalog, calls, background,
                  {options.gateway, options.server_version, options.session_idle_expiry, options.max_new_sessions_per_minute,
-                  options.sse_keepalive_interval, options.max_batch_messages, &prompts}),
-        modern(ex, service, catalog, calls, tasks, {options.gateway, options.server_version, options.sse_keepalive_interval, &prompts}) {}
+                  options.sse_keepalive_interval, options.max_batch_messages, &prompts, options.resources}),
+        modern(ex, service, catalog, calls, tasks,
+               {options.gateway, options.server_version, options.sse_keepalive_interval, &prompts, options.resources}) {}
 
   tools::server_events& events;
   endpoint_options options;
@@ -94,7 +95,7 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
   prompt_requests prompts;  // prompts/* and completion/complete, for both rooms
   session_endpoint sessions;  // 2025-11-25 and earlier
   stateless_endpoint modern;  // 2026-07-28
-  tools::server_events::token tools_token = 0, log_token = 0;
+  tools::server_events::token tools_token = 0, log_token = 0, resources_token = 0;
   bool shut = false;
 
   void subscribe() {
@@ -105,6 +106,9 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     log_token = events.on_plugin_log([weak](const tools::plugin_log_entry& e) {
       if (auto self = weak.lock()) self->on_plugin_log(e);
     });
+    resources_token = events.on_resources_changed([weak](const tools::resource_change& c) {
+      if (auto self = weak.lock()) self->on_resources_changed(c);
+    });
   }
 
   // ---- server events ----------------------------------------------------------------
@@ -113,6 +117,10 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     catalog.invalidate();
     sessions.announce_tools_changed();
     modern.announce_tools_changed();
+    // A reload or a permission change changes the plugins listed and which tabs are.
+    tools::resource_change listing;
+    listing.list_changed = true;
+    on_resources_changed(listing);
   }
 
   void on_plugin_log(const tools::plugin_log_entry& entry) {
@@ -123,11 +131,20 @@ struct endpoint_state : std::enable_shared_from_this<endpoint_state> {
     calls.forward_plugin_log(entry);
   }
 
+  // Resources that changed (tab events, the listing after a tool-set change): to their
+  // subscribers (the gateway offers no resources).
+  void on_resources_changed(const tools::resource_change& change) {
+    if (options.gateway) return;
+    sessions.announce_resources_changed(change);
+    modern.announce_resources_changed(change);
+  }
+
   void shutdown() {
     if (shut) return;
     shut = true;
     events.unsubscribe(tools_token);
     events.unsubscribe(log_token);
+    events.unsubscribe(resources_token);
     sessions.end_all("server shutting down");
     tasks.shutdown();
     modern.shutdown();

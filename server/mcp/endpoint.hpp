@@ -35,6 +35,7 @@
 #include "net/http_exchange.hpp"
 #include "net/task_group.hpp"
 #include "tools/events.hpp"
+#include "tools/resource_service.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
@@ -69,6 +70,8 @@ struct endpoint_options {
   // The prompts /mcp offers (prompts/list, prompts/get, completion/complete); null: none,
   // and the gateway never offers any.
   prompt_service* prompts = nullptr;
+  // What /mcp offers as resources (the gateway offers none); null: an empty listing.
+  tools::resource_service* resources = nullptr;
 };
 
 // Production defaults, overridden by test knobs in the environment:

@@ -16,6 +16,7 @@
 
 #include "json/json.hpp"
 #include "jsonrpc/jsonrpc.hpp"
+#include "mcp/resource_requests.hpp"
 #include "mcp/session_table.hpp"
 #include "mcp/sse_stream.hpp"
 #include "net/asio.hpp"
@@ -62,6 +63,7 @@ struct live_session {
   std::unordered_map<std::string, tools::call_options::answer_fn> withdrawn_answers;
   std::deque<std::string> withdrawn_order;
   static constexpr std::size_t max_withdrawn_answers = 64;
+  resource_subscriptions subscribed_resources;  // resources/subscribe, bounded
   bool ended = false;
 
   // A message not answering anything: on the stream of a call to `plugin`'s tools when

@@ -1,5 +1,9 @@
 #include "mcp/modern_request.hpp"
 
+#include <set>
+
+#include "mcp/resource_limits.hpp"
+
 #include "mcp/protocol_version.hpp"
 #include "util/base64.hpp"
 #include "util/strings.hpp"
@@ -66,6 +70,48 @@ std::string listen_notification(std::string_view method, const json::value& subs
   return jsonrpc::notification_json(method, params);
 }
 
+namespace {
+
+// One boolean of the listen filter: absent or null leaves `out` false.
+bool read_filter_flag(const json::object& filter, std::string_view key, bool& out, rpc_error& error) {
+  const auto* v = json::find(filter, key);
+  if (!v || v->is_null()) return true;
+  if (!v->is_bool()) {
+    error = rpc_error::invalid_params("params.notifications." + std::string(key), "must be a boolean");
+    return false;
+  }
+  out = v->get_bool();
+  return true;
+}
+
+// resourceSubscriptions: bounded like a session's resources/subscribe.
+bool read_resource_subscriptions(const json::object& filter, std::vector<std::string>& out, rpc_error& error) {
+  const auto* v = json::find(filter, "resourceSubscriptions");
+  if (!v || v->is_null()) return true;
+  const std::string field = "params.notifications.resourceSubscriptions";
+  if (!v->is_array()) {
+    error = rpc_error::invalid_params(field, "must be an array of resource URIs");
+    return false;
+  }
+  std::set<std::string, std::less<>> unique;
+  for (const auto& uri : v->get_array()) {
+    if (!uri.is_string() || uri.get_string().empty() || uri.get_string().size() > max_resource_uri_bytes) {
+      error = rpc_error::invalid_params(field, "must hold non-empty URIs of at most " + std::to_string(max_resource_uri_bytes) + " bytes");
+      return false;
+    }
+    unique.emplace(uri.get_string());
+  }
+  if (unique.size() > max_resource_subscriptions) {
+    error = rpc_error::invalid_params(field, "names " + std::to_string(unique.size()) + " resources; one stream watches at most " +
+                                                 std::to_string(max_resource_subscriptions));
+    return false;
+  }
+  out.assign(unique.begin(), unique.end());
+  return true;
+}
+
+}  // namespace
+
 jsonrpc::parsed<listen_request> parse_listen(const json::object& params) {
   jsonrpc::parsed<listen_request> out;
   const auto* filter = json::find(params, "notifications");
@@ -74,20 +120,24 @@ jsonrpc::parsed<listen_request> parse_listen(const json::object& params) {
     return out;
   }
   listen_request r;
-  if (const auto* t = json::find(filter->get_object(), "toolsListChanged"); t && !t->is_null()) {
-    if (!t->is_bool()) {
-      out.error = rpc_error::invalid_params("params.notifications.toolsListChanged", "must be a boolean");
-      return out;
-    }
-    r.tools_list_changed = t->get_bool();
-  }
-  out.value = r;
+  const auto& f = filter->get_object();
+  if (!read_filter_flag(f, "toolsListChanged", r.tools_list_changed, out.error) ||
+      !read_filter_flag(f, "resourcesListChanged", r.resources_list_changed, out.error) ||
+      !read_resource_subscriptions(f, r.resource_subscriptions, out.error))
+    return out;
+  out.value = std::move(r);
   return out;
 }
 
 std::string listen_acknowledgement(const json::value& subscription_id, const listen_request& honoured) {
   json::object filter;
   if (honoured.tools_list_changed) filter["toolsListChanged"] = true;
+  if (honoured.resources_list_changed) filter["resourcesListChanged"] = true;
+  if (!honoured.resource_subscriptions.empty()) {
+    json::array uris;
+    for (const auto& uri : honoured.resource_subscriptions) uris.push_back(json::str(uri));
+    filter["resourceSubscriptions"] = std::move(uris);
+  }
   return listen_notification("notifications/subscriptions/acknowledged", subscription_id, json::object{{"notifications", std::move(filter)}});
 }
 

@@ -56,9 +56,12 @@ bool speaks_modern(std::string_view version_header, const json::value& body, boo
 std::string listen_notification(std::string_view method, const json::value& subscription_id, json::object params);
 
 // subscriptions/listen's filter: which notifications the client asked for and the server
-// honours (only toolsListChanged: opentabs has no prompts or resources).
+// honours (toolsListChanged, resourcesListChanged, and resourceSubscriptions: at most
+// max_resource_subscriptions URIs, each at most max_resource_uri_bytes; resource_limits.hpp).
 struct listen_request {
   bool tools_list_changed = false;
+  bool resources_list_changed = false;
+  std::vector<std::string> resource_subscriptions;
 };
 jsonrpc::parsed<listen_request> parse_listen(const json::object& params);
 // The acknowledgement that opens the stream: the honoured subset of the filter.

@@ -74,7 +74,8 @@ class prompt_service {
   // The keys of the questions prompt `name` may ask (prompt_question::key): a 2026-07-28
   // retry that answers one must carry the requestState sealed with the question.
   virtual std::vector<std::string> question_keys(std::string_view name) const = 0;
-  // Registers the completion sources of the prompts' arguments.
+  // Registers the completion sources of the prompts' arguments (and of any resource
+  // template variable the same sources serve).
   virtual void register_completions(completion_registry& registry) = 0;
   // Whether prompt `name` asks the person through the client while it is built (a 2025
   // session then answers it over SSE, where elicitation/create can go).

@@ -1,7 +1,8 @@
 // The requests an MCP endpoint answers, registered in one table (jsonrpc::method_table):
 // ping, tools/list, tools/call, prompts/list, prompts/get, completion/complete (when prompts are
-// offered), logging/setLevel (not on the gateway, which offers no
-// logging capability) and initialize (refused inside a session).  A name not in the table
+// offered), logging/setLevel (not on the gateway, which offers no logging capability),
+// initialize (refused inside a session) and, on /mcp, resources/* (add_resource_methods).
+// A name not in the table
 // is -32601.  Handlers return the serialised response, or nullopt when a cancelled call
 // must not be answered.  MCP has no per-method rate limit: the table's rate class is not
 // consulted here.
@@ -18,6 +19,7 @@
 #include "mcp/sse_stream.hpp"
 #include "mcp/tool_catalog.hpp"
 #include "net/asio.hpp"
+#include "tools/resource_service.hpp"
 #include "tools/tool_service.hpp"
 
 namespace opentabs::mcp {
@@ -42,6 +44,10 @@ request_methods make_request_methods(bool gateway, tool_catalog& catalog, reques
 // (gzip-compressed for a client that accepts it, else with the cached listing shared into
 // the response); false when it gets the ordinary answer instead: on the gateway (its
 // two-tool list is small) or when tools/list refuses the params.
+// The resources rows (resource_methods.cpp): list, templates/list and read from `service`
+// (null: none to offer), subscribe and unsubscribe in the session's bounded set.
+void add_resource_methods(request_methods& table, tools::resource_service* service);
+
 bool answers_from_cached_listing(bool gateway, const jsonrpc::message& request);
 
 // A finished tools/call as its response: the CallToolResult, except that an unknown tool

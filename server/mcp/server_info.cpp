@@ -71,6 +71,8 @@ json::object capabilities(bool gateway, bool prompts) {
     caps["prompts"] = json::object{{"listChanged", false}};
     caps["completions"] = json::object{};
   }
+  // Open tabs, plugins, the audit log and health (resource_requests); the gateway offers none.
+  if (!gateway) caps["resources"] = json::object{{"subscribe", true}, {"listChanged", true}};
   return caps;
 }
 

@@ -32,7 +32,9 @@ session_endpoint::session_endpoint(asio::any_io_executor ex, tools::tool_service
       table_(sessions_.table()),
       methods_(make_request_methods(settings_.gateway, catalog, [this](request_context ctx) {
         return calls_.call(std::move(ctx.session), ctx.msg, std::move(ctx.sink), nullptr);
-      }, settings_.prompts)) {}
+      }, settings_.prompts)) {
+  if (!settings_.gateway) add_resource_methods(methods_, settings_.resources);
+}
 
 // The session a GET/DELETE/POST names, or the response refusing the request.
 std::variant<std::shared_ptr<live_session>, net::http_response> session_endpoint::find_session(const codec::http_request& req) {

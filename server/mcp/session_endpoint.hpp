@@ -38,6 +38,7 @@ class session_endpoint {
     std::chrono::milliseconds sse_keepalive_interval;  // on standalone GET streams
     std::size_t max_batch_messages = 100;
     prompt_requests* prompts = nullptr;  // null: no prompts offered
+    tools::resource_service* resources = nullptr;  // null: resources/* answer an empty listing
   };
   // `group`: where the sessions' coroutines run.
   session_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
@@ -58,6 +59,7 @@ class session_endpoint {
 
   void announce_tools_changed() { sessions_.announce_tools_changed(); }
   void announce_plugin_log(const tools::plugin_log_entry& entry) { sessions_.announce_plugin_log(entry); }
+  void announce_resources_changed(const tools::resource_change& change) { sessions_.announce_resources_changed(change); }
   void end_all(std::string_view reason) { sessions_.end_all(reason); }
   std::size_t session_count() const { return sessions_.size(); }
   client_counts counts(std::chrono::milliseconds window) const { return table_.counts(window); }

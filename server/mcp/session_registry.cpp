@@ -88,4 +88,14 @@ void session_registry::announce_plugin_log(const tools::plugin_log_entry& entry)
   }
 }
 
+void session_registry::announce_resources_changed(const tools::resource_change& change) {
+  const auto list_note = change.list_changed ? jsonrpc::notification_json("notifications/resources/list_changed") : std::string();
+  for (auto& [id, s] : sessions_) {
+    if (!list_note.empty()) s->deliver_unsolicited(list_note, "");
+    for (const auto& uri : change.updated)
+      if (s->subscribed_resources.has(uri))
+        s->deliver_unsolicited(jsonrpc::notification_json("notifications/resources/updated", json::object{{"uri", json::str(uri)}}), "");
+  }
+}
+
 }  // namespace opentabs::mcp

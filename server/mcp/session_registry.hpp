@@ -50,6 +50,10 @@ class session_registry {
   void announce_tools_changed();
   // notifications/message to every session whose log level admits it.
   void announce_plugin_log(const tools::plugin_log_entry& entry);
+  // notifications/resources/updated to the sessions subscribed to each URI, and
+  // notifications/resources/list_changed to every session when the listing changed (on an
+  // open stream; a session without one misses them and re-reads when it asks next).
+  void announce_resources_changed(const tools::resource_change& change);
 
  private:
   net::awaitable<void> life(std::shared_ptr<live_session> s, std::shared_ptr<void> owner);

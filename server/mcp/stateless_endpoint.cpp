@@ -8,6 +8,7 @@
 #include "mcp/gateway_tools.hpp"
 #include "mcp/protocol_version.hpp"
 #include "mcp/requests.hpp"
+#include "mcp/resource_requests.hpp"
 #include "mcp/server_info.hpp"
 #include "mcp/task_store.hpp"
 #include "net/event.hpp"
@@ -24,6 +25,8 @@ struct stateless_endpoint::listener {
   std::shared_ptr<stream_sink> sink;
   json::value subscription_id;  // the listen request's id
   bool tools_list_changed = false;
+  bool resources_list_changed = false;
+  resource_subscriptions resources;  // resourceSubscriptions
   std::string client;  // client_context::identity() of the listen request
 };
 
@@ -59,6 +62,16 @@ std::optional<request_answer> answer_non_request(const classified& c) {
   return std::nullopt;
 }
 
+// A resources/* request on behalf of a 2026-07-28 client: its tab group and its own
+// budget, like its tools/call (call_runner::call_options_for).
+tools::call_options resource_call_options(const client_context& client) {
+  tools::call_options options;
+  options.origin = "mcp";
+  options.client = client.client_name;
+  options.caller = "mcp " + client.identity();
+  return options;
+}
+
 }  // namespace
 
 stateless_endpoint::stateless_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
@@ -68,6 +81,16 @@ stateless_endpoint::stateless_endpoint(asio::any_io_executor ex, tools::tool_ser
 void stateless_endpoint::announce_tools_changed() {
   for (const auto& l : listeners_)
     if (l->tools_list_changed) l->sink->send(listen_notification("notifications/tools/list_changed", l->subscription_id, json::object{}));
+}
+
+void stateless_endpoint::announce_resources_changed(const tools::resource_change& change) {
+  for (const auto& l : listeners_) {
+    if (change.list_changed && l->resources_list_changed)
+      l->sink->send(listen_notification("notifications/resources/list_changed", l->subscription_id, json::object{}));
+    for (const auto& uri : change.updated)
+      if (l->resources.has(uri))
+        l->sink->send(listen_notification("notifications/resources/updated", l->subscription_id, json::object{{"uri", json::str(uri)}}));
+  }
 }
 
 void stateless_endpoint::shutdown() {
@@ -109,6 +132,11 @@ awaitable<request_answer> stateless_endpoint::post(net::http_exchange& ex, const
   if (m.method == "subscriptions/listen") {
     auto stream = listen(ex, m, client);
     co_return co_await std::move(stream);
+  }
+  if (!settings_.gateway && is_resource_method(m.method, true)) {
+    auto answer = answer_resource_request(settings_.resources, m, resource_call_options(client), true);
+    auto response = co_await std::move(answer);
+    co_return answer_with(json_response(200, std::move(response)));
   }
   if (m.method == "tasks/get" || m.method == "tasks/update" || m.method == "tasks/cancel") {
     auto answer = tasks_.request(m, client);
@@ -210,6 +238,10 @@ std::optional<net::http_response> stateless_endpoint::refuse_listen(const messag
 awaitable<request_answer> stateless_endpoint::listen(net::http_exchange& ex, const message& m, const client_context& client) {
   auto p = parse_listen(m.params());
   if (!p) co_return answer_with(json_response(400, error_json(m.id, p.error)));
+  if (settings_.gateway) {  // no resources there: not honoured, so not acknowledged
+    p.value->resources_list_changed = false;
+    p.value->resource_subscriptions.clear();
+  }
   if (auto refused = refuse_listen(m, client.identity())) co_return answer_with(std::move(*refused));
   ex.start_stream(200, sse_headers());
   auto l = std::make_shared<listener>();
@@ -218,6 +250,8 @@ awaitable<request_answer> stateless_endpoint::listen(net::http_exchange& ex, con
   l->sink->wake = std::make_unique<net::event>(exec_);
   l->subscription_id = json::copy_out(m.id);
   l->tools_list_changed = p.value->tools_list_changed;
+  l->resources_list_changed = p.value->resources_list_changed;
+  for (const auto& uri : p.value->resource_subscriptions) (void)l->resources.add(uri);  // parse_listen bounded them
   l->client = client.identity();
   sink_guard guard{l->sink};
   l->sink->send(listen_acknowledgement(l->subscription_id, *p.value));

@@ -2,8 +2,9 @@
 // _meta and headers checked on every request (modern_request).  It answers server/discover,
 // tools/list (cacheable), tools/call (through the shared call_runner on an SSE stream, or
 // through the task_runner for clients that declared the tasks extension), tasks/get,
-// tasks/update and tasks/cancel, and holds the subscriptions/listen streams that carry
-// tools/list_changed.  Removed methods (initialize, ping, logging/setLevel) and unknown ones
+// tasks/update and tasks/cancel, resources/list, resources/templates/list and resources/read
+// (resource_requests, cacheable), and holds the subscriptions/listen streams that carry
+// tools/list_changed, resources/list_changed and resources/updated.  Removed methods (initialize, ping, logging/setLevel) and unknown ones
 // are 404 with -32601.  Runs on the io thread.
 #pragma once
 
@@ -36,6 +37,7 @@ class stateless_endpoint {
     std::string server_version;
     std::chrono::milliseconds sse_keepalive_interval;  // on listen streams
     prompt_requests* prompts = nullptr;  // null: no prompts offered
+    tools::resource_service* resources = nullptr;  // null: resources/* answer an empty listing
   };
   stateless_endpoint(asio::any_io_executor ex, tools::tool_service& service, tool_catalog& catalog, call_runner& calls,
                      task_runner& tasks, settings s);
@@ -47,6 +49,8 @@ class stateless_endpoint {
 
   // tools/list_changed to the listen streams that asked for it.
   void announce_tools_changed();
+  // resources/updated and resources/list_changed to the listen streams that asked for them.
+  void announce_resources_changed(const tools::resource_change& change);
   // Server shutdown: every listen stream is answered and ends.
   void shutdown();
   // Clients that sent a request within `window` (they have no session to count).

@@ -45,7 +45,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     assert.equal(transport.protocolVersion, '2025-11-25');
     assert.match(transport.sessionId, /^[0-9a-f-]{36}$/);
     assert.equal(client.getServerVersion().name, 'opentabs');
-    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, completions: {} });
+    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, completions: {}, resources: { subscribe: true, listChanged: true } });
     assert.match(client.getInstructions(), /Requires approval/);
     assert.deepEqual(await client.ping(), {});
     await transport.terminateSession();

@@ -215,6 +215,8 @@ describe('prompts as slash commands', () => {
     const completion = await modern(s, 'completion/complete', { ref: { type: 'ref/prompt', name: 'work_on_tab' }, argument: { name: 'tabId', value: '1' } });
     assert.equal(completion.result.resultType, 'complete');
     assert.deepEqual(completion.result.completion.values, ['11']);
+    const resourceCompletion = await modern(s, 'completion/complete', { ref: { type: 'ref/resource', uri: 'opentabs://tabs/{tabId}/text' }, argument: { name: 'tabId', value: '1' } });
+    assert.deepEqual(resourceCompletion.result.completion.values, ['11'], 'a tab resource template completes its tabId');
   });
 
   test('2026-07-28 through the SDK 2.x client: list and get', { timeout: 30_000 }, async () => {

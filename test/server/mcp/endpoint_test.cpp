@@ -136,10 +136,10 @@ TEST_CASE("bad input gets clear errors and leaves the session and server working
     auto not_object = co_await h.request(post("/mcp", "42", sh));
     CHECK(not_object.json().at("error").at("code").as_int64() == -32600);
 
-    auto unknown = co_await h.request(post("/mcp", rpc(6, "resources/list"), sh));
+    auto unknown = co_await h.request(post("/mcp", rpc(6, "no/such_method"), sh));
     CHECK(unknown.status == 200);
     CHECK(unknown.json().at("error").at("code").as_int64() == -32601);
-    CHECK(unknown.json().at("error").at("message").as_string() == "Method not found: resources/list");
+    CHECK(unknown.json().at("error").at("message").as_string() == "Method not found: no/such_method");
 
     auto params = co_await h.request(post("/mcp", rpc(7, "tools/call", R"({"name":"notes_echo","arguments":"x"})"), sh));
     auto pe = params.events();
@@ -230,8 +230,11 @@ TEST_CASE("the standalone stream carries list_changed and filtered plugin logs; 
     CHECK(stream.header("content-type") == "text/event-stream");
 
     h.events.tools_changed();
-    co_await get.body(stream, "list_changed");
-    CHECK(stream.events().back().at("method").as_string() == "notifications/tools/list_changed");
+    co_await get.body(stream, "resources/list_changed");
+    // The tool set changed, and with it the plugins and tabs the resources list.
+    REQUIRE(stream.events().size() == 2);
+    CHECK(stream.events()[0].at("method").as_string() == "notifications/tools/list_changed");
+    CHECK(stream.events()[1].at("method").as_string() == "notifications/resources/list_changed");
 
     auto set = co_await h.request(post("/mcp", rpc(2, "logging/setLevel", R"({"level":"warning"})"), session_headers(sid)));
     CHECK(set.body == R"({"jsonrpc":"2.0","id":2,"result":{}})");
@@ -239,11 +242,11 @@ TEST_CASE("the standalone stream carries list_changed and filtered plugin logs; 
     h.events.plugin_log({"notes", "error", "loud", json::object{{"n", 1}}, 0});
     co_await get.body(stream, "loud");
     auto ev = stream.events();
-    REQUIRE(ev.size() == 2);  // the info entry was filtered out
-    CHECK(ev[1].at("method").as_string() == "notifications/message");
-    CHECK(ev[1].at("params").at("level").as_string() == "error");
-    CHECK(ev[1].at("params").at("logger").as_string() == "plugin:notes");
-    CHECK(ev[1].at("params").at("data").as_string() == R"(loud {"n":1})");
+    REQUIRE(ev.size() == 3);  // the info entry was filtered out
+    CHECK(ev[2].at("method").as_string() == "notifications/message");
+    CHECK(ev[2].at("params").at("level").as_string() == "error");
+    CHECK(ev[2].at("params").at("logger").as_string() == "plugin:notes");
+    CHECK(ev[2].at("params").at("data").as_string() == R"(loud {"n":1})");
 
     auto del = co_await h.request("DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + session_headers(sid) + "Content-Length: 0\r\n\r\n");
     CHECK(del.status == 200);
@@ -287,8 +290,8 @@ TEST_CASE("a second GET takes over the standalone stream") {
     CHECK(co_await first.body(s1));  // the older stream was ended
     CHECK(s1.complete);
     h.events.tools_changed();
-    co_await second.body(s2, "list_changed");
-    CHECK(s2.events().size() == 1);
+    co_await second.body(s2, "resources/list_changed");
+    CHECK(s2.events().size() == 2);  // tools/list_changed, resources/list_changed
   });
 }
 
