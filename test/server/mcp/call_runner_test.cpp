@@ -7,12 +7,15 @@
 
 #include <stdexcept>
 
+#include "json_text.hpp"
 #include "mcp/call_runner.hpp"
 #include "mcp_harness.hpp"
 
 using namespace opentabs;
 using namespace opentabs::mcp;
 using namespace std::chrono_literals;
+
+using opentabs::mcp::testing::object_of;
 
 namespace {
 
@@ -48,13 +51,6 @@ struct call_rig {
     return response;
   }
 };
-
-json::object object_of(const std::string& text) {
-  auto v = json::parse(text);
-  REQUIRE(v);
-  REQUIRE(v->is_object());
-  return v->get_object();
-}
 
 }  // namespace
 

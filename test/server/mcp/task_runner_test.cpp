@@ -4,12 +4,15 @@
 // The same paths over HTTP: test/integration/mcp_tasks.test.mjs.
 #include <doctest/doctest.h>
 
+#include "json_text.hpp"
 #include "mcp/task_runner.hpp"
 #include "mcp_harness.hpp"
 
 using namespace opentabs;
 using namespace opentabs::mcp;
 using namespace std::chrono_literals;
+
+using opentabs::mcp::testing::object_of;
 
 namespace {
 
@@ -61,13 +64,6 @@ struct task_rig {
     return runner.request(*c.msg, client());
   }
 };
-
-json::object object_of(const std::string& text) {
-  auto v = json::parse(text);
-  REQUIRE(v);
-  REQUIRE(v->is_object());
-  return v->get_object();
-}
 
 }  // namespace
 
