@@ -84,7 +84,7 @@ std::vector<tools::listed_resource> fixed_resources() {
 
 std::vector<tools::listed_template> tab_templates() {
   return {
-      {"opentabs://tabs/{tabId}", "tab", "Open tab", "An open tab: title, URL and the plugin tools it has.", "application/json"},
+      {"opentabs://tabs/{tabId}", "tab", "Open tab", "An open tab: title, URL and the plugin and WebMCP tools it has.", "application/json"},
       {"opentabs://tabs/{tabId}/text", "tab-text", "Tab text",
        "The tab's visible text (untrusted page content, marked as such).", "text/plain"},
       {"opentabs://tabs/{tabId}/screenshot", "tab-screenshot", "Tab screenshot", "The tab's viewport as a PNG image.", "image/png"},

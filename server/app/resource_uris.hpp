@@ -5,7 +5,7 @@
 //   opentabs://health                 the server's health (/health's payload)
 //   opentabs://audit                  the newest audit log entries
 //   opentabs://plugins/{name}         a plugin: tools, url patterns, permissions, version
-//   opentabs://tabs/{tabId}           an open tab: title, URL, the plugin tools it has
+//   opentabs://tabs/{tabId}           an open tab: title, URL, the plugin and WebMCP tools it has
 //   opentabs://tabs/{tabId}/text      its readable text (browser_get_tab_content)
 //   opentabs://tabs/{tabId}/screenshot  its viewport as a PNG (browser_screenshot_tab)
 //   opentabs://tabs/{tabId}/snapshot  its accessibility snapshot (browser_snapshot)

@@ -1,6 +1,8 @@
 // The server's own MCP resources (see server_resources.hpp).
 #include "app/server_resources.hpp"
 
+#include <algorithm>
+
 #include "app/payloads.hpp"
 #include "app/resource_uris.hpp"
 #include "audit/audit_entry.hpp"
@@ -59,6 +61,10 @@ json::array server_resources::tools_of_tab(std::int64_t tab_id) const {
       for (const auto& t : p.tools) out.push_back(json::str(t.name));
       break;
     }
+  // And the WebMCP tools the page in the tab publishes.
+  for (const auto& site : state_.webmcp.sites())
+    if (std::find(site.tabs.begin(), site.tabs.end(), tab_id) != site.tabs.end())
+      for (const auto& t : site.mcp_names) out.push_back(json::str(t));
   return out;
 }
 
@@ -89,7 +95,7 @@ net::awaitable<result<json::array>> server_resources::read_resource(std::string 
   auto answer = co_await pipeline_.call_tool(std::move(read->tool), std::move(read->arguments), std::move(options));
   auto contents = contents_of(uri, answer);
   if (!contents || ref->kind != resource_kind::tab) co_return contents;
-  // The tab's description: its info as the tool gave it, plus the plugin tools it has.
+  // The tab's description: its info as the tool gave it, plus the plugin and WebMCP tools it has.
   const auto* text = json::get_string((*contents)[0].get_object(), "text");
   auto info = text ? json::parse(*text) : result<json::value>(make_error(errc::internal, "no text"));
   if (!info || !info->is_object()) co_return contents;

@@ -77,11 +77,16 @@ describe('MCP resources (browser permission auto)', () => {
     assert.equal(plugin.name, 'fixture-notes');
     assert.ok(plugin.tools.some((t) => t.name === 'echo'), JSON.stringify(plugin.tools));
     assert.ok(plugin.version);
+    // The page in the tab publishes a WebMCP tool too: the tab's description names both kinds.
+    const published = await ext.request('webmcp.frameTools', { tabId: 11, frameId: 0, documentId: 'doc-11', url: TAB.url,
+      tools: [{ name: 'search_notes', description: 'Searches the notes', inputSchema: { type: 'object', properties: {} } }] });
+    assert.equal(published.result?.accepted?.length, 1, JSON.stringify(published));
     const tab = await client.readResource({ uri: 'opentabs://tabs/11' });
     assert.equal(tab.contents[0].mimeType, 'application/json');
     const info = JSON.parse(text(tab));
     assert.equal(info.url, TAB.url);
     assert.ok(info.tools.includes('fixture-notes_echo'), JSON.stringify(info.tools));
+    assert.ok(info.tools.includes(published.result.accepted[0].name), JSON.stringify(info.tools));
     await client.close();
   });
 
