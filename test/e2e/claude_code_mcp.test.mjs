@@ -1,16 +1,16 @@
-// Claude Code itself on opentabs (issue 40): the real `claude` CLI (test/node_modules, print
-// mode) with the real binary and the real extension in headless Chromium, against a scripted
-// Messages API (support/scripted_model.mjs), since there is no network and no key.  What
-// proves the slash command works is the request Claude Code sends to the model: it carries
-// the work_on_tab prompt's messages with the tab's accessibility snapshot.
-//
-// An `@opentabs:opentabs://tabs/<id>` mention is not tested here because Claude Code
-// 2.1.328 does not attach MCP resources outside its interactive screen: its print-mode and
-// stream-json runners build the turn with an empty resource list, so the mention reaches the
-// model as the literal text (checked by hand, see the README's Resources section).
+// Claude Code itself on opentabs (issue 40): the real `claude` CLI (test/node_modules) with
+// the real binary and the real extension in headless Chromium, against a scripted Messages
+// API (support/scripted_model.mjs), since there is no network and no key.  The proof is the
+// request Claude Code sends to the model:
+// - print mode, `/mcp__opentabs__work_on_tab <tabId> press`: the request carries the
+//   prompt's messages with the tab's accessibility snapshot;
+// - the interactive screen (in a pseudo-terminal), `@opentabs:opentabs://tabs/<tabId>`: the
+//   request carries the tab resource's contents.  Only there: Claude Code 2.1.328's print-mode
+//   and stream-json runners build the turn with no MCP resources, so a mention stays literal
+//   text, and it attaches only listed resources (a URI a template makes is left as text).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -20,6 +20,8 @@ import { startScriptedModel } from './support/scripted_model.mjs';
 
 const CLAUDE = process.env.OPENTABS_CLAUDE ?? path.join(SOURCE_DIR, 'test/node_modules/.bin/claude');
 const REPLY = 'Scripted reply: pressed.';
+const API_KEY = 'sk-scripted-model-key-for-opentabs-tests';
+const HAVE_PYTHON = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
 
 let stack;
 let model;
@@ -29,8 +31,8 @@ let tabId;
 // One print-mode run of Claude Code with only opentabs as its MCP server, a HOME of its own
 // (no settings of the machine), and the model at the scripted server.  MCP_CONNECTION_NONBLOCKING=0
 // makes it connect to opentabs before the turn, so the prompts are known when the command runs.
-function runClaude(prompt) {
-  const config = path.join(home, 'mcp.json');
+function claudeArgsAndEnv(dir) {
+  const config = path.join(dir, 'mcp.json');
   fs.writeFileSync(config, JSON.stringify({
     mcpServers: {
       opentabs: {
@@ -41,11 +43,15 @@ function runClaude(prompt) {
     },
   }));
   const env = {
-    PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy',
+    PATH: process.env.PATH, HOME: dir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: API_KEY,
     MCP_CONNECTION_NONBLOCKING: '0', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
-  const child = spawn(CLAUDE, ['-p', prompt, '--mcp-config', config, '--strict-mcp-config'],
-    { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { args: ['--mcp-config', config, '--strict-mcp-config'], env };
+}
+
+function runClaude(prompt) {
+  const { args, env } = claudeArgsAndEnv(home);
+  const child = spawn(CLAUDE, ['-p', prompt, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
@@ -57,10 +63,40 @@ function runClaude(prompt) {
 }
 
 // The text blocks of the user messages of a Messages API request, in order.
+// The interactive screen in a pseudo-terminal (python3's pty module), with the first-run
+// dialogs answered in its ~/.claude.json: onboarding done, this API key approved, the
+// working directory trusted.  A HOME of its own: no discovery cache from the print-mode runs,
+// so it lists opentabs' resources afresh.
+function startInteractiveClaude() {
+  const dir = path.join(home, 'interactive');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [dir]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+  }));
+  const { args, env } = claudeArgsAndEnv(dir);
+  const child = spawn('python3', ['-c', 'import pty, sys; pty.spawn(sys.argv[1:])', CLAUDE, ...args],
+    { env: { ...env, TERM: 'xterm-256color' }, cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  const session = { screen: '', type: (text) => child.stdin.write(text) };
+  child.stdout.on('data', (d) => { session.screen += d; });
+  session.exited = new Promise((resolve) => child.on('exit', resolve));
+  session.close = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await session.exited;
+  };
+  return session;
+}
+
+const auditCount = async (tool) => (await (await fetch(`http://127.0.0.1:${stack.server.port}/audit?tool=${tool}&limit=100`, {
+  headers: { Authorization: `Bearer ${readSecret(stack.configDir)}` },
+})).json()).length;
+
 const userTexts = (request) => request.messages.filter((m) => m.role === 'user').flatMap((m) =>
   typeof m.content === 'string' ? [m.content] : m.content.filter((b) => b.type === 'text').map((b) => b.text));
 
-describe('Claude Code on opentabs (print mode, scripted model)', { skip: fs.existsSync(CLAUDE) ? false : `no Claude Code CLI at ${CLAUDE} (npm package @anthropic-ai/claude-code)` }, () => {
+describe('Claude Code 2.1.328 on opentabs, against a scripted model', { skip: fs.existsSync(CLAUDE) ? false : `no Claude Code CLI at ${CLAUDE} (npm package @anthropic-ai/claude-code)` }, () => {
   before(async () => {
     stack = await startMcpStack({ tempPrefix: 'ot-claude-', config: { permissions: { browser: { permission: 'auto' } } } });
     model = await startScriptedModel({ reply: REPLY });
@@ -91,5 +127,33 @@ describe('Claude Code on opentabs (print mode, scripted model)', { skip: fs.exis
     assert.match(all, /page title="Interaction fixture"/);
     assert.match(all, /button "Press me" \[ref=e\d+@[0-9a-z]{4}\]/);
     assert.match(all, /\[\/page [0-9a-f]{16}\]/);
+  });
+
+  it('@opentabs:opentabs://tabs/<id> on the interactive screen attaches the tab resource', { timeout: 120_000, skip: HAVE_PYTHON ? false : 'no python3 with the pty module for a pseudo-terminal' }, async () => {
+    const listings = await auditCount('browser_list_tabs');
+    const session = startInteractiveClaude();
+    try {
+      // Claude Code lists opentabs' resources once connected (a browser_list_tabs call on its
+      // behalf); a mention typed before then finds nothing to attach.
+      await waitFor(async () => (await auditCount('browser_list_tabs')) > listings, "Claude Code's resources/list", 60_000);
+      await waitFor(async () => session.screen.includes('\u276f'), 'the input prompt', 60_000);
+      const mention = `@opentabs:opentabs://tabs/${tabId}`;
+      session.type(`Summarize ${mention}`);
+      await waitFor(async () => session.screen.includes(String(tabId)), 'the typed mention on screen');
+      session.type('\r');
+      const attached = (r) => r.messages.some((m) => JSON.stringify(m.content).includes('Full contents of resource'));
+      await waitFor(async () => model.requests.some(attached), 'a model request with the resource attached', 60_000);
+      const request = model.requests.find(attached);
+      assert.ok(userTexts(request).includes(`Summarize ${mention}`));
+      const resource = request.messages.flatMap((m) => typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? ''))
+        .find((t) => t.startsWith('Full contents of resource:'));
+      const tab = JSON.parse(resource.split('\n')[1]);
+      assert.equal(tab.id, tabId);
+      assert.equal(tab.title, 'Interaction fixture');
+      assert.match(tab.url, /interact\.html$/);
+      assert.equal(await auditCount('browser_get_tab_info') > 0, true);
+    } finally {
+      await session.close();
+    }
   });
 });
