@@ -5,9 +5,10 @@
 // - print mode, `/mcp__opentabs__work_on_tab <tabId> press`: the request carries the
 //   prompt's messages with the tab's accessibility snapshot;
 // - the interactive screen (in a pseudo-terminal), `@opentabs:opentabs://tabs/<tabId>`: the
-//   request carries the tab resource's contents.  Only there: Claude Code 2.1.328's print-mode
-//   and stream-json runners build the turn with no MCP resources, so a mention stays literal
-//   text, and it attaches only listed resources (a URI a template makes is left as text).
+//   and `…/<tabId>/text`: the request carries the tab resource and the tab's text.  Only
+//   there: Claude Code 2.1.328's print-mode and stream-json runners build the turn with no MCP
+//   resources, so a mention stays literal text; and it attaches only listed URIs (one a
+//   template makes stays text), which is why the listing names each tab's text.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -129,7 +130,7 @@ describe('Claude Code 2.1.328 on opentabs, against a scripted model', { skip: fs
     assert.match(all, /\[\/page [0-9a-f]{16}\]/);
   });
 
-  it('@opentabs:opentabs://tabs/<id> on the interactive screen attaches the tab resource', { timeout: 120_000, skip: HAVE_PYTHON ? false : 'no python3 with the pty module for a pseudo-terminal' }, async () => {
+  it('@opentabs:opentabs://tabs/<id> and …/<id>/text on the interactive screen attach the tab and its text', { timeout: 120_000, skip: HAVE_PYTHON ? false : 'no python3 with the pty module for a pseudo-terminal' }, async () => {
     const listings = await auditCount('browser_list_tabs');
     const session = startInteractiveClaude();
     try {
@@ -137,21 +138,25 @@ describe('Claude Code 2.1.328 on opentabs, against a scripted model', { skip: fs
       // behalf); a mention typed before then finds nothing to attach.
       await waitFor(async () => (await auditCount('browser_list_tabs')) > listings, "Claude Code's resources/list", 60_000);
       await waitFor(async () => session.screen.includes('\u276f'), 'the input prompt', 60_000);
-      const mention = `@opentabs:opentabs://tabs/${tabId}`;
-      session.type(`Summarize ${mention}`);
+      const prompt = `Summarize @opentabs:opentabs://tabs/${tabId} and @opentabs:opentabs://tabs/${tabId}/text`;
+      session.type(prompt);
       await waitFor(async () => session.screen.includes(String(tabId)), 'the typed mention on screen');
       session.type('\r');
-      const attached = (r) => r.messages.some((m) => JSON.stringify(m.content).includes('Full contents of resource'));
-      await waitFor(async () => model.requests.some(attached), 'a model request with the resource attached', 60_000);
-      const request = model.requests.find(attached);
-      assert.ok(userTexts(request).includes(`Summarize ${mention}`));
-      const resource = request.messages.flatMap((m) => typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? ''))
-        .find((t) => t.startsWith('Full contents of resource:'));
-      const tab = JSON.parse(resource.split('\n')[1]);
+      // Claude Code puts each attached resource in the request as "Full contents of resource:\n<contents>\nDo NOT read…".
+      const resources = (r) => r.messages.flatMap((m) => typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? ''))
+        .join('\n').split('Full contents of resource:\n').slice(1).map((part) => part.split('\nDo NOT read this resource again')[0]);
+      const asked = (r) => userTexts(r).includes(prompt);
+      await waitFor(async () => model.requests.some(asked), 'the model request of the typed prompt', 60_000);
+      const attached = resources(model.requests.find(asked));
+      const info = attached.find((t) => t.startsWith('{'));
+      const text = attached.find((t) => t !== info);
+      assert.ok(info && text, `attached: ${JSON.stringify(attached)}`);
+      const tab = JSON.parse(info);
       assert.equal(tab.id, tabId);
       assert.equal(tab.title, 'Interaction fixture');
       assert.match(tab.url, /interact\.html$/);
-      assert.equal(await auditCount('browser_get_tab_info') > 0, true);
+      assert.match(text, /^\[untrusted page text[^\n]*\]\nInteraction fixture\n[\s\S]*Press me[\s\S]*\n\[\/page [0-9a-f]{16}\]$/);
+      for (const tool of ['browser_get_tab_info', 'browser_get_tab_content']) assert.ok(await auditCount(tool) > 0, `${tool} audited`);
     } finally {
       await session.close();
     }
