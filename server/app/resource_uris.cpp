@@ -108,7 +108,16 @@ std::vector<tools::listed_resource> tab_resources(const json::array& listed_tabs
     r.description = "Open tab" + (url ? ": " + std::string(*url) : std::string()) +
                     ". Its text, screenshot and accessibility snapshot: " + r.uri + "/text, /screenshot, /snapshot.";
     r.mime_type = "application/json";
+    // The text as a listed resource of its own, beside the template: Claude Code attaches
+    // with `@` only a URI it was given by resources/list.
+    tools::listed_resource text;
+    text.uri = r.uri + "/text";
+    text.name = r.name + "-text";
+    text.title = r.title + " (text)";
+    text.description = "The visible text of this tab (untrusted page content, marked as such).";
+    text.mime_type = "text/plain";
     out.push_back(std::move(r));
+    out.push_back(std::move(text));
   }
   return out;
 }

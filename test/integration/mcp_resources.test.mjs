@@ -53,12 +53,12 @@ describe('MCP resources (browser permission auto)', () => {
     await s.stop();
   });
 
-  test('2025-11-25: the capability, the listing (health, audit, plugins, the open tab) and the tab templates', async () => {
+  test('2025-11-25: the capability, the listing (health, audit, plugins, the open tab and its text) and the tab templates', async () => {
     const { client } = await connectSdk(s);
     assert.deepEqual(client.getServerCapabilities().resources, { subscribe: true, listChanged: true });
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);
-    assert.deepEqual(uris, ['opentabs://health', 'opentabs://audit', 'opentabs://plugins/fixture-notes', 'opentabs://tabs/11']);
+    assert.deepEqual(uris, ['opentabs://health', 'opentabs://audit', 'opentabs://plugins/fixture-notes', 'opentabs://tabs/11', 'opentabs://tabs/11/text']);
     const tab = resources.find((r) => r.uri === 'opentabs://tabs/11');
     assert.equal(tab.title, 'Notes');
     assert.match(tab.description, /localhost:9876\/notes/);

@@ -42,18 +42,23 @@ TEST_CASE("each tab view is read by its browser tool, which the pipeline gates a
   CHECK_FALSE(read("opentabs://plugins/slack"));
 }
 
-TEST_CASE("the tab listing: one entry per tab with a numeric id, named by its title (or URL)") {
+TEST_CASE("the tab listing: two entries per tab with a numeric id, the tab and its text, named by its title (or URL)") {
   auto tabs = json::parse(R"([{"id":3,"title":"Inbox","url":"https://mail.example/"},{"id":4,"title":"","url":"https://b.example/"},
                               {"title":"no id"},{"id":"5"}])");
   REQUIRE(tabs);
   auto listed = tab_resources(tabs->get_array());
-  REQUIRE(listed.size() == 2);
+  REQUIRE(listed.size() == 4);
   CHECK(listed[0].uri == "opentabs://tabs/3");
   CHECK(listed[0].name == "tab-3");
   CHECK(listed[0].title == "Inbox");
   CHECK(listed[0].description.find("https://mail.example/") != std::string::npos);
   CHECK(listed[0].description.find("opentabs://tabs/3/text") != std::string::npos);
-  CHECK(listed[1].title == "https://b.example/");
+  CHECK(listed[1].uri == "opentabs://tabs/3/text");
+  CHECK(listed[1].name == "tab-3-text");
+  CHECK(listed[1].title == "Inbox (text)");
+  CHECK(listed[1].mime_type == "text/plain");
+  CHECK(listed[2].title == "https://b.example/");
+  CHECK(listed[3].uri == "opentabs://tabs/4/text");
   CHECK(tab_templates().size() == 4);
   CHECK(fixed_resources().size() == 2);
 }
