@@ -1,4 +1,4 @@
-// The askers of the approvals seam (issue 39): how a permission question of an `ask` tool
+// The askers of the approvals seam: how a permission question of an `ask` tool
 // reaches the agent's own dialog, whatever the wire.  The transport gives the pipeline at
 // most one asker with the call (call_options::dialog or call_options::round_trip); the app's
 // approvals put the question to it and to the side panel, and the first answer decides.
