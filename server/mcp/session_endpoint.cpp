@@ -77,6 +77,10 @@ awaitable<request_answer> session_endpoint::get(net::http_exchange& ex) {
   // One standalone stream per session: a new GET takes over from an older one (which
   // may belong to a connection that died unnoticed; see hold_standalone_stream).
   if (auto old = s->standalone) old->end_soon();
+  // The server may end this stream at any time (the session ends, a newer GET takes over)
+  // and then closes the connection; its head says so, so no client reuses the connection
+  // for its next request and finds it closed under that request.
+  ex.close_after();
   ex.start_stream(200, sse_headers());
   auto sink = std::make_shared<stream_sink>();
   sink->ex = &ex;

@@ -243,6 +243,9 @@ awaitable<request_answer> stateless_endpoint::listen(net::http_exchange& ex, con
     p.value->resource_subscriptions.clear();
   }
   if (auto refused = refuse_listen(m, client.identity())) co_return answer_with(std::move(*refused));
+  // Held until the client or the server ends it; not a connection to reuse afterwards (see
+  // session_endpoint::get).
+  ex.close_after();
   ex.start_stream(200, sse_headers());
   auto l = std::make_shared<listener>();
   l->sink = std::make_shared<stream_sink>();
